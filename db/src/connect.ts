@@ -1,0 +1,93 @@
+// Opens the database named by DATABASE_URL (SQLite file or PostgreSQL) as one Kysely instance.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver,
+  type DatabaseConnection, type Driver, type MigrationResultSet,
+} from 'kysely';
+import type { Database } from './schema.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Human-readable location without credentials, for logs. */
+  describe: string;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite's default BEGIN is deferred: two writers could both read, then one fails to upgrade its
+ * lock. BEGIN IMMEDIATE takes the write lock first, so a transaction that re-checks availability
+ * and then inserts is serialised against every other writer (also in other processes).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.sqliteConfig);
+  }
+  constructor(private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(sqliteConfig);
+  }
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function sqlitePathFromUrl(url: string): string {
+  if (url === ':memory:' || url === 'file::memory:') return ':memory:';
+  return url.replace(/^file:(\/\/)?/, '').replace(/^sqlite:(\/\/)?/, '');
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+export function connect(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+  if (isPostgresUrl(url)) {
+    // Same value shapes as SQLite: timestamps as ISO strings, counts as numbers.
+    const types = {
+      getTypeParser(oid: number, format?: any) {
+        if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (v: string) => new Date(v).toISOString();
+        if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format);
+      },
+    };
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
+    pool.on('error', (err) => console.error('postgres pool error:', err.message));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const u = new URL(url);
+    return { db, dialect: 'postgres', describe: `postgres://${u.host}${u.pathname}`, close: () => db.destroy() };
+  }
+  const file = sqlitePathFromUrl(url);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+}
+
+/** Brings the schema up to date. Safe to call at every start and from several processes at once. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<MigrationResultSet> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const result = await migrator.migrateToLatest();
+  if (result.error) throw result.error;
+  return result;
+}

@@ -1,0 +1,4 @@
+// The database package: table types, connection and migrations, shared by the API and scripts.
+export * from './schema.ts';
+export { connect, migrateToLatest, isPostgresUrl, sqlitePathFromUrl, type DatabaseHandle, type Dialect } from './connect.ts';
+export { isoNow, toIso } from './time.ts';

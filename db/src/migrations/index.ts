@@ -1,0 +1,8 @@
+// The ordered list of migrations. Listed statically (not read from a folder) so bundlers and
+// tsx alike find them; a new migration is appended here with a later date prefix.
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-22-001-initial.ts';
+
+export const migrations: Record<string, Migration> = {
+  '2026-11-22-001-initial': initial,
+};
