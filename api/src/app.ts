@@ -1,0 +1,107 @@
+// createApp(deps): the whole HTTP API as a Hono app that never listens (tests call it directly or via a real server).
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppDeps, AppEnv } from './lib/context.ts';
+import { actorFromToken, bearerToken } from './lib/auth.ts';
+import { clientIp } from './lib/client-ip.ts';
+import { AppError, errorResponse, handleError } from './lib/errors.ts';
+import { buildApiRoutes, type ApiRoutes } from './routes.ts';
+import { docsRoutes } from './features/docs/docs.routes.ts';
+import { APP_VERSION } from './version.ts';
+
+/** The typed API contract the PWA's `hc<AppType>` client is built from (paths relative to /api). */
+export type AppType = ApiRoutes;
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Paths that carry a secret (calendar feed tokens) are logged without it. */
+function loggablePath(path: string): string {
+  return path.replace(/\/calendar\/[^/]+\.ics$/, '/calendar/***.ics');
+}
+
+async function drainBody(req: Request, max: number): Promise<void> {
+  if (!req.body || req.bodyUsed) return;
+  try {
+    const reader = req.body.getReader();
+    let read = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > max) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    /* the client went away: nothing to answer */
+  }
+}
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  const api = buildApiRoutes();
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('actor', null);
+    c.set('clientIp', clientIp(c, deps.config.TRUST_PROXY));
+    const started = performance.now();
+    await next();
+    if (c.req.path.startsWith('/api/')) {
+      deps.log.info('request', {
+        method: c.req.method,
+        path: loggablePath(c.req.path),
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  });
+  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  if (deps.config.corsOrigins.length) {
+    app.use('/api/*', cors({
+      origin: deps.config.corsOrigins,
+      allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key'],
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      exposeHeaders: ['ETag'],
+      maxAge: 600,
+    }));
+  }
+  app.use('/api/*', bodyLimit({
+    maxSize: BODY_LIMIT_BYTES,
+    onError: async (c) => {
+      // Read (and drop) a moderately oversized body first, so the client gets the 413 instead of
+      // a reset connection while it is still sending.
+      await drainBody(c.req.raw, 16 * BODY_LIMIT_BYTES);
+      return errorResponse(c, new AppError('payload_too_large', 'Request body is too large (limit 1 MB)'));
+    },
+  }));
+  // Who is calling: read on every request from the database. A bad token makes protected routes
+  // answer 401 (via the authorisation layer) and is ignored by public ones.
+  app.use('/api/*', async (c, next) => {
+    const token = bearerToken(c.req.header('authorization'));
+    if (token) c.set('actor', await actorFromToken(deps.db, deps.jwtKey, token, deps.now()));
+    await next();
+  });
+
+  app.route('/api', api);
+  app.route('/api', docsRoutes(() => openApiDocument(api)));
+  app.all('/api/*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}`, code: 'not_found' }, 404));
+  app.onError((err, c) => handleError(err, c, (msg) => deps.log.error(msg)));
+  return app;
+}
+
+export function openApiDocument(api: ApiRoutes) {
+  api.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  return api.getOpenAPI31Document({
+    openapi: '3.1.0',
+    info: {
+      title: 'Bookwell API',
+      version: APP_VERSION,
+      description: 'Appointment booking for small businesses. Errors are {error, code, details?}. Appointment writes accept Idempotency-Key and If-Match.',
+    },
+    servers: [{ url: '/api' }],
+  });
+}

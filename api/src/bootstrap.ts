@@ -1,0 +1,106 @@
+// Starts the whole product on one port: database + migrations, the API, background jobs and the built PWA.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import cron, { type ScheduledTask } from 'node-cron';
+import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
+import type { Config } from './config.ts';
+import { createApp } from './app.ts';
+import { createLogger, type Logger } from './lib/logger.ts';
+import { hashPassword, loadJwtKey } from './lib/auth.ts';
+import { pruneHits } from './lib/rate-limit.ts';
+import type { AppDeps } from './lib/context.ts';
+import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.ts';
+
+const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: AppDeps;
+  dispatcher: Dispatcher;
+  close(): Promise<void>;
+}
+
+/** Creates the global_admin named by ADMIN_EMAIL/ADMIN_PASSWORD when no user has that email. */
+export async function ensureGlobalAdmin(database: DatabaseHandle, email: string, password: string, log: Logger): Promise<void> {
+  const lower = email.toLowerCase();
+  const exists = await database.db.selectFrom('users').select('id').where('email', '=', lower).executeTakeFirst();
+  if (exists) return;
+  const now = new Date().toISOString();
+  const password_hash = await hashPassword(password);
+  await database.db.insertInto('users').values({
+    company_id: null, name: 'Administrator', email: lower, phone: null, role: 'global_admin',
+    password_hash, token_version: 0, archived_at: null, created_at: now, updated_at: now,
+  }).onConflict((oc) => oc.doNothing()).execute();
+  log.info('created global admin', { email: lower });
+}
+
+export async function buildDeps(config: Config, opts: { now?: () => Date; log?: Logger; database?: DatabaseHandle } = {}) {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const database = opts.database ?? connect(config.DATABASE_URL);
+  await migrateToLatest(database);
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureGlobalAdmin(database, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
+  const jwtKey = await loadJwtKey(database.db, config.JWT_SECRET);
+  const now = opts.now ?? (() => new Date());
+  const dispatcher = createDispatcher({ db: database.db, config, log, now });
+  const deps: AppDeps = {
+    db: database.db, database, config, log, now, jwtKey,
+    nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
+  };
+  return { deps, dispatcher };
+}
+
+function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: string) {
+  app.get('/config.json', (c) => c.json(
+    { API_URL: config.PUBLIC_API_URL, DIRECT_API_URL: config.PUBLIC_DIRECT_API_URL ?? null },
+    200, { 'Cache-Control': 'no-cache' },
+  ));
+  if (!fs.existsSync(path.join(distDir, 'index.html'))) {
+    app.get('*', (c) => c.text('The web app is not built. Run `npm run build` (npm start does it for you).', 503));
+    return;
+  }
+  const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  app.use('/assets/*', serveStatic({ root: distDir, onFound: (_p, c) => { c.header('Cache-Control', 'public, max-age=31536000, immutable'); } }));
+  app.use('*', serveStatic({ root: distDir, onFound: (_p, c) => { c.header('Cache-Control', 'no-cache'); } }));
+  // Client-side routes: every other GET gets the app shell.
+  app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
+}
+
+export async function startServer(config: Config, opts: { now?: () => Date; log?: Logger; port?: number } = {}): Promise<RunningServer> {
+  const { deps, dispatcher } = await buildDeps(config, opts);
+  const app = createApp(deps);
+  staticApp(app, config, config.PWA_DIST ?? DEFAULT_PWA_DIST);
+
+  const tasks: ScheduledTask[] = [];
+  if (!config.DISABLE_SCHEDULER) {
+    // The minute tick is the safety net; writers nudge the dispatcher for messages due now.
+    tasks.push(cron.schedule('* * * * *', () => { void dispatcher.runOnce(); }));
+    tasks.push(cron.schedule('17 * * * *', () => { void pruneHits(deps.db, deps.now()).catch(() => {}); }));
+    dispatcher.nudge();
+  }
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? config.PORT, hostname: config.HOST }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url, port, deps, dispatcher,
+    close() {
+      // Stop accepting, let in-flight requests finish, then stop jobs and close the database.
+      closing ??= (async () => {
+        for (const t of tasks) t.stop();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await dispatcher.stop();
+        await deps.database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Measures bookableSlots on a busy day (run: node --import tsx api/src/features/availability/availability.speed.ts); not a test, timings vary by machine.
+import { bookableSlots, type BusyAppointment, type SlotQuery } from './availability.ts';
+
+function busyDay(count: number, seed: number): BusyAppointment[] {
+  let x = seed;
+  const random = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const dayStart = Date.parse('2026-03-10T12:00:00.000Z'); // 08:00 in New York
+  return Array.from({ length: count }, (_, i) => {
+    const start = dayStart + Math.floor(random() * 48) * 15 * 60_000;
+    const end = start + (1 + Math.floor(random() * 8)) * 15 * 60_000;
+    return {
+      id: i + 1,
+      start: new Date(start).toISOString(),
+      end: new Date(end).toISOString(),
+      employeeId: 1 + Math.floor(random() * 20),
+      serviceTypeIds: [1 + Math.floor(random() * 3)],
+    };
+  });
+}
+
+function measure(label: string, query: SlotQuery, iterations: number): void {
+  for (let i = 0; i < 2000; i++) bookableSlots(query); // warm up the JIT and the day cache
+  const t0 = process.hrtime.bigint();
+  let slots = 0;
+  for (let i = 0; i < iterations; i++) slots += bookableSlots(query).length;
+  const perCall = Number(process.hrtime.bigint() - t0) / iterations / 1000;
+  console.log(`${label}: ${perCall.toFixed(1)} µs per call (${slots / iterations} slots)`);
+}
+
+const base: SlotQuery = {
+  timezone: 'America/New_York',
+  date: '2026-03-10',
+  now: new Date('2026-03-09T12:00:00Z'),
+  incrementMinutes: 15,
+  durationMinutes: 30,
+  companyHours: { open: '08:00', close: '20:00' },
+  serviceTypeId: 1,
+  capacity: 60,
+  appointments: busyDay(500, 42),
+};
+measure('500 appointments, 15-min increments, 08:00-20:00, capacity 60', base, 20_000);
+measure('same, whole day 00:00-24:00', { ...base, companyHours: { open: '00:00', close: '00:00' } }, 20_000);
+measure('same, chosen employee with personal hours', { ...base, employeeId: 3, employeeHours: { open: '09:00', close: '17:00' } }, 20_000);
+measure('0 appointments', { ...base, appointments: [] }, 20_000);
+
+// A request for 30 days in a zone not yet cached: the day cache is cold for every date.
+const t0 = process.hrtime.bigint();
+const zones = ['Europe/Paris', 'Asia/Tokyo', 'America/Chicago', 'Australia/Lord_Howe'];
+let calls = 0;
+for (const timezone of zones) {
+  for (let d = 1; d <= 30; d++) {
+    bookableSlots({ ...base, timezone, date: `2026-04-${String(d).padStart(2, '0')}`, now: new Date('2026-03-31T00:00:00Z') });
+    calls++;
+  }
+}
+console.log(`cold day cache: ${(Number(process.hrtime.bigint() - t0) / calls / 1000).toFixed(1)} µs per call`);

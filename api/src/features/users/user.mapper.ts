@@ -1,0 +1,29 @@
+// The one place a user row becomes what the API shows: never the password hash or token version.
+import type { UserRow } from '@bookwell/db';
+import { z } from '@hono/zod-openapi';
+
+export const UserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(['global_admin', 'admin', 'manager', 'employee', 'user', 'customer']),
+  company_id: z.number().int().nullable(),
+  created_at: z.string(),
+  has_password: z.boolean(),
+}).openapi('User');
+
+export type UserDto = z.infer<typeof UserSchema>;
+
+export function toUserDto(u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | 'role' | 'company_id' | 'created_at' | 'password_hash'>): UserDto {
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    phone: u.phone,
+    role: u.role,
+    company_id: u.company_id,
+    created_at: u.created_at,
+    has_password: u.password_hash != null,
+  };
+}

@@ -1,0 +1,35 @@
+// What every request handler can reach: the dependencies of the app and who is calling.
+import type { Kysely } from 'kysely';
+import type { Database, DatabaseHandle, Role } from '@bookwell/db';
+import type { Config } from '../config.ts';
+import type { Logger } from './logger.ts';
+
+export interface AppDeps {
+  db: Kysely<Database>;
+  database: DatabaseHandle;
+  config: Config;
+  log: Logger;
+  /** The clock; tests inject a fixed one. */
+  now: () => Date;
+  /** HS256 key for session tokens (from JWT_SECRET or the database). */
+  jwtKey: Uint8Array;
+  /** Tells the outbox dispatcher that a message is due now (no-op when no dispatcher runs). */
+  nudgeOutbox: () => void;
+}
+
+/** The authenticated caller, as read from the database on this request (not from the token alone). */
+export interface Actor {
+  id: number;
+  role: Role;
+  company_id: number | null;
+  name: string;
+  email: string;
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps;
+    actor: Actor | null;
+    clientIp: string;
+  };
+};

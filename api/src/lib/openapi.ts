@@ -1,0 +1,55 @@
+// How every route is declared: zod schemas that both validate requests and generate /api/openapi.json,
+// plus the route's access rule, enforced by the authorisation layer and listed in the document.
+import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type { AppEnv } from './context.ts';
+import { requireAccess, type Access } from './authorize.ts';
+import { AppError } from './errors.ts';
+import { ErrorSchema, issuesToDetails, validationMessage } from './validation.ts';
+
+/** A route group. Validation failures become our 400 body. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const details = issuesToDetails(result.error.issues);
+        throw new AppError('validation', validationMessage(details), { details });
+      }
+    },
+  });
+}
+
+const errorContent = { 'application/json': { schema: ErrorSchema } };
+const STANDARD_ERRORS = {
+  400: { description: 'Invalid input', content: errorContent },
+  401: { description: 'Missing or invalid token', content: errorContent },
+  403: { description: 'Not allowed', content: errorContent },
+  404: { description: 'Not found (also another company\'s resource)', content: errorContent },
+  429: { description: 'Rate limited', content: errorContent },
+} as const;
+
+export function accessLabel(access: Access): string {
+  return typeof access === 'string' ? access : access.join(',');
+}
+
+/**
+ * createRoute plus `access`: the route's middleware checks it, and the document lists it as
+ * `x-access` (the permission-matrix test reads it to know every route's rule).
+ */
+export function defineRoute<const R extends RouteConfig>(config: R & { access: Access }): R {
+  const { access, ...rest } = config;
+  return createRoute({
+    ...rest,
+    responses: { ...STANDARD_ERRORS, ...rest.responses },
+    middleware: [requireAccess(access)],
+    security: access === 'public' ? [] : [{ bearerAuth: [] }],
+    'x-access': accessLabel(access),
+  } as unknown as R);
+}
+
+export function jsonBody<T>(schema: T, description = 'JSON body') {
+  return { content: { 'application/json': { schema } }, required: true, description };
+}
+
+export function jsonResponse<T>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}

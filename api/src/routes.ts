@@ -1,0 +1,13 @@
+// Every API route group, chained into one typed router: its type is the PWA client's contract.
+// Add a capability by chaining its router here (one line each).
+import { createRouter } from './lib/openapi.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+
+export function buildApiRoutes() {
+  return createRouter()
+    .route('/', healthRoutes)
+    .route('/', authRoutes);
+}
+
+export type ApiRoutes = ReturnType<typeof buildApiRoutes>;

@@ -1,0 +1,35 @@
+// The process entry point: parse config, start, and shut down gracefully on SIGTERM/SIGINT.
+import { ConfigError, describeConfig, loadConfig } from './config.ts';
+import { startServer } from './bootstrap.ts';
+import { createLogger } from './lib/logger.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  throw err;
+}
+const log = createLogger(config.LOG_LEVEL);
+log.info('starting', { config: describeConfig(config) });
+const running = await startServer(config, { log });
+log.info(`listening on ${running.url}`);
+console.log(`Bookwell is running at ${running.url.replace('127.0.0.1', 'localhost')}`);
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    running.close().then(() => process.exit(0), (err) => {
+      log.error('shutdown failed', { error: String(err) });
+      process.exit(1);
+    });
+  });
+}
