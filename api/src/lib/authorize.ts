@@ -54,3 +54,29 @@ export function actingCompanyId(actor: Actor, requested?: number | null): number
   if (requested != null && requested !== actor.company_id) throw notFound();
   return actor.company_id;
 }
+
+/**
+ * The company a public read is about: the one named, else the caller's own. Anonymous callers and
+ * global_admin (who has no company) must name it.
+ */
+export function readCompanyId(actor: Actor | null, requested?: number | null): number {
+  if (requested != null) return requested;
+  if (actor?.company_id != null) return actor.company_id;
+  throw new AppError('validation', 'company_id is required');
+}
+
+/** Whether the caller sees a company's internal fields (hidden prices and the like): its staff and global_admin. */
+export function seesCompanyInternals(actor: Actor | null, companyId: number): boolean {
+  if (!actor) return false;
+  return actor.role === 'global_admin' || (isStaff(actor.role) && actor.company_id === companyId);
+}
+
+/**
+ * Things that belong to one person of a company (their work hours): the person themselves, the
+ * company's admins and managers, and global_admin. Another company's answers 404; a colleague 403.
+ */
+export function assertSelfOrCompanyAdmin(actor: Actor, companyId: number, personId: number): void {
+  assertCompanyAccess(actor, companyId);
+  if (actor.role === 'global_admin' || actor.id === personId || COMPANY_ADMINS.includes(actor.role)) return;
+  throw forbidden();
+}
