@@ -3,11 +3,13 @@
 import { createRouter } from './lib/openapi.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
 
 export function buildApiRoutes() {
   return createRouter()
     .route('/', healthRoutes)
-    .route('/', authRoutes);
+    .route('/', authRoutes)
+    .route('/', serviceTypeRoutes);
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;

@@ -1,0 +1,18 @@
+// The one place a service type row becomes what the API shows, with the hidden price withheld from outsiders.
+import type { ServiceTypeRow } from '@bookwell/db';
+import type { ServiceTypeDto } from './service-type.schema.ts';
+
+/** `internal`: the caller is staff of the service's company (or global_admin) and may see a hidden price. */
+export function toServiceTypeDto(row: ServiceTypeRow, internal: boolean): ServiceTypeDto {
+  const hidePrice = row.hide_price === 1;
+  return {
+    id: row.id,
+    name: row.name,
+    company_id: row.company_id,
+    duration_minutes: row.duration_minutes,
+    price: hidePrice && !internal ? null : row.price,
+    hide_price: hidePrice,
+    available_slots: row.available_slots,
+    archived_at: row.archived_at,
+  };
+}

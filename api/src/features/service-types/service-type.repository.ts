@@ -1,0 +1,100 @@
+// Service type rows: the company's active catalogue, lookups for booking, and archive-or-delete.
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import type { Database, ServiceTypeRow } from '@bookwell/db';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Active (not archived) service types of a company, as lists and pickers show them. */
+export async function listActiveServiceTypes(db: Db, companyId: number): Promise<ServiceTypeRow[]> {
+  return db.selectFrom('service_types').selectAll()
+    .where('company_id', '=', companyId).where('archived_at', 'is', null)
+    .orderBy('name').orderBy('id').execute();
+}
+
+/** Any service type by id, archived ones included (past appointments still name them). */
+export async function findServiceType(db: Db, id: number): Promise<ServiceTypeRow | undefined> {
+  return db.selectFrom('service_types').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The service type a booking may use: it belongs to the company and is not archived; undefined
+ * otherwise. Call it inside the booking transaction so a concurrent archive is seen.
+ */
+export async function findActiveServiceType(db: Db, companyId: number, id: number): Promise<ServiceTypeRow | undefined> {
+  return db.selectFrom('service_types').selectAll()
+    .where('id', '=', id).where('company_id', '=', companyId).where('archived_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Several bookable service types at once; ids that are unknown, archived or another company's are simply absent. */
+export async function findActiveServiceTypes(db: Db, companyId: number, ids: readonly number[]): Promise<ServiceTypeRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('service_types').selectAll()
+    .where('id', 'in', [...new Set(ids)]).where('company_id', '=', companyId).where('archived_at', 'is', null)
+    .orderBy('id').execute();
+}
+
+export interface NewServiceTypeValues {
+  company_id: number;
+  name: string;
+  duration_minutes: number;
+  price: number | null;
+  hide_price: boolean;
+  available_slots: number;
+}
+
+export async function insertServiceType(db: Db, values: NewServiceTypeValues, now: Date): Promise<ServiceTypeRow> {
+  const iso = now.toISOString();
+  return db.insertInto('service_types').values({
+    ...values, hide_price: values.hide_price ? 1 : 0, archived_at: null, created_at: iso, updated_at: iso,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+export type ServiceTypeChanges = Partial<Omit<NewServiceTypeValues, 'company_id'>>;
+
+export async function updateServiceType(db: Db, id: number, changes: ServiceTypeChanges, now: Date): Promise<ServiceTypeRow | undefined> {
+  const { hide_price, ...rest } = changes;
+  return db.updateTable('service_types')
+    .set({ ...rest, ...(hide_price === undefined ? {} : { hide_price: hide_price ? 1 : 0 }), updated_at: now.toISOString() })
+    .where('id', '=', id).where('archived_at', 'is', null)
+    .returningAll().executeTakeFirst();
+}
+
+/**
+ * Reads a service type for a change that must not race a booking: on PostgreSQL the row is locked
+ * (a booking's foreign-key check waits for us, and we see every booking committed before us);
+ * SQLite's BEGIN IMMEDIATE already serialises writers.
+ */
+export async function lockServiceType(trx: Transaction<Database>, id: number): Promise<ServiceTypeRow | undefined> {
+  const query = trx.selectFrom('service_types').selectAll().where('id', '=', id);
+  const isPostgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  return (isPostgres ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export async function serviceTypeInUse(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('appointment_service_types').select('appointment_id')
+    .where('service_type_id', '=', id).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function archiveServiceType(db: Db, id: number, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  await db.updateTable('service_types').set({ archived_at: iso, updated_at: iso }).where('id', '=', id).execute();
+}
+
+export async function deleteServiceType(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('service_types').where('id', '=', id).execute();
+}
+
+/**
+ * Deleting a service type that appointments refer to archives it (it leaves lists, pickers and
+ * booking; past appointments keep its name); otherwise the row goes. Returns what happened.
+ */
+export async function removeServiceType(trx: Transaction<Database>, id: number, now: Date): Promise<'archived' | 'deleted'> {
+  if (await serviceTypeInUse(trx, id)) {
+    await archiveServiceType(trx, id, now);
+    return 'archived';
+  }
+  await deleteServiceType(trx, id);
+  return 'deleted';
+}
