@@ -1,0 +1,317 @@
+// `npm run bench`: builds a company with 50 staff, 20 services, opening hours and many appointments,
+// starts the real server as its own process, and measures it with autocannon: availability latency
+// and throughput, booking contention and throughput (with a double-booking count), and peak memory.
+// Prints one JSON document and writes it under bench/results/.
+//
+//   npm run bench                               SQLite, 100,000 appointments
+//   npm run bench -- --appointments 1000000     another table size
+//   npm run bench -- --scaling                  10,000 and 1,000,000 side by side
+//   BENCH_DATABASE_URL=postgres://... npm run bench   PostgreSQL (a fresh database is created)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import autocannon from 'autocannon';
+import { DateTime } from 'luxon';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
+import { hashPassword, issueToken } from '../api/src/lib/auth.ts';
+import { loadJwtKey } from '../api/src/lib/auth.ts';
+import { createCompany } from '../api/src/features/companies/company.repository.ts';
+import { spawnServer } from '../api/src/testing/process.ts';
+
+const TZ = 'America/New_York';
+const STAFF = 50;
+const SERVICES = 20;
+const PER_DAY = 274; // ~100,000 a year: the density stays the same whatever the table size
+const args = process.argv.slice(2);
+const argValue = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const seconds = Number(argValue('--seconds') ?? 10);
+
+interface World {
+  companyId: number;
+  serviceIds: number[];
+  contentionServiceId: number;
+  throughputServiceId: number;
+  staffIds: number[];
+  customerId: number;
+  token: string;
+  appointments: number;
+}
+
+async function bulkInsert<T extends Record<string, unknown>>(h: DatabaseHandle, table: 'appointments' | 'appointment_service_types', rows: T[], returning: boolean): Promise<number[]> {
+  const ids: number[] = [];
+  const chunk = table === 'appointments' ? 400 : 2000;
+  for (let i = 0; i < rows.length; i += chunk) {
+    const part = rows.slice(i, i + chunk);
+    if (returning) {
+      const out = await (h.db.insertInto(table as 'appointments').values(part as never) as any).returning('id').execute();
+      for (const r of out) ids.push(r.id);
+    } else {
+      await h.db.insertInto(table as 'appointment_service_types').values(part as never).execute();
+    }
+  }
+  return ids;
+}
+
+async function seed(h: DatabaseHandle, appointments: number, now: Date): Promise<World> {
+  const company = await createCompany(h.db, { name: 'Bench Clinic', email: 'bench@bench.test', timezone: TZ, slug: `bench-${crypto.randomBytes(3).toString('hex')}` }, now);
+  await h.db.updateTable('companies').set({ subscription_plan: 'enterprise', subscription_expires_at: null, enable_employee_booking: 1, time_increment_minutes: 15 })
+    .where('id', '=', company.id).execute();
+  const iso = now.toISOString();
+  const hash = await hashPassword('bench-password');
+  const staffIds: number[] = [];
+  for (let i = 0; i < STAFF; i++) {
+    const r = await h.db.insertInto('users').values({
+      company_id: company.id, name: `Staff ${i}`, email: `staff${i}.${company.id}@bench.test`, phone: null, role: i === 0 ? 'admin' : 'employee',
+      password_hash: hash, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    staffIds.push(r.id);
+  }
+  const customer = await h.db.insertInto('users').values({
+    company_id: company.id, name: 'Bench Customer', email: `customer.${company.id}@bench.test`, phone: '+1 555 0100', role: 'customer',
+    password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+  }).returning('id').executeTakeFirstOrThrow();
+  const serviceIds: number[] = [];
+  for (let i = 0; i < SERVICES; i++) {
+    const r = await h.db.insertInto('service_types').values({
+      company_id: company.id, name: `Service ${i}`, duration_minutes: [15, 30, 45, 60][i % 4], price: 10 + i, hide_price: 0,
+      available_slots: i === 0 ? 3 : i === 1 ? 100_000 : 1 + (i % 3), archived_at: null, created_at: iso, updated_at: iso,
+    }).returning('id').executeTakeFirstOrThrow();
+    serviceIds.push(r.id);
+  }
+  for (let day = 1; day <= 7; day++) {
+    await h.db.insertInto('operating_hours').values({ company_id: company.id, user_id: null, day_of_week: day, is_closed: 0, open_time: '08:00:00', close_time: '20:00:00' }).execute();
+  }
+  // Appointments: PER_DAY a day, ending half a year ahead; the table size sets how far back they go.
+  const days = Math.ceil(appointments / PER_DAY);
+  const last = DateTime.fromJSDate(now, { zone: TZ }).startOf('day').plus({ days: 180 });
+  const rows: Record<string, unknown>[] = [];
+  const links: { serviceIdx: number }[] = [];
+  let n = 0;
+  for (let d = days - 1; d >= 0 && n < appointments; d--) {
+    const day = last.minus({ days: d });
+    for (let k = 0; k < PER_DAY && n < appointments; k++, n++) {
+      const staff = k % STAFF;
+      const slot = Math.floor(k / STAFF); // one after another per staff member: no overlaps
+      const start = day.set({ hour: 8 }).plus({ minutes: slot * 60 + (staff % 4) * 15 });
+      const svc = 2 + (k % (SERVICES - 2));
+      rows.push({
+        company_id: company.id, user_id: customer.id, employee_id: staffIds[staff],
+        start_time: start.toUTC().toISO(), end_time: start.plus({ minutes: 30 }).toUTC().toISO(),
+        description: null, appointment_duration_option_id: null, status: 'booked', version: 1,
+        customer_name: 'Bench Customer', customer_email: null, customer_phone: null, sms_consent: 0,
+        created_by: staffIds[0], created_at: iso, updated_at: iso,
+      });
+      links.push({ serviceIdx: svc });
+    }
+    if (rows.length >= 20_000 || d === 0 || n >= appointments) {
+      const ids = await h.db.transaction().execute(async () => bulkInsert(h, 'appointments', rows.splice(0), true));
+      const l = links.splice(0);
+      await bulkInsert(h, 'appointment_service_types', ids.map((id, i) => ({ appointment_id: id, service_type_id: serviceIds[l[i].serviceIdx] })), false);
+    }
+  }
+  if (h.dialect === 'postgres') await sql`analyze`.execute(h.db);
+  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
+  const admin = await h.db.selectFrom('users').selectAll().where('id', '=', staffIds[0]).executeTakeFirstOrThrow();
+  return {
+    companyId: company.id, serviceIds, contentionServiceId: serviceIds[0], throughputServiceId: serviceIds[1],
+    staffIds, customerId: customer.id, token: await issueToken(key, admin, now), appointments: n,
+  };
+}
+
+function summarize(r: autocannon.Result) {
+  return {
+    requests_per_s: Math.round(r.requests.average),
+    latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
+    total: r.requests.total,
+    non_2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+function peakRssMb(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmHWM:\s+(\d+) kB/.exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function doubleBookings(h: DatabaseHandle, companyId: number, since: string): Promise<number> {
+  // An employee in two overlapping booked appointments that are not one group session, or a
+  // service over its capacity at the start of any of its appointments.
+  const overlaps = await h.db.selectFrom('appointments as a')
+    .innerJoin('appointments as b', (j) => j.onRef('a.employee_id', '=', 'b.employee_id').onRef('a.id', '<', 'b.id'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('a.company_id', '=', companyId).where('a.status', '=', 'booked').where('b.status', '=', 'booked')
+    .where('a.start_time', '>=', since).where('b.start_time', '>=', since)
+    .whereRef('a.start_time', '<', 'b.end_time').whereRef('b.start_time', '<', 'a.end_time')
+    .whereRef('a.start_time', '<>', 'b.start_time') // same start: a group session, checked by capacity below
+    .executeTakeFirstOrThrow();
+  const overCapacity = await h.db.selectFrom('appointments as a')
+    .innerJoin('appointment_service_types as la', 'la.appointment_id', 'a.id')
+    .innerJoin('service_types as s', 's.id', 'la.service_type_id')
+    .select(['a.id', 's.available_slots'])
+    .select((eb) => eb.selectFrom('appointments as b')
+      .innerJoin('appointment_service_types as lb', 'lb.appointment_id', 'b.id')
+      .select((e2) => e2.fn.countAll<number>().as('c'))
+      .whereRef('lb.service_type_id', '=', 'la.service_type_id')
+      .where('b.status', '=', 'booked')
+      .whereRef('b.start_time', '<=', 'a.start_time').whereRef('b.end_time', '>', 'a.start_time')
+      .as('concurrent'))
+    .where('a.company_id', '=', companyId).where('a.status', '=', 'booked').where('a.start_time', '>=', since)
+    .execute();
+  const over = overCapacity.filter((r) => Number(r.concurrent) > r.available_slots).length;
+  return Number(overlaps.n) + over;
+}
+
+async function benchOnce(appointments: number) {
+  const now = new Date();
+  const pgAdmin = process.env.BENCH_DATABASE_URL;
+  let url: string;
+  let dropPg: (() => Promise<void>) | null = null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-bench-'));
+  if (pgAdmin) {
+    const name = `bw_bench_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+    const c = new pg.Client({ connectionString: pgAdmin });
+    await c.connect();
+    await c.query(`create database ${name}`);
+    await c.end();
+    const u = new URL(pgAdmin);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    dropPg = async () => {
+      const c2 = new pg.Client({ connectionString: pgAdmin });
+      await c2.connect();
+      await c2.query(`drop database if exists ${name} with (force)`);
+      await c2.end();
+    };
+  } else {
+    url = `file:${path.join(dir, 'bench.db')}`;
+  }
+  const h = connect(url);
+  await migrateToLatest(h);
+  const t0 = Date.now();
+  const world = await seed(h, appointments, now);
+  const seedSeconds = (Date.now() - t0) / 1000;
+
+  const server = await spawnServer({
+    DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000',
+  });
+  const pid = server.child.pid!;
+  const base = server.url;
+  const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
+  const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
+  let i = 0;
+
+  // Warm-up, then available-slots with varying date, service and employee.
+  const slotsPath = () => {
+    i++;
+    const svc = world.serviceIds[2 + (i % (SERVICES - 2))];
+    const emp = i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '';
+    return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${svc}&date=${dates[i % dates.length]}${emp}`;
+  };
+  await run({ url: base, connections: 10, duration: 2, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] });
+  const slots = await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] });
+  const datesRes = await run({
+    url: base, connections: 50, duration: seconds,
+    requests: [{ method: 'GET', setupRequest: (r: any) => { i++; return { ...r, path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}` }; } }],
+  });
+
+  // Contention: N requests for one slot of a service with capacity C.
+  const contentionStart = today.plus({ days: 200 }).set({ hour: 10 });
+  const C = 3;
+  const N = 200;
+  const body = JSON.stringify({
+    company_id: world.companyId, user_id: world.customerId, service_type_ids: [world.contentionServiceId],
+    start_time: contentionStart.toUTC().toISO(), end_time: contentionStart.plus({ minutes: 15 }).toUTC().toISO(),
+  });
+  const contention = await Promise.all(Array.from({ length: N }, () => fetch(`${base}/api/appointments`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` }, body,
+  }).then((r) => r.status)));
+  const contentionOk = contention.filter((s) => s === 201).length;
+
+  // Throughput: distinct free slots (each employee one after another, far from the seeded data).
+  const throughputDay = today.plus({ days: 220 }).set({ hour: 0 });
+  let k = 0;
+  const bookings = await run({
+    url: base, connections: 50, duration: seconds,
+    requests: [{
+      method: 'POST',
+      setupRequest: (r: any) => {
+        const n = k++;
+        const start = throughputDay.plus({ minutes: Math.floor(n / STAFF) * 15 });
+        return {
+          ...r, path: '/api/appointments',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+          body: JSON.stringify({
+            company_id: world.companyId, user_id: world.customerId, employee_id: world.staffIds[n % STAFF],
+            service_type_ids: [world.throughputServiceId],
+            start_time: start.toUTC().toISO(), end_time: start.plus({ minutes: 15 }).toUTC().toISO(),
+          }),
+        };
+      },
+    }],
+  });
+  const committed = await h.db.selectFrom('appointments').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', world.companyId).where('start_time', '>=', throughputDay.toUTC().toISO()!).executeTakeFirstOrThrow();
+  const peak = peakRssMb(pid);
+  await server.stop();
+  const doubles = await doubleBookings(h, world.companyId, contentionStart.minus({ days: 1 }).toUTC().toISO()!);
+  await h.close();
+  if (dropPg) await dropPg();
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  return {
+    database: h.dialect,
+    appointments: world.appointments,
+    seed_seconds: Math.round(seedSeconds * 10) / 10,
+    available_slots: summarize(slots),
+    available_dates: summarize(datesRes),
+    booking_contention: { requests: N, capacity: C, successes: contentionOk, exact: contentionOk === C, statuses: countBy(contention) },
+    booking_throughput: {
+      committed_per_s: Math.round(Number(committed.n) / seconds),
+      committed: Number(committed.n),
+      ...summarize(bookings),
+    },
+    double_bookings: doubles,
+    server_peak_rss_mb: peak,
+  };
+}
+
+function countBy(xs: number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of xs) out[x] = (out[x] ?? 0) + 1;
+  return out;
+}
+
+const sizes = args.includes('--scaling') ? [10_000, 1_000_000] : [Number(argValue('--appointments') ?? 100_000)];
+const runs = [];
+for (const size of sizes) runs.push(await benchOnce(size));
+const report = {
+  at: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  duration_seconds_per_load: seconds,
+  connections: 50,
+  runs,
+};
+const json = JSON.stringify(report, null, 2);
+console.log(json);
+fs.mkdirSync(path.join(import.meta.dirname, '..', 'bench', 'results'), { recursive: true });
+const file = path.join(import.meta.dirname, '..', 'bench', 'results', `${report.at.replace(/[:.]/g, '-')}-${runs[0].database}.json`);
+fs.writeFileSync(file, json + '\n');
+console.error(`written to ${path.relative(process.cwd(), file)}`);
