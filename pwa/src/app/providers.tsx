@@ -1,0 +1,42 @@
+// App-wide providers: server-state cache (React Query) with the error-banner hook-up.
+import { QueryCache, QueryClient, QueryClientProvider, MutationCache } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { isApiError } from '../lib/api-errors.ts';
+import { showError } from '../lib/error-banner.ts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    /** `errorBanner: false` when the page shows the failure itself. */
+    queryMeta: { errorBanner?: boolean };
+    mutationMeta: { errorBanner?: boolean };
+  }
+}
+
+/** 401 signs out (the guard then shows /login): a banner would only repeat it. */
+function reportToBanner(error: unknown, meta: { errorBanner?: boolean } | undefined): void {
+  if (meta?.errorBanner === false) return;
+  if (isApiError(error) && error.status === 401) return;
+  showError(error);
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError: (error, query) => reportToBanner(error, query.meta) }),
+    mutationCache: new MutationCache({
+      onError: (error, _vars, _ctx, mutation) => reportToBanner(error, mutation.meta),
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        // Retrying a refusal (4xx) cannot help; a dropped connection may.
+        retry: (count, error) => !(isApiError(error) && error.status !== null && error.status < 500) && count < 2,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}

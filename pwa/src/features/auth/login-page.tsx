@@ -1,0 +1,95 @@
+// Sign in (SPEC.md section 2, "/login").
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../lib/auth.tsx';
+import { GENERIC_TEXT, isApiError, serverMessage } from '../../lib/api-errors.ts';
+import { Alert } from '../../components/alert.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { login } from './api/auth-calls.ts';
+import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
+import { redirectTarget } from './redirect-target.ts';
+
+const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
+
+export default function LoginPage() {
+  const { isAuthenticated, signIn } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const healthy = useServerHealth();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [signedIn, setSignedIn] = useState(false);
+  useDocumentTitle('Sign in');
+
+  if (isAuthenticated && !signedIn) return <Navigate to="/calendar" replace />;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setSubmitting(true);
+    try {
+      const { token } = await login({ email: email.trim(), password });
+      setSignedIn(true);
+      await signIn(token);
+      navigate(redirectTarget(location), { replace: true });
+    } catch (err) {
+      setSignedIn(false);
+      setError(
+        isApiError(err) && err.status === null ? GENERIC_TEXT.noResponse : (serverMessage(err) ?? SIGN_IN_FAILED),
+      );
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <div className="page-narrow">
+      <div className="card auth-card">
+        <h1>Sign in to your account</h1>
+        <p className="auth-sub">Welcome back. Enter your details to continue.</p>
+        {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+        {error && <Alert tone="error">{error}</Alert>}
+        <form onSubmit={onSubmit} noValidate={false}>
+          <div className="field">
+            <label htmlFor="login-email">Email address</label>
+            <input
+              id="login-email"
+              className="input"
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              disabled={submitting}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="login-password">Password</label>
+            <input
+              id="login-password"
+              className="input"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              disabled={submitting}
+            />
+          </div>
+          <div className="auth-row">
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+            {submitting ? 'Signing in...' : 'Sign in'}
+          </button>
+        </form>
+        <div className="auth-links">
+          <Link to="/register">Don't have an account? Sign up</Link>
+        </div>
+      </div>
+    </div>
+  );
+}

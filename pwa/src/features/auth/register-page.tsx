@@ -1,0 +1,220 @@
+// Create an account (SPEC.md sections 2, 4 and 5). Without parameters it registers a business
+// owner and a new company; with ?company=<slug> it is a customer sign-up for that company
+// (DECISIONS.md section 4).
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useAuth } from '../../lib/auth.tsx';
+import { GENERIC_TEXT, isApiError, serverMessage } from '../../lib/api-errors.ts';
+import type { PublicCompany } from '../../lib/api-types.ts';
+import { Alert } from '../../components/alert.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { getCompanyBySlug, register } from './api/auth-calls.ts';
+import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
+
+export const REGISTER_TEXT = {
+  required: 'All fields are required',
+  mismatch: 'Passwords do not match',
+  tooShort: 'Password must be at least 6 characters long',
+  invalidEmail: 'Please enter a valid email address.',
+  failed: 'Registration failed. Please try again.',
+} as const;
+
+function browserTimezone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+export default function RegisterPage() {
+  const { isAuthenticated, signIn } = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const companySlug = params.get('company')?.trim() || null;
+  const isCustomerSignUp = companySlug !== null;
+  const healthy = useServerHealth();
+
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [companyName, setCompanyName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [registered, setRegistered] = useState(false);
+  const [company, setCompany] = useState<PublicCompany | null>(null);
+  useDocumentTitle('Create your account');
+
+  useEffect(() => {
+    if (!companySlug) return;
+    const controller = new AbortController();
+    getCompanyBySlug(companySlug, controller.signal)
+      .then(setCompany)
+      .catch(() => setCompany(null));
+    return () => controller.abort();
+  }, [companySlug]);
+
+  if (isAuthenticated && !registered) return <Navigate to="/calendar" replace />;
+
+  // The mismatch message goes away as soon as either password is edited (SPEC.md section 5).
+  const clearMismatch = () => setError((e) => (e === REGISTER_TEXT.mismatch ? null : e));
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setError(null);
+    const fields = [name, email, password, confirm, ...(isCustomerSignUp ? [] : [companyName])];
+    if (fields.some((f) => !f.trim())) return setError(REGISTER_TEXT.required);
+    const emailInput = e.currentTarget.elements.namedItem('email') as HTMLInputElement | null;
+    if (emailInput && !emailInput.validity.valid) return setError(REGISTER_TEXT.invalidEmail);
+    if (password !== confirm) return setError(REGISTER_TEXT.mismatch);
+    if (password.length < 6) return setError(REGISTER_TEXT.tooShort);
+
+    setSubmitting(true);
+    try {
+      const result = await register(
+        isCustomerSignUp
+          ? { name: name.trim(), email: email.trim(), password, role: 'customer', company_slug: companySlug! }
+          : {
+              name: name.trim(),
+              email: email.trim(),
+              password,
+              role: 'admin',
+              company_name: companyName.trim(),
+              timezone: browserTimezone(),
+            },
+      );
+      if (result?.token) {
+        setRegistered(true);
+        await signIn(result.token);
+        navigate('/calendar', { replace: true });
+        return;
+      }
+      // 202: the company already knew this email; a set-password link was emailed instead.
+      setNotice(result?.message ?? 'Check your email to finish setting up your account.');
+      setSubmitting(false);
+    } catch (err) {
+      setRegistered(false);
+      setError(isApiError(err) && err.status === null ? GENERIC_TEXT.noResponse : (serverMessage(err) ?? REGISTER_TEXT.failed));
+      setSubmitting(false);
+    }
+  }
+
+  if (notice) {
+    return (
+      <div className="page-narrow">
+        <div className="card auth-card">
+          <h1>Check your email</h1>
+          <Alert tone="success">{notice}</Alert>
+          <div className="auth-links">
+            <Link to="/login">Back to login</Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page-narrow">
+      <div className="card auth-card">
+        <h1>Create your account</h1>
+        <p className="auth-sub">
+          {isCustomerSignUp
+            ? company
+              ? `Sign up as a customer of ${company.name} to see and manage your appointments.`
+              : 'Sign up to see and manage your appointments.'
+            : 'Start your 14-day free trial. No credit card needed.'}
+        </p>
+        {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+        {error && <Alert tone="error">{error}</Alert>}
+        <form onSubmit={onSubmit} noValidate>
+          <fieldset disabled={submitting}>
+            <div className="field">
+              <label htmlFor="reg-name">Full name</label>
+              <input
+                id="reg-name"
+                className="input"
+                name="name"
+                autoComplete="name"
+                required
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="reg-email">Email address</label>
+              <input
+                id="reg-email"
+                className="input"
+                type="email"
+                name="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="reg-password">Password</label>
+              <input
+                id="reg-password"
+                className="input"
+                type="password"
+                name="password"
+                autoComplete="new-password"
+                required
+                minLength={6}
+                aria-describedby="reg-password-hint"
+                value={password}
+                onChange={(e) => {
+                  setPassword(e.target.value);
+                  clearMismatch();
+                }}
+              />
+              <span id="reg-password-hint" className="hint">
+                At least 6 characters.
+              </span>
+            </div>
+            <div className="field">
+              <label htmlFor="reg-confirm">Confirm password</label>
+              <input
+                id="reg-confirm"
+                className="input"
+                type="password"
+                name="confirm_password"
+                autoComplete="new-password"
+                required
+                value={confirm}
+                onChange={(e) => {
+                  setConfirm(e.target.value);
+                  clearMismatch();
+                }}
+              />
+            </div>
+            {!isCustomerSignUp && (
+              <div className="field">
+                <label htmlFor="reg-company">Company name</label>
+                <input
+                  id="reg-company"
+                  className="input"
+                  name="company_name"
+                  autoComplete="organization"
+                  required
+                  value={companyName}
+                  onChange={(e) => setCompanyName(e.target.value)}
+                />
+              </div>
+            )}
+            <button type="submit" className="btn btn-primary btn-block">
+              {submitting ? 'Creating account...' : 'Create account'}
+            </button>
+          </fieldset>
+        </form>
+        <div className="auth-links">
+          <Link to="/login">Already have an account? Sign in</Link>
+        </div>
+      </div>
+    </div>
+  );
+}

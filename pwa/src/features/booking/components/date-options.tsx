@@ -1,0 +1,70 @@
+// The bookable days as a grid of radio "chips", grouped by month: only the dates the server
+// offered can be chosen (a native date input could not grey out the others).
+import { calendarDate } from '../zoned-time.ts';
+
+const monthFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' });
+const weekdayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short' });
+const dayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', day: 'numeric' });
+const fullFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
+
+function groupByMonth(dates: string[]): { month: string; dates: string[] }[] {
+  const groups: { month: string; dates: string[] }[] = [];
+  for (const d of [...dates].sort()) {
+    const month = monthFmt.format(calendarDate(d));
+    const last = groups[groups.length - 1];
+    if (last?.month === month) last.dates.push(d);
+    else groups.push({ month, dates: [d] });
+  }
+  return groups;
+}
+
+export function DateOptions({
+  dates,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  dates: string[];
+  value: string;
+  onChange: (date: string) => void;
+  invalid: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <div role="radiogroup" aria-labelledby="bk-date-label" aria-invalid={invalid || undefined} aria-describedby={describedBy}>
+      {groupByMonth(dates).map((group) => (
+        <div key={group.month} className="date-month">
+          <div className="date-month-name" aria-hidden="true">
+            {group.month}
+          </div>
+          <div className="date-grid">
+            {group.dates.map((d) => {
+              const day = calendarDate(d);
+              const id = `bk-date-${d}`;
+              return (
+                <label key={d} htmlFor={id} className={`date-chip${value === d ? ' is-selected' : ''}`}>
+                  <input
+                    id={id}
+                    type="radio"
+                    name="date"
+                    value={d}
+                    checked={value === d}
+                    onChange={() => onChange(d)}
+                    aria-label={fullFmt.format(day)}
+                  />
+                  <span className="date-chip-wd" aria-hidden="true">
+                    {weekdayFmt.format(day)}
+                  </span>
+                  <span className="date-chip-day" aria-hidden="true">
+                    {dayFmt.format(day)}
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+// Plans and subscribing (SPEC.md sections 2, 8 and 9).
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAuth } from '../../lib/auth.tsx';
+import { isApiError } from '../../lib/api-errors.ts';
+import { Alert } from '../../components/alert.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { createCheckoutSession, type PaidPlan } from './api/create-checkout-session.ts';
+import './pricing-page.css';
+
+export const CHECKOUT_TEXT = {
+  noUrl: 'Failed to initiate subscription. Please try again.',
+  badPlan: 'Invalid plan selected or product ID not configured.',
+  notCompanyUser: 'You must be logged in as a company user to subscribe.',
+  failed: 'Failed to start checkout. Please try again.',
+} as const;
+
+interface Plan {
+  id: 'trial' | PaidPlan;
+  name: string;
+  price: string;
+  period: string;
+  blurb: string;
+  features: string[];
+  highlight?: boolean;
+}
+
+const PLANS: Plan[] = [
+  {
+    id: 'trial',
+    name: 'Free Trial',
+    price: 'Free',
+    period: 'for 14 days',
+    blurb: 'Try everything you need to start taking bookings.',
+    features: ['10 staff members', 'Basic booking page', 'Email reminders'],
+  },
+  {
+    id: 'standard',
+    name: 'Standard',
+    price: '$34.99',
+    period: '/month',
+    blurb: 'For growing teams that book all day.',
+    features: [
+      'Unlimited staff',
+      'Unlimited bookings',
+      'Calendar sync',
+      'Booking with specific employees',
+      'Custom branding',
+    ],
+    highlight: true,
+  },
+  {
+    id: 'enterprise',
+    name: 'Enterprise',
+    price: '$79.99',
+    period: '/month',
+    blurb: 'For busy businesses with several teams.',
+    features: [
+      'Everything in Standard',
+      'POS integration',
+      'Advanced reporting',
+      'Priority support',
+      'Team scheduling tools',
+    ],
+  },
+];
+
+function checkoutErrorText(e: unknown): string {
+  if (!isApiError(e) || e.status === null) return CHECKOUT_TEXT.failed;
+  if (e.status === 400 || e.status === 503) return CHECKOUT_TEXT.badPlan;
+  if (e.status === 401 || e.status === 403) return CHECKOUT_TEXT.notCompanyUser;
+  return CHECKOUT_TEXT.failed;
+}
+
+export default function PricingPage() {
+  const { user } = useAuth();
+  const [pending, setPending] = useState<PaidPlan | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useDocumentTitle('Pricing');
+
+  async function subscribe(plan: PaidPlan) {
+    setError(null);
+    const isCompanyUser = !!user && user.company_id != null && user.role !== 'customer' && user.role !== 'global_admin';
+    if (!user || !isCompanyUser) {
+      setError(CHECKOUT_TEXT.notCompanyUser);
+      return;
+    }
+    setPending(plan);
+    try {
+      const { url } = await createCheckoutSession({ company_id: user.company_id!, product_id: plan });
+      if (!url) {
+        setError(CHECKOUT_TEXT.noUrl);
+        setPending(null);
+        return;
+      }
+      window.location.assign(url);
+    } catch (e) {
+      setError(checkoutErrorText(e));
+      setPending(null);
+    }
+  }
+
+  return (
+    <div className="page">
+      <header className="pricing-head">
+        <h1>Simple pricing for every size of business</h1>
+        <p>Start with a free 14-day trial. Upgrade when you are ready.</p>
+      </header>
+
+      {error && (
+        <Alert tone="error" onDismiss={() => setError(null)}>
+          {error}
+          {error === CHECKOUT_TEXT.notCompanyUser && !user && (
+            <>
+              {' '}
+              <Link to="/login" state={{ from: { pathname: '/pricing' } }}>
+                Log in
+              </Link>
+            </>
+          )}
+        </Alert>
+      )}
+
+      <ul className="plans">
+        {PLANS.map((plan) => (
+          <li key={plan.id} className={`plan card${plan.highlight ? ' plan-highlight' : ''}`}>
+            {plan.highlight && <span className="plan-badge">Most popular</span>}
+            <h2 className="plan-name">{plan.name}</h2>
+            <p className="plan-price">
+              <span className="plan-amount">{plan.price}</span> <span className="plan-period">{plan.period}</span>
+            </p>
+            <p className="plan-blurb">{plan.blurb}</p>
+            <ul className="plan-features">
+              {plan.features.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+            {plan.id === 'trial' ? (
+              <button type="button" className="btn btn-secondary btn-block" disabled>
+                Included when you sign up
+              </button>
+            ) : (
+              <button
+                type="button"
+                className={`btn btn-block ${plan.highlight ? 'btn-primary' : 'btn-secondary'}`}
+                onClick={() => subscribe(plan.id as PaidPlan)}
+                disabled={pending !== null}
+              >
+                {pending === plan.id ? 'Redirecting...' : 'Subscribe'}
+                <span className="visually-hidden"> to {plan.name}</span>
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="pricing-foot">
+        Questions? Read the <Link to="/faq">FAQ</Link>.
+      </p>
+    </div>
+  );
+}

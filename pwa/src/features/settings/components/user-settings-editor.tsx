@@ -1,0 +1,287 @@
+// The settings editor of one person (SPEC.md section 2, "Settings page"): read-only email, name and
+// phone, the role select (company admins, for other people), per-person work hours (not for
+// customers) and Save Changes; Change Password on one's own account only.
+// Shown on /settings for the signed-in user and, through the Directory's person view, for anyone
+// of the company (the Directory imports this component: the one sharing between those features).
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAuth } from '../../../lib/auth.tsx';
+import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
+import type { Role, User } from '../../../lib/api-types.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
+import {
+  FIX_ERRORS_TEXT,
+  dayError,
+  hoursChanges,
+  weekErrors,
+  weekFromRows,
+  type OperatingHoursRow,
+  type WeekHours,
+} from '../../../components/weekly-hours.ts';
+import { useUser } from '../api/get-user.ts';
+import { updateUser, type UserChanges } from '../api/update-user.ts';
+import { useWorkHours } from '../api/get-work-hours.ts';
+import { applyWorkHours } from '../api/write-work-hours.ts';
+import { useCompany } from '../api/get-company.ts';
+import { ChangePasswordForm } from './change-password-form.tsx';
+import './user-settings-editor.css';
+
+export const SETTINGS_TEXT = {
+  loading: 'Loading user settings...',
+  notFound: 'User not found.',
+  saved: 'Settings saved successfully.',
+  failed: (message: string) => `Failed to save settings: ${message}`,
+} as const;
+
+export const ROLE_LABELS: Record<Role, string> = {
+  global_admin: 'Global Admin',
+  admin: 'Admin',
+  manager: 'Manager',
+  employee: 'Employee',
+  user: 'User',
+  customer: 'Customer',
+};
+
+/** The staff roles an admin may give someone else (DECISIONS.md section 3: never global_admin). */
+const ASSIGNABLE_ROLES: Role[] = ['user', 'employee', 'manager', 'admin'];
+
+export function UserSettingsEditor({ userId }: { userId: number }) {
+  const user = useUser(userId);
+  const companyId = user.data?.company_id ?? null;
+  const showHours = !!user.data && user.data.role !== 'customer' && companyId !== null;
+  const hours = useWorkHours(showHours ? companyId : null, userId);
+  const company = useCompany(showHours ? companyId : null);
+
+  if (user.isPending || (showHours && hours.isPending)) return <Loading label={SETTINGS_TEXT.loading} />;
+  if (user.isError) {
+    const missing = isApiError(user.error) && (user.error.status === 404 || user.error.status === 403);
+    return (
+      <Alert tone="error">
+        {missing ? SETTINGS_TEXT.notFound : SETTINGS_TEXT.failed(errorMessage(user.error))}
+      </Alert>
+    );
+  }
+  if (showHours && hours.isError) return <Alert tone="error">{errorMessage(hours.error)}</Alert>;
+
+  return (
+    <SettingsForm
+      key={userId}
+      user={user.data}
+      hourRows={showHours ? (hours.data ?? []) : null}
+      increment={company.data?.time_increment_minutes ?? 30}
+    />
+  );
+}
+
+function SettingsForm({
+  user,
+  hourRows,
+  increment,
+}: {
+  user: User;
+  hourRows: OperatingHoursRow[] | null;
+  increment: number;
+}) {
+  const id = useId();
+  const { user: viewer, refreshUser } = useAuth();
+  const queryClient = useQueryClient();
+  const isSelf = viewer?.id === user.id;
+  const viewerRole = viewer?.role;
+  const sameCompany = viewer?.company_id != null && viewer.company_id === user.company_id;
+  const canEdit = isSelf || viewerRole === 'global_admin' || (sameCompany && (viewerRole === 'admin' || viewerRole === 'manager'));
+  const showRoleSelect = viewerRole === 'admin' && sameCompany && user.role !== 'customer';
+
+  const [name, setName] = useState(user.name);
+  const [phone, setPhone] = useState(user.phone ?? '');
+  const [role, setRole] = useState<Role>(user.role);
+  const [week, setWeek] = useState<WeekHours>(() => weekFromRows(hourRows ?? []));
+  const [hourErrors, setHourErrors] = useState<Record<number, string>>({});
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [status, setStatus] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  // A refetch after saving brings the stored rows; the week shown already matches them.
+  const [baseRows, setBaseRows] = useState(hourRows ?? []);
+  useEffect(() => {
+    if (hourRows) setBaseRows(hourRows);
+  }, [hourRows]);
+
+  const onDayChange = (day: number, next: { open: string; close: string }) => {
+    setWeek((w) => ({ ...w, [day]: next }));
+    setStatus(null);
+    // Once a day has shown a message, it updates as the user fixes it.
+    setHourErrors((errs) => {
+      if (!(day in errs)) return errs;
+      const copy = { ...errs };
+      const e = dayError(day, next);
+      if (e) copy[day] = e;
+      else delete copy[day];
+      return copy;
+    });
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setStatus(null);
+    const errs = hourRows ? weekErrors(week) : {};
+    setHourErrors(errs);
+    const trimmedName = name.trim();
+    setNameError(trimmedName ? null : 'Name is required.');
+    if (Object.keys(errs).length > 0 || !trimmedName) {
+      setStatus({ tone: 'error', text: FIX_ERRORS_TEXT });
+      return;
+    }
+
+    const changes: UserChanges = {};
+    if (trimmedName !== user.name) changes.name = trimmedName;
+    const trimmedPhone = phone.trim();
+    if (trimmedPhone !== (user.phone ?? '')) changes.phone = trimmedPhone || null;
+    if (showRoleSelect && !isSelf && role !== user.role) changes.role = role;
+    const hourChanges = hourRows ? hoursChanges(baseRows, week) : [];
+
+    if (hourChanges.length > 0 && user.company_id === null) {
+      setStatus({ tone: 'error', text: SETTINGS_TEXT.notFound });
+      return;
+    }
+
+    setSaving(true);
+    try {
+      if (Object.keys(changes).length > 0) {
+        const updated = await updateUser(user.id, changes);
+        queryClient.setQueryData(['user', user.id], updated);
+      }
+      if (hourChanges.length > 0) await applyWorkHours(user.company_id!, user.id, hourChanges);
+      setStatus({ tone: 'success', text: SETTINGS_TEXT.saved });
+    } catch (err) {
+      setStatus({ tone: 'error', text: SETTINGS_TEXT.failed(errorMessage(err)) });
+    } finally {
+      setSaving(false);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['user', user.id] }),
+        queryClient.invalidateQueries({ queryKey: ['users'] }),
+        queryClient.invalidateQueries({ queryKey: ['operating-hours'] }),
+      ]);
+      if (isSelf) refreshUser().catch(() => undefined);
+    }
+  };
+
+  return (
+    <div className="settings-editor">
+      <form className="settings-form" onSubmit={onSubmit} noValidate aria-label={`Settings of ${user.name}`}>
+        <section className="card settings-section" aria-labelledby={`${id}-profile`}>
+          <h2 id={`${id}-profile`}>Profile</h2>
+          <div className="field">
+            <label htmlFor={`${id}-email`}>Email</label>
+            <input id={`${id}-email`} className="input" type="email" value={user.email} readOnly aria-readonly="true" />
+            <span className="hint">Your email address is your sign-in name and cannot be changed here.</span>
+          </div>
+          <div className="settings-two">
+            <div className="field">
+              <label htmlFor={`${id}-name`}>Name</label>
+              <input
+                id={`${id}-name`}
+                className="input"
+                autoComplete={isSelf ? 'name' : 'off'}
+                value={name}
+                disabled={!canEdit}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? `${id}-name-err` : undefined}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setStatus(null);
+                  if (e.target.value.trim()) setNameError(null);
+                }}
+              />
+              {nameError && (
+                <span className="field-error" id={`${id}-name-err`}>
+                  {nameError}
+                </span>
+              )}
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-phone`}>Phone</label>
+              <input
+                id={`${id}-phone`}
+                className="input"
+                type="tel"
+                autoComplete={isSelf ? 'tel' : 'off'}
+                value={phone}
+                disabled={!canEdit}
+                onChange={(e) => {
+                  setPhone(e.target.value);
+                  setStatus(null);
+                }}
+              />
+            </div>
+          </div>
+          {showRoleSelect ? (
+            <div className="field">
+              <label htmlFor={`${id}-role`}>Role</label>
+              <select
+                id={`${id}-role`}
+                className="select"
+                value={role}
+                disabled={isSelf}
+                aria-describedby={isSelf ? `${id}-role-hint` : undefined}
+                onChange={(e) => {
+                  setRole(e.target.value as Role);
+                  setStatus(null);
+                }}
+              >
+                {(ASSIGNABLE_ROLES.includes(user.role) ? ASSIGNABLE_ROLES : [user.role, ...ASSIGNABLE_ROLES]).map((r) => (
+                  <option key={r} value={r}>
+                    {ROLE_LABELS[r]}
+                  </option>
+                ))}
+              </select>
+              {isSelf && (
+                <span className="hint" id={`${id}-role-hint`}>
+                  You cannot change your own role.
+                </span>
+              )}
+            </div>
+          ) : (
+            <p className="settings-role">
+              <span className="field-label">Role</span> <span className={`role-badge role-${user.role}`}>{ROLE_LABELS[user.role]}</span>
+            </p>
+          )}
+        </section>
+
+        {hourRows && (
+          <section className="card settings-section" aria-labelledby={`${id}-hours`}>
+            <h2 id={`${id}-hours`}>Work hours</h2>
+            <p className="settings-lead">
+              {isSelf ? 'The hours you work each weekday.' : `The hours ${user.name} works each weekday.`} Customers
+              can book {isSelf ? 'you' : 'them'} only inside these hours and the company's opening hours; a day
+              without hours follows the company's hours.
+            </p>
+            <WeeklyHoursGrid
+              value={week}
+              errors={hourErrors}
+              onChange={onDayChange}
+              increment={increment}
+              disabled={!canEdit}
+            />
+          </section>
+        )}
+
+        {canEdit && (
+          <div className="settings-actions">
+            {status && (
+              <Alert tone={status.tone} className="settings-status">
+                {status.text}
+              </Alert>
+            )}
+            <button type="submit" className="btn btn-primary" disabled={saving}>
+              {saving ? 'Saving...' : 'Save Changes'}
+            </button>
+          </div>
+        )}
+      </form>
+
+      {isSelf && <ChangePasswordForm email={user.email} />}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// Service-worker updates (vite-plugin-pwa, registerType 'prompt'): a new version waits until
+// the user accepts it, and until every registered guard agrees (the offline outbox will
+// register one so a reload never happens with unsent changes).
+import { createStore, useStore } from './store.ts';
+
+export const updateAvailable = createStore(false);
+
+type ReloadGuard = () => boolean | Promise<boolean>;
+const guards = new Set<ReloadGuard>();
+let applyUpdate: ((reload?: boolean) => Promise<void>) | null = null;
+
+/** Registers a check run before the new version reloads the page; return false to wait. */
+export function addReloadGuard(guard: ReloadGuard): () => void {
+  guards.add(guard);
+  return () => guards.delete(guard);
+}
+
+/** Registers the service worker; called once from main.tsx after the page has loaded. */
+export async function registerServiceWorker(): Promise<void> {
+  if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  const { registerSW } = await import('virtual:pwa-register');
+  applyUpdate = registerSW({
+    immediate: true,
+    onNeedRefresh() {
+      updateAvailable.set(true);
+    },
+  });
+}
+
+/** Reloads into the new version when every guard allows it; resolves false when one refused. */
+export async function reloadToUpdate(): Promise<boolean> {
+  for (const guard of guards) {
+    if (!(await guard())) return false;
+  }
+  await applyUpdate?.(true);
+  return true;
+}
+
+export function useUpdateAvailable(): boolean {
+  return useStore(updateAvailable);
+}

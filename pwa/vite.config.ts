@@ -1,0 +1,66 @@
+// Build and dev-server configuration of the PWA: React, the service worker and the /api proxy.
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const API_ORIGIN = process.env.API_ORIGIN ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      // 'prompt': a new service worker waits until the app says it may reload (the offline outbox
+      // must be empty first), instead of taking over mid-edit.
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: 'Bookwell: appointment booking',
+        short_name: 'Bookwell',
+        description: 'Online booking, reminders and a shared calendar for small businesses.',
+        theme_color: '#0f766e',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/calendar',
+        scope: '/',
+        icons: [
+          { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml' },
+        ],
+      },
+      workbox: {
+        // The app shell: every built asset, so the staff app opens offline.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        // API calls and the runtime config never get the SPA shell (and /api is never cached:
+        // offline data comes from IndexedDB, not from a response cache).
+        navigateFallbackDenylist: [/^\/api\//, /^\/config\.json$/],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: {
+      '/api': { target: API_ORIGIN, changeOrigin: false },
+      '/config.json': { target: API_ORIGIN, changeOrigin: false },
+    },
+  },
+  preview: {
+    host: '127.0.0.1',
+    port: 4173,
+    proxy: {
+      '/api': { target: API_ORIGIN, changeOrigin: false },
+      '/config.json': { target: API_ORIGIN, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    target: 'es2022',
+  },
+});
