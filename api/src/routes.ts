@@ -4,12 +4,16 @@ import { createRouter } from './lib/openapi.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
+import { operatingHoursRoutes } from './features/operating-hours/operating-hours.routes.ts';
+import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
 
 export function buildApiRoutes() {
   return createRouter()
     .route('/', healthRoutes)
     .route('/', authRoutes)
-    .route('/', serviceTypeRoutes);
+    .route('/', serviceTypeRoutes)
+    .route('/', operatingHoursRoutes)
+    .route('/', timeSlotRoutes);
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;

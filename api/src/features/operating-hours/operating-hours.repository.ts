@@ -1,0 +1,141 @@
+// Operating hours rows (the company's and each staff member's), and the reading of them that scheduling builds on.
+import type { Kysely, Transaction } from 'kysely';
+import { STAFF_ROLES, type Database, type OperatingHoursRow } from '@bookwell/db';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** One day's open interval, company-local 'HH:MM:SS'. A close of '24:00:00' is midnight at the end of the day. */
+export interface OpenInterval {
+  open: string;
+  close: string;
+}
+
+/**
+ * What one weekday looks like for the company and, optionally, one staff member.
+ * - company: null when the company is closed that day, and also when it has no row for that day
+ *   (hours are opt-in: a company that never set Sunday is not open on Sunday).
+ * - employee: undefined when no employee was asked for or the person has no work-hours rows at all
+ *   (they work the company's hours); null when they have rows but that day is closed or missing.
+ * A booking slot must lie inside company hours and, when employee is an interval, inside that too.
+ */
+export interface DayHours {
+  company: OpenInterval | null;
+  employee: OpenInterval | null | undefined;
+}
+
+type HoursFields = Pick<OperatingHoursRow, 'user_id' | 'day_of_week' | 'open_time' | 'close_time' | 'is_closed'>;
+
+function intervalOf(row: HoursFields | undefined): OpenInterval | null {
+  if (!row || row.is_closed === 1 || !row.open_time || !row.close_time) return null;
+  // The stored close '00:00:00' (the 00:00 time slot) means the end of the day; callers get the unambiguous form.
+  return { open: row.open_time, close: row.close_time === '00:00:00' ? '24:00:00' : row.close_time };
+}
+
+function assertWeekday(isoWeekday: number): void {
+  if (!Number.isInteger(isoWeekday) || isoWeekday < 1 || isoWeekday > 7) {
+    throw new RangeError(`isoWeekday must be an integer from 1 (Monday) to 7 (Sunday), got ${isoWeekday}`);
+  }
+}
+
+function dayFrom(rows: HoursFields[], isoWeekday: number, employeeId: number | null | undefined): DayHours {
+  const company = intervalOf(rows.find((r) => r.user_id === null && r.day_of_week === isoWeekday));
+  if (employeeId == null) return { company, employee: undefined };
+  const personal = rows.filter((r) => r.user_id === employeeId);
+  if (personal.length === 0) return { company, employee: undefined };
+  return { company, employee: intervalOf(personal.find((r) => r.day_of_week === isoWeekday)) };
+}
+
+/** The company's row of that day plus every row of the employee: enough to tell "no personal hours" from "closed". */
+function hoursRows(db: Db, companyId: number, employeeId: number | null | undefined, isoWeekday?: number) {
+  return db.selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', companyId)
+    .where((eb) => {
+      const companyRows = isoWeekday === undefined
+        ? eb('user_id', 'is', null)
+        : eb.and([eb('user_id', 'is', null), eb('day_of_week', '=', isoWeekday)]);
+      return employeeId == null ? companyRows : eb.or([companyRows, eb('user_id', '=', employeeId)]);
+    })
+    .execute();
+}
+
+/** One weekday (ISO: 1 Monday .. 7 Sunday) of the company's hours and, if given, the employee's, in one query. */
+export async function hoursForDay(db: Db, companyId: number, isoWeekday: number, employeeId?: number | null): Promise<DayHours> {
+  assertWeekday(isoWeekday);
+  return dayFrom(await hoursRows(db, companyId, employeeId, isoWeekday), isoWeekday, employeeId);
+}
+
+/** The whole week in one query: keys 1 (Monday) .. 7 (Sunday), each as hoursForDay would answer. */
+export async function hoursForWeek(db: Db, companyId: number, employeeId?: number | null): Promise<Record<number, DayHours>> {
+  const rows = await hoursRows(db, companyId, employeeId);
+  const week: Record<number, DayHours> = {};
+  for (let day = 1; day <= 7; day++) week[day] = dayFrom(rows, day, employeeId);
+  return week;
+}
+
+// ---------------------------------------------------------------------------
+// Rows, as the hours endpoints read and write them.
+
+export async function listHours(db: Db, filter: { companyId: number; userId: number | null; dayOfWeek?: number }): Promise<OperatingHoursRow[]> {
+  let q = db.selectFrom('operating_hours').selectAll().where('company_id', '=', filter.companyId)
+    .where('user_id', filter.userId === null ? 'is' : '=', filter.userId);
+  if (filter.dayOfWeek !== undefined) q = q.where('day_of_week', '=', filter.dayOfWeek);
+  return q.orderBy('day_of_week').orderBy('id').execute();
+}
+
+export async function findHours(db: Db, id: number): Promise<OperatingHoursRow | undefined> {
+  return db.selectFrom('operating_hours').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findHoursForDay(db: Db, companyId: number, userId: number | null, dayOfWeek: number): Promise<OperatingHoursRow | undefined> {
+  return db.selectFrom('operating_hours').selectAll()
+    .where('company_id', '=', companyId).where('user_id', userId === null ? 'is' : '=', userId)
+    .where('day_of_week', '=', dayOfWeek).executeTakeFirst();
+}
+
+/** A current (not archived) staff member of the company: the only people with work hours. */
+export async function findStaffMember(db: Db, companyId: number | null, userId: number) {
+  let q = db.selectFrom('users').select(['id', 'company_id', 'role'])
+    .where('id', '=', userId).where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null);
+  if (companyId !== null) q = q.where('company_id', '=', companyId);
+  return q.executeTakeFirst();
+}
+
+export interface HoursValues {
+  open_time: string | null;
+  close_time: string | null;
+  is_closed: boolean;
+}
+
+/**
+ * Sets one day's hours of the company (userId null) or a person, creating the row or updating the
+ * existing one ("setting both times creates or updates a row"). The conflict clause covers two
+ * writers racing to create the same day on PostgreSQL.
+ */
+export async function upsertDayHours(
+  trx: Transaction<Database>, key: { companyId: number; userId: number | null; dayOfWeek: number }, values: HoursValues,
+): Promise<{ row: OperatingHoursRow; created: boolean }> {
+  const set = { open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 };
+  const existing = await findHoursForDay(trx, key.companyId, key.userId, key.dayOfWeek);
+  if (existing) {
+    const row = await trx.updateTable('operating_hours').set(set).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+    return { row, created: false };
+  }
+  const row = await trx.insertInto('operating_hours')
+    .values({ company_id: key.companyId, user_id: key.userId, day_of_week: key.dayOfWeek, ...set })
+    .onConflict((oc) => (key.userId === null
+      ? oc.columns(['company_id', 'day_of_week']).where('user_id', 'is', null)
+      : oc.columns(['user_id', 'day_of_week']).where('user_id', 'is not', null)).doUpdateSet(set))
+    .returningAll().executeTakeFirstOrThrow();
+  return { row, created: true };
+}
+
+export async function updateHours(db: Db, id: number, values: HoursValues & { day_of_week: number }): Promise<OperatingHoursRow | undefined> {
+  return db.updateTable('operating_hours')
+    .set({ day_of_week: values.day_of_week, open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 })
+    .where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function deleteHours(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('operating_hours').where('id', '=', id).execute();
+}
