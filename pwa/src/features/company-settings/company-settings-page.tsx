@@ -1,6 +1,54 @@
-// Placeholder for the signed-in 'Company Settings' screen; the staff-app work replaces its body.
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+// /company-settings (SPEC.md section 2): booking link, subscription, booking options, company
+// profile, opening hours and services. Admins and managers edit (the route sends everyone else
+// to /calendar, app/access.ts); only admins get the way to the plans, as billing is theirs.
+import { useAuth } from '../../lib/auth.tsx';
+import { errorMessage } from '../../lib/api-errors.ts';
+import { Alert } from '../../components/alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useCompany } from './api/get-company.ts';
+import { BookingLinkCard } from './components/booking-link-card.tsx';
+import { SubscriptionCard } from './components/subscription-card.tsx';
+import { CompanyProfileCard } from './components/company-profile-card.tsx';
+import { BookingOptionsCard } from './components/booking-options-card.tsx';
+import { CompanyHoursCard } from './components/company-hours-card.tsx';
+import { ServicesCard } from './components/services-card.tsx';
+import './company-settings-page.css';
 
 export default function CompanySettingsPage() {
-  return <PlaceholderPage heading="Company Settings" />;
+  const { user } = useAuth();
+  const companyId = user?.company_id ?? null;
+  if (companyId === null) return <Alert tone="error">User or company information is not available.</Alert>;
+  return <CompanySettings companyId={companyId} canManageBilling={user?.role === 'admin'} />;
+}
+
+function CompanySettings({ companyId, canManageBilling }: { companyId: number; canManageBilling: boolean }) {
+  const company = useCompany(companyId);
+  if (company.isPending) return <Loading label="Loading company settings..." />;
+  if (company.isError) {
+    return (
+      <Alert tone="error">
+        Failed to load company settings: {errorMessage(company.error)}{' '}
+        <button type="button" className="btn-link" onClick={() => company.refetch()}>
+          Retry
+        </button>
+      </Alert>
+    );
+  }
+  const c = company.data;
+  return (
+    <div className="cs-page">
+      <div className="cs-columns">
+        <div className="cs-col">
+          <BookingLinkCard company={c} />
+          <SubscriptionCard company={c} canManageBilling={canManageBilling} />
+          <BookingOptionsCard company={c} />
+        </div>
+        <div className="cs-col">
+          <CompanyProfileCard key={c.id} company={c} />
+          <CompanyHoursCard company={c} />
+        </div>
+      </div>
+      <ServicesCard companyId={c.id} />
+    </div>
+  );
 }

@@ -1,6 +1,14 @@
-// Placeholder for the signed-in 'Your Settings' screen; the staff-app work replaces its body.
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+// /settings ('Your Settings'): the signed-in person's own settings editor.
+import { useAuth } from '../../lib/auth.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { SETTINGS_TEXT, UserSettingsEditor } from './components/user-settings-editor.tsx';
 
 export default function SettingsPage() {
-  return <PlaceholderPage heading="Your Settings" />;
+  const { user } = useAuth();
+  if (!user) return <Loading label={SETTINGS_TEXT.loading} />;
+  return (
+    <div className="settings-page">
+      <UserSettingsEditor userId={user.id} />
+    </div>
+  );
 }

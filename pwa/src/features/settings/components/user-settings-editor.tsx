@@ -10,6 +10,7 @@ import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import type { Role, User } from '../../../lib/api-types.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
+import { ROLE_LABELS, RoleBadge } from '../../../components/role-badge.tsx';
 import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
 import {
   FIX_ERRORS_TEXT,
@@ -34,15 +35,6 @@ export const SETTINGS_TEXT = {
   saved: 'Settings saved successfully.',
   failed: (message: string) => `Failed to save settings: ${message}`,
 } as const;
-
-export const ROLE_LABELS: Record<Role, string> = {
-  global_admin: 'Global Admin',
-  admin: 'Admin',
-  manager: 'Manager',
-  employee: 'Employee',
-  user: 'User',
-  customer: 'Customer',
-};
 
 /** The staff roles an admin may give someone else (DECISIONS.md section 3: never global_admin). */
 const ASSIGNABLE_ROLES: Role[] = ['user', 'employee', 'manager', 'admin'];
@@ -244,7 +236,7 @@ function SettingsForm({
             </div>
           ) : (
             <p className="settings-role">
-              <span className="field-label">Role</span> <span className={`role-badge role-${user.role}`}>{ROLE_LABELS[user.role]}</span>
+              <span className="field-label">Role</span> <RoleBadge role={user.role} />
             </p>
           )}
         </section>
@@ -254,8 +246,8 @@ function SettingsForm({
             <h2 id={`${id}-hours`}>Work hours</h2>
             <p className="settings-lead">
               {isSelf ? 'The hours you work each weekday.' : `The hours ${user.name} works each weekday.`} Customers
-              can book {isSelf ? 'you' : 'them'} only inside these hours and the company's opening hours; a day
-              without hours follows the company's hours.
+              who choose {isSelf ? 'you' : 'them'} can book only inside these hours and the company's opening hours.
+              Leave every day unset to follow the company's opening hours.
             </p>
             <WeeklyHoursGrid
               value={week}

@@ -1,0 +1,285 @@
+// The services table: add, edit and delete the company's service types (SPEC.md section 5:
+// 'Name and duration are required.'; duration at least 1, default 30 for a new one; price at
+// least 0; available slots at least 1; price can be hidden from customers).
+import { useId, useState, type FormEvent } from 'react';
+import type { ServiceType } from '../../../lib/api-types.ts';
+import { errorMessage } from '../../../lib/api-errors.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { useServiceTypes } from '../api/get-service-types.ts';
+import { useWriteServiceType, type ServiceTypeInput } from '../api/write-service-type.ts';
+
+export const SERVICE_TEXT = {
+  required: 'Name and duration are required.',
+  durationMin: 'Duration must be at least 1 minute.',
+  priceMin: 'Price must be at least 0.',
+  slotsMin: 'Available slots must be at least 1.',
+} as const;
+
+export const DEFAULT_SERVICE_DURATION = 30;
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+interface Draft {
+  name: string;
+  duration: string;
+  price: string;
+  slots: string;
+  hidePrice: boolean;
+}
+
+const NEW_DRAFT: Draft = { name: '', duration: String(DEFAULT_SERVICE_DURATION), price: '', slots: '1', hidePrice: false };
+
+const draftOf = (s: ServiceType): Draft => ({
+  name: s.name,
+  duration: String(s.duration_minutes),
+  price: s.price === null || s.price === undefined ? '' : String(s.price),
+  slots: String(s.available_slots ?? 1),
+  hidePrice: s.hide_price,
+});
+
+export function serviceProblem(d: Draft): string | ServiceTypeInput {
+  if (!d.name.trim() || d.duration.trim() === '') return SERVICE_TEXT.required;
+  const duration = Number(d.duration);
+  if (!Number.isInteger(duration) || duration < 1) return SERVICE_TEXT.durationMin;
+  const price = d.price.trim() === '' ? null : Number(d.price);
+  if (price !== null && (!Number.isFinite(price) || price < 0)) return SERVICE_TEXT.priceMin;
+  const slots = d.slots.trim() === '' ? 1 : Number(d.slots);
+  if (!Number.isInteger(slots) || slots < 1) return SERVICE_TEXT.slotsMin;
+  return { name: d.name.trim(), duration_minutes: duration, price, hide_price: d.hidePrice, available_slots: slots };
+}
+
+export function ServicesCard({ companyId }: { companyId: number }) {
+  const id = useId();
+  const services = useServiceTypes(companyId);
+  const { save, remove } = useWriteServiceType(companyId);
+  /** null: nothing open; 'new': the add form; a number: that service being edited. */
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  const onSave = (serviceId: number | null, input: ServiceTypeInput, done: (problem: string | null) => void) => {
+    setStatus(null);
+    save.mutate(
+      { id: serviceId, input },
+      {
+        onSuccess: (res) => {
+          setEditing(null);
+          setStatus({ tone: 'success', text: res?.message || (serviceId === null ? 'Service created.' : 'Service updated.') });
+          done(null);
+        },
+        onError: (err) => done(errorMessage(err)),
+      },
+    );
+  };
+
+  const onDelete = (s: ServiceType) => {
+    if (!window.confirm(`Delete the service "${s.name}"? Past appointments keep its name.`)) return;
+    setStatus(null);
+    remove.mutate(s.id, {
+      onSuccess: () => setStatus({ tone: 'success', text: `Service "${s.name}" deleted.` }),
+      onError: (err) => setStatus({ tone: 'error', text: `Could not delete "${s.name}": ${errorMessage(err)}` }),
+    });
+  };
+
+  return (
+    <section className="card cs-card cs-services" aria-labelledby={`${id}-h`}>
+      <div className="cs-card-head">
+        <h2 id={`${id}-h`}>Services</h2>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            setStatus(null);
+            setEditing('new');
+          }}
+          disabled={editing === 'new'}
+        >
+          + Add Service
+        </button>
+      </div>
+      {status && (
+        <Alert tone={status.tone} onDismiss={() => setStatus(null)}>
+          {status.text}
+        </Alert>
+      )}
+      {editing === 'new' && (
+        <ServiceForm
+          title="New service"
+          initial={NEW_DRAFT}
+          saving={save.isPending}
+          onCancel={() => setEditing(null)}
+          onSubmit={(input, done) => onSave(null, input, done)}
+        />
+      )}
+      {services.isPending ? (
+        <Loading label="Loading services..." />
+      ) : services.isError ? (
+        <Alert tone="error">{errorMessage(services.error)}</Alert>
+      ) : services.data.length === 0 ? (
+        <p className="cs-muted">No services yet. Add the first one so customers can book it.</p>
+      ) : (
+        <table className="cs-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Price</th>
+              <th scope="col">Available slots</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {services.data.map((s) =>
+              editing === s.id ? (
+                <tr key={s.id} className="cs-edit-row">
+                  <td colSpan={5}>
+                    <ServiceForm
+                      title={`Edit ${s.name}`}
+                      initial={draftOf(s)}
+                      saving={save.isPending}
+                      onCancel={() => setEditing(null)}
+                      onSubmit={(input, done) => onSave(s.id, input, done)}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={s.id}>
+                  <th scope="row" className="cs-svc-name">
+                    {s.name}
+                  </th>
+                  <td data-label="Duration">{s.duration_minutes} min</td>
+                  <td data-label="Price">
+                    {s.price === null || s.price === undefined ? '—' : money.format(Number(s.price))}
+                    {s.hide_price && <span className="cs-tag">hidden</span>}
+                  </td>
+                  <td data-label="Available slots">{s.available_slots ?? 1}</td>
+                  <td className="cs-actions">
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-sm"
+                      aria-label={`Edit ${s.name}`}
+                      onClick={() => {
+                        setStatus(null);
+                        setEditing(s.id);
+                      }}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-sm cs-danger"
+                      aria-label={`Delete ${s.name}`}
+                      disabled={remove.isPending}
+                      onClick={() => onDelete(s)}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ),
+            )}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function ServiceForm({
+  title,
+  initial,
+  saving,
+  onCancel,
+  onSubmit,
+}: {
+  title: string;
+  initial: Draft;
+  saving: boolean;
+  onCancel: () => void;
+  onSubmit: (input: ServiceTypeInput, done: (problem: string | null) => void) => void;
+}) {
+  const id = useId();
+  const [d, setD] = useState(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const set = (patch: Partial<Draft>) => {
+    setD((x) => ({ ...x, ...patch }));
+    setProblem(null);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const checked = serviceProblem(d);
+    if (typeof checked === 'string') return setProblem(checked);
+    onSubmit(checked, setProblem);
+  };
+
+  return (
+    <form className="cs-svc-form" onSubmit={submit} noValidate aria-label={title} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <h3>{title}</h3>
+      <div className="cs-svc-grid">
+        <div className="field cs-svc-wide">
+          <label htmlFor={`${id}-name`}>Service name</label>
+          <input id={`${id}-name`} className="input" value={d.name} onChange={(e) => set({ name: e.target.value })} autoFocus />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-dur`}>Duration (minutes)</label>
+          <input
+            id={`${id}-dur`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={d.duration}
+            onChange={(e) => set({ duration: e.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-price`}>Price (USD, optional)</label>
+          <input
+            id={`${id}-price`}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="0.01"
+            value={d.price}
+            onChange={(e) => set({ price: e.target.value })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-slots`}>Available slots</label>
+          <input
+            id={`${id}-slots`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            value={d.slots}
+            aria-describedby={`${id}-slots-hint`}
+            onChange={(e) => set({ slots: e.target.value })}
+          />
+          <span className="hint" id={`${id}-slots-hint`}>
+            How many customers can book it at the same time.
+          </span>
+        </div>
+      </div>
+      <label className="checkbox cs-check">
+        <input type="checkbox" checked={d.hidePrice} onChange={(e) => set({ hidePrice: e.target.checked })} />
+        <span>Hide price from customers</span>
+      </label>
+      {problem && <Alert tone="error">{problem}</Alert>}
+      <div className="cs-form-actions">
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {saving ? 'Saving...' : 'Save Service'}
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
