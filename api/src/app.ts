@@ -84,6 +84,9 @@ export function createApp(deps: AppDeps) {
     const token = bearerToken(c.req.header('authorization'));
     if (token) c.set('actor', await actorFromToken(deps.db, deps.jwtKey, token, deps.now()));
     await next();
+    // An answer given without reading the body (401, 403, 404 before validation) would leave the
+    // body's bytes on a kept-alive connection, which then breaks under the client's next request.
+    if (!c.req.raw.bodyUsed) await drainBody(c.req.raw, BODY_LIMIT_BYTES);
   });
 
   app.route('/api', api);

@@ -3,6 +3,8 @@
 import { createRouter } from './lib/openapi.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { userRoutes } from './features/users/users.routes.ts';
+import { companyRoutes } from './features/companies/companies.routes.ts';
 import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
 import { operatingHoursRoutes } from './features/operating-hours/operating-hours.routes.ts';
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
@@ -11,6 +13,8 @@ export function buildApiRoutes() {
   return createRouter()
     .route('/', healthRoutes)
     .route('/', authRoutes)
+    .route('/', userRoutes)
+    .route('/', companyRoutes)
     .route('/', serviceTypeRoutes)
     .route('/', operatingHoursRoutes)
     .route('/', timeSlotRoutes);

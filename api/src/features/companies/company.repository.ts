@@ -1,5 +1,5 @@
 // Company rows: creation with a unique slug, its trial and its default duration options.
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { CompanyRow, Database } from '@bookwell/db';
 
 export const TRIAL_DAYS = 14;
@@ -73,4 +73,52 @@ export async function findCompanyById(db: Db, id: number): Promise<CompanyRow | 
 /** DECISIONS.md section 6: no expiry means unlimited; otherwise active until the expiry instant. */
 export function subscriptionActive(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
   return !company.subscription_expires_at || company.subscription_expires_at > now.toISOString();
+}
+
+/** Public bookings need a live subscription (DECISIONS.md section 6); staff keep access regardless. */
+export function acceptingBookings(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
+  return subscriptionActive(company, now);
+}
+
+/**
+ * Reads the company inside a write transaction and, on PostgreSQL, locks its row: writers that
+ * count something per company (the trial's staff limit) then run one after another. SQLite needs
+ * no lock: its BEGIN IMMEDIATE already serialises every writer.
+ */
+export async function lockCompany(trx: Db, id: number): Promise<CompanyRow | undefined> {
+  const query = trx.selectFrom('companies').selectAll().where('id', '=', id);
+  return (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Paid plans have no staff limit; the Free Trial (or an unknown plan) is limited. */
+export function hasStaffLimit(company: Pick<CompanyRow, 'subscription_plan'>): boolean {
+  return company.subscription_plan !== 'standard' && company.subscription_plan !== 'enterprise';
+}
+
+export interface CompanySettings {
+  name?: string;
+  email?: string | null;
+  logo_url?: string | null;
+  timezone?: string;
+  enable_employee_booking?: boolean;
+  time_increment_minutes?: number;
+  listed_publicly?: boolean;
+  hide_customer_names_in_feeds?: boolean;
+}
+
+const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
+
+/** Applies a partial settings change; fields left out keep their value. */
+export async function updateCompanySettings(db: Db, id: number, s: CompanySettings, now: Date): Promise<CompanyRow | undefined> {
+  return db.updateTable('companies').set({
+    name: s.name,
+    email: s.email,
+    logo_url: s.logo_url,
+    timezone: s.timezone,
+    enable_employee_booking: flag(s.enable_employee_booking),
+    time_increment_minutes: s.time_increment_minutes,
+    listed_publicly: flag(s.listed_publicly),
+    hide_customer_names_in_feeds: flag(s.hide_customer_names_in_feeds),
+    updated_at: now.toISOString(),
+  }).where('id', '=', id).returningAll().executeTakeFirst();
 }

@@ -27,3 +27,11 @@ export function toUserDto(u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | '
     has_password: u.password_hash != null,
   };
 }
+
+/** The public staff list (GET /employees): a name to pick, nothing that reaches the person. */
+export const PublicStaffSchema = z.object({ id: z.number().int(), name: z.string() }).openapi('PublicStaffMember');
+export type PublicStaffDto = z.infer<typeof PublicStaffSchema>;
+
+export function toPublicStaffDto(u: Pick<UserRow, 'id' | 'name'>): PublicStaffDto {
+  return { id: u.id, name: u.name };
+}

@@ -1,0 +1,56 @@
+// Request shapes of the company calls: settings, creation by global_admin, lookups and search.
+import { z } from '@hono/zod-openapi';
+import { Email, TimeZone } from '../../lib/validation.ts';
+
+export const TIME_INCREMENTS = [15, 30, 45, 60] as const;
+
+const CompanyName = z.string().trim().min(1, 'Company name is required').max(200, 'Company name is too long');
+
+/** An empty form field means "none". */
+const emptyToNull = (v: unknown) => (v === '' ? null : v);
+
+const CompanyEmail = z.preprocess(emptyToNull, Email.nullable());
+
+const LogoUrl = z.preprocess(
+  emptyToNull,
+  z.string().trim().max(2048, 'Logo URL is too long').refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Logo URL must be an http(s) URL').nullable(),
+);
+
+const Flag = (what: string) => z.boolean({ message: `${what} must be true or false` });
+
+const settingsShape = {
+  name: CompanyName.optional(),
+  email: CompanyEmail.optional(),
+  logo_url: LogoUrl.optional(),
+  timezone: TimeZone.optional(),
+  enable_employee_booking: Flag('enable_employee_booking').optional(),
+  time_increment_minutes: z.literal(TIME_INCREMENTS, { message: 'Time increment must be 15, 30, 45 or 60 minutes' }).optional(),
+  listed_publicly: Flag('listed_publicly').optional(),
+  hide_customer_names_in_feeds: Flag('hide_customer_names_in_feeds').optional(),
+};
+
+export const UpdateCompanyBody = z.object(settingsShape).openapi('UpdateCompanyRequest');
+
+export const Slug = z.string().trim().toLowerCase().min(1, 'Slug is required').max(100, 'Slug is too long')
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Slug may contain lower-case letters, digits and single dashes only');
+
+export const CreateCompanyBody = z.object({
+  ...settingsShape,
+  name: CompanyName,
+  slug: Slug.optional(),
+}).openapi('CreateCompanyRequest');
+
+export const CompanyListQuery = z.object({
+  search: z.string().trim().max(200, 'Search is too long').optional(),
+});
+
+export const SlugParam = z.object({
+  slug: z.string().max(100, 'Slug is too long').openapi({ param: { name: 'slug', in: 'path' }, example: 'demo' }),
+});
