@@ -8,6 +8,8 @@ import { companyRoutes } from './features/companies/companies.routes.ts';
 import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
 import { operatingHoursRoutes } from './features/operating-hours/operating-hours.routes.ts';
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
+import { durationOptionRoutes } from './features/durations/duration-options.routes.ts';
+import { companyDurationRoutes } from './features/durations/company-durations.routes.ts';
 
 export function buildApiRoutes() {
   return createRouter()
@@ -17,7 +19,9 @@ export function buildApiRoutes() {
     .route('/', companyRoutes)
     .route('/', serviceTypeRoutes)
     .route('/', operatingHoursRoutes)
-    .route('/', timeSlotRoutes);
+    .route('/', timeSlotRoutes)
+    .route('/', durationOptionRoutes)
+    .route('/', companyDurationRoutes);
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;
