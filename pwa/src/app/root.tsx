@@ -4,22 +4,28 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { AuthProvider } from '../lib/auth.tsx';
 import { connection } from '../lib/api-client.ts';
 import { AppNotices } from '../components/app-notices.tsx';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
 
 /** A new page starts at the top (the declarative router has no ScrollRestoration). */
 function ScrollToTop() {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    window.scrollTo(0, 0); // newer browsers return a promise here: never hand it to React as a cleanup
+  }, [pathname]);
   return null;
 }
 
 export function Root() {
+  const { pathname } = useLocation();
   // SPEC.md section 9: periodic health check every 30 s (it also drives proxy/direct switching).
   useEffect(() => connection.startPeriodicHealthCheck(), []);
 
   return (
     <AuthProvider>
       <AppNotices />
-      <Outlet />
+      <ErrorBoundary resetKey={pathname}>
+        <Outlet />
+      </ErrorBoundary>
       <ScrollToTop />
     </AuthProvider>
   );

@@ -1,12 +1,37 @@
 // Every route of SPEC.md section 2. Public pages and the signed-in app are separate chunks:
 // the public booking page never downloads the calendar or any staff code.
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { lazy as reactLazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { Root } from './root.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { ACCESS, type Access } from './access.ts';
 import { Loading } from '../components/loading.tsx';
+
+const RELOAD_KEY = 'bookwell.chunk-reload';
+
+/**
+ * React.lazy that survives a deploy: a tab opened before new files replaced the old chunks
+ * fails to import them; it reloads once to pick up the new app shell instead of crashing.
+ */
+function lazy<T extends ComponentType>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
+  return reactLazy(() =>
+    load().then(
+      (module) => {
+        sessionStorage.removeItem(RELOAD_KEY);
+        return module;
+      },
+      (error: unknown) => {
+        if (!sessionStorage.getItem(RELOAD_KEY)) {
+          sessionStorage.setItem(RELOAD_KEY, '1');
+          window.location.reload();
+          return new Promise<never>(() => undefined); // the reload takes over
+        }
+        throw error;
+      },
+    ),
+  );
+}
 
 // Public pages.
 const LandingPage = lazy(() => import('../features/landing/landing-page.tsx'));

@@ -22,7 +22,9 @@ export function AppLayout() {
   }, [title]);
 
   // Following a link closes the phone menu.
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [location.pathname]);
 
   useEffect(() => {
     if (!menuOpen) return;

@@ -82,7 +82,9 @@ export default function BookingPage() {
   const [notAccepting, setNotAccepting] = useState(false);
   const onNotAccepting = useCallback(() => setNotAccepting(true), []);
 
-  useEffect(() => setNotAccepting(false), [company.data?.id]);
+  useEffect(() => {
+    setNotAccepting(false);
+  }, [company.data?.id]);
 
   usePublicBrand(
     company.data && !choosing
