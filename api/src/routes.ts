@@ -10,6 +10,8 @@ import { operatingHoursRoutes } from './features/operating-hours/operating-hours
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
 import { durationOptionRoutes } from './features/durations/duration-options.routes.ts';
 import { companyDurationRoutes } from './features/durations/company-durations.routes.ts';
+import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
+import { syncRoutes } from './features/sync/sync.routes.ts';
 
 export function buildApiRoutes() {
   return createRouter()
@@ -21,7 +23,9 @@ export function buildApiRoutes() {
     .route('/', operatingHoursRoutes)
     .route('/', timeSlotRoutes)
     .route('/', durationOptionRoutes)
-    .route('/', companyDurationRoutes);
+    .route('/', companyDurationRoutes)
+    .route('/', appointmentRoutes)
+    .route('/', syncRoutes);
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;

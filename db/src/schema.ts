@@ -36,6 +36,8 @@ export interface CompanyTable {
   subscription_expires_at: Timestamp | null;
   stripe_customer_id: string | null;
   stripe_subscription_id: string | null;
+  /** Longest appointment the company ever had (rising only, kept by triggers): the look-back of day-bounded appointment queries. */
+  longest_appointment_minutes: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -155,6 +157,8 @@ export interface IdempotencyKeyTable {
   response_status: number | null;
   response_body: string | null;
   response_headers: string | null;
+  /** Random lease of the request currently running an in-progress key. */
+  owner_token: string | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

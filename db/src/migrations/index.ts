@@ -2,7 +2,9 @@
 // tsx alike find them; a new migration is appended here with a later date prefix.
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22-001-initial.ts';
+import * as bookingIntegrity from './2026-11-22-030-booking-integrity.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
+  '2026-11-22-030-booking-integrity': bookingIntegrity,
 };

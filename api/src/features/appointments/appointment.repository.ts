@@ -1,0 +1,203 @@
+// Appointment rows: reading them with the names people see, writing them with their services, the
+// sync log of every change, and the customer an outside booking belongs to.
+import type { Kysely, Transaction } from 'kysely';
+import type { AppointmentRow, Database, Role } from '@bookwell/db';
+import { startBound } from '../availability/availability.repository.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface AppointmentView extends AppointmentRow {
+  customer_user_name: string | null;
+  customer_user_email: string | null;
+  customer_user_phone: string | null;
+  employee_name: string | null;
+  service_types: { id: number; name: string }[];
+}
+
+function viewQuery(db: Db) {
+  return db.selectFrom('appointments as a')
+    .leftJoin('users as cu', 'cu.id', 'a.user_id')
+    .leftJoin('users as em', 'em.id', 'a.employee_id')
+    .selectAll('a')
+    .select(['cu.name as customer_user_name', 'cu.email as customer_user_email', 'cu.phone as customer_user_phone', 'em.name as employee_name']);
+}
+
+type ViewRow = Omit<AppointmentView, 'service_types'>;
+
+// Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
+const ID_CHUNK = 500;
+
+async function withServices(db: Db, rows: ViewRow[]): Promise<AppointmentView[]> {
+  const byId = new Map<number, { id: number; name: string }[]>();
+  for (const r of rows) byId.set(r.id, []);
+  const ids = [...byId.keys()];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const chunk = ids.slice(i, i + ID_CHUNK);
+    const links = await db.selectFrom('appointment_service_types as ast')
+      .innerJoin('service_types as st', 'st.id', 'ast.service_type_id')
+      .select(['ast.appointment_id', 'st.id', 'st.name'])
+      .where('ast.appointment_id', 'in', chunk)
+      .orderBy('st.id')
+      .execute();
+    for (const l of links) byId.get(l.appointment_id)!.push({ id: l.id, name: l.name });
+  }
+  return rows.map((r) => ({ ...r, service_types: byId.get(r.id)! }));
+}
+
+export async function findAppointmentView(db: Db, id: number): Promise<AppointmentView | undefined> {
+  const row = await viewQuery(db).where('a.id', '=', id).executeTakeFirst();
+  return row ? (await withServices(db, [row]))[0] : undefined;
+}
+
+export async function appointmentViewsByIds(db: Db, ids: number[]): Promise<AppointmentView[]> {
+  const rows: ViewRow[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    rows.push(...(await viewQuery(db).where('a.id', 'in', ids.slice(i, i + ID_CHUNK)).execute()));
+  }
+  return withServices(db, rows);
+}
+
+export interface AppointmentListFilter {
+  companyId: number;
+  userId?: number;
+  employeeId?: number;
+  /** Overlap range (ISO instants): appointments ending after `from` and starting before `to`. */
+  from?: string;
+  to?: string;
+  /** The company's longest appointment, which turns "ends after from" into a bounded index range. */
+  longestMinutes: number;
+  /** Keyset paging for the sync snapshot: only ids above this, in id order. */
+  afterId?: number;
+  limit?: number;
+}
+
+export function appointmentListQuery(db: Db, f: AppointmentListFilter) {
+  let q = viewQuery(db).where('a.company_id', '=', f.companyId);
+  if (f.userId !== undefined) q = q.where('a.user_id', '=', f.userId);
+  if (f.employeeId !== undefined) q = q.where('a.employee_id', '=', f.employeeId);
+  if (f.from !== undefined) q = q.where('a.end_time', '>', f.from).where('a.start_time', '>=', startBound(f.from, f.longestMinutes));
+  if (f.to !== undefined) q = q.where('a.start_time', '<', f.to);
+  if (f.afterId !== undefined) q = q.where('a.id', '>', f.afterId).orderBy('a.id');
+  else q = q.orderBy('a.start_time').orderBy('a.id');
+  if (f.limit !== undefined) q = q.limit(f.limit);
+  return q;
+}
+
+export async function listAppointmentViews(db: Db, f: AppointmentListFilter): Promise<AppointmentView[]> {
+  return withServices(db, await appointmentListQuery(db, f).execute());
+}
+
+export async function findAppointmentRow(db: Db, id: number): Promise<AppointmentRow | undefined> {
+  return db.selectFrom('appointments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function serviceIdsOf(db: Db, appointmentId: number): Promise<number[]> {
+  const rows = await db.selectFrom('appointment_service_types').select('service_type_id')
+    .where('appointment_id', '=', appointmentId).orderBy('service_type_id').execute();
+  return rows.map((r) => r.service_type_id);
+}
+
+export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status'>;
+
+export async function insertAppointment(trx: Db, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
+  const iso = now.toISOString();
+  const { id } = await trx.insertInto('appointments')
+    .values({ ...values, status: 'booked', version: 1, created_at: iso, updated_at: iso })
+    .returning('id').executeTakeFirstOrThrow();
+  if (serviceTypeIds.length) {
+    await trx.insertInto('appointment_service_types')
+      .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))).execute();
+  }
+  return id;
+}
+
+export type AppointmentChanges = Partial<Pick<AppointmentRow,
+  'user_id' | 'employee_id' | 'start_time' | 'end_time' | 'description' | 'appointment_duration_option_id' | 'status' | 'sms_consent'>>;
+
+/** Applies the changes and raises the version by one; services are replaced when given. */
+export async function updateAppointment(trx: Db, id: number, changes: AppointmentChanges, serviceTypeIds: number[] | undefined, now: Date): Promise<void> {
+  await trx.updateTable('appointments')
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now.toISOString() }))
+    .where('id', '=', id).execute();
+  if (serviceTypeIds) {
+    await trx.deleteFrom('appointment_service_types').where('appointment_id', '=', id).execute();
+    if (serviceTypeIds.length) {
+      await trx.insertInto('appointment_service_types')
+        .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))).execute();
+    }
+  }
+}
+
+export async function deleteAppointment(trx: Db, id: number): Promise<void> {
+  await trx.deleteFrom('appointments').where('id', '=', id).execute();
+}
+
+/**
+ * Appends to the company's change log. Call it only while holding the company lock (see
+ * lockCompanyForBooking): ids then commit in the order they were taken, so a reader that has seen id
+ * n has seen every change below n, and the id is a safe cursor.
+ */
+export async function recordSyncChange(trx: Transaction<Database>, companyId: number, appointmentId: number, op: 'upsert' | 'delete', now: Date): Promise<void> {
+  await trx.insertInto('sync_changes').values({ company_id: companyId, appointment_id: appointmentId, op, created_at: now.toISOString() }).execute();
+}
+
+export interface SyncChangeRow {
+  id: number;
+  appointment_id: number;
+  op: 'upsert' | 'delete';
+}
+
+export async function changesAfter(db: Db, companyId: number, afterId: number, limit: number): Promise<SyncChangeRow[]> {
+  return db.selectFrom('sync_changes').select(['id', 'appointment_id', 'op'])
+    .where('company_id', '=', companyId).where('id', '>', afterId)
+    .orderBy('id').limit(limit).execute();
+}
+
+export async function latestChangeId(db: Db, companyId: number): Promise<number> {
+  const row = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('id').as('max'))
+    .where('company_id', '=', companyId).executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+export interface CompanyPerson {
+  id: number;
+  name: string;
+  email: string;
+  phone: string | null;
+  role: Role;
+}
+
+/** A non-archived user of the company (any role: staff may book a colleague as the customer). */
+export async function findCompanyPerson(db: Db, companyId: number, userId: number): Promise<CompanyPerson | undefined> {
+  return db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
+    .where('id', '=', userId).where('company_id', '=', companyId).where('archived_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * The company's record of this person, found by email or created as a password-less customer.
+ * An existing record is never changed (DECISIONS.md section 4): whoever typed the email has not
+ * proved they own it, so what they typed is kept on the appointment instead.
+ */
+export async function findOrCreateCustomer(trx: Db, companyId: number, input: { name: string; email: string; phone: string | null }, now: Date): Promise<CompanyPerson> {
+  const email = input.email.toLowerCase();
+  const existing = await trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
+    .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
+  if (existing) return existing;
+  const iso = now.toISOString();
+  // The conflict clause covers a customer added by staff at the same moment (outside our lock).
+  const created = await trx.insertInto('users').values({
+    company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer',
+    password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+  })
+    .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
+    .returning(['id', 'name', 'email', 'phone', 'role']).executeTakeFirst();
+  if (created) return created;
+  return trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
+    .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirstOrThrow();
+}
+
+export async function durationOptionMinutes(db: Db, optionId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('appointment_duration_options').select('duration_minutes').where('id', '=', optionId).executeTakeFirst();
+  return row?.duration_minutes;
+}

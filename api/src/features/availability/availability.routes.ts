@@ -1,0 +1,145 @@
+// The public availability endpoints: a day's bookable slots and the next 30 days that still have one.
+// They sit on the booking page's hot path, so each answers from a handful of bounded queries, with
+// nothing cached across requests (a cache would outlive the writes that change the answer).
+import type { Context } from 'hono';
+import { isStaff } from '../../lib/authorize.ts';
+import type { AppEnv } from '../../lib/context.ts';
+import { notFound } from '../../lib/errors.ts';
+import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
+import { ErrorSchema } from '../../lib/validation.ts';
+import { subscriptionActive } from '../companies/company.repository.ts';
+import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
+import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from '../appointments/appointment.schema.ts';
+import { notAcceptingBookings } from '../appointments/appointment.service.ts';
+import { bookableSlots, isoWeekday, localDayBounds, windowDates, type BusyAppointment } from './availability.ts';
+import { busyAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
+
+const errorResponses = {
+  403: jsonResponse(ErrorSchema, 'The business is not taking online bookings (code not_accepting_bookings)'),
+  404: jsonResponse(ErrorSchema, 'Unknown company, service or employee'),
+};
+
+const availableSlots = defineRoute({
+  method: 'get', path: '/appointments/available-slots', access: 'public', tags: ['availability'],
+  summary: 'Start times that can be booked for one service on one company-local date',
+  request: { query: SlotsQuery },
+  responses: { 200: jsonResponse(SlotsResponse, "The day's free slots, in time order"), ...errorResponses },
+});
+
+const availableDates = defineRoute({
+  method: 'get', path: '/appointments/available-dates', access: 'public', tags: ['availability'],
+  summary: 'The dates of the next 30 company-local days that still have at least one free slot',
+  request: { query: DatesQuery },
+  responses: { 200: jsonResponse(DatesResponse, 'Dates as YYYY-MM-DD'), ...errorResponses },
+});
+
+interface Target {
+  company: BookingCompany;
+  service: BookableService;
+  employeeId: number | null;
+}
+
+/** Company, service and employee of the query, or the error the booking page shows. */
+async function target(c: Context<AppEnv>, q: { company_id: number; service_type_id: number; employee_id?: number }, now: Date): Promise<Target> {
+  const { db } = c.get('deps');
+  const found = await findCompanyWithService(db, q.company_id, q.service_type_id);
+  if (!found) throw notFound('Company not found');
+  const actor = c.get('actor');
+  // Staff still see their own calendar's availability after the subscription lapses.
+  const insider = actor !== null && (actor.role === 'global_admin' || (isStaff(actor.role) && actor.company_id === found.company.id));
+  if (!insider && !subscriptionActive(found.company, now)) throw notAcceptingBookings();
+  if (!found.service) throw notFound('Service not found');
+  if (q.employee_id !== undefined && !(await findCompanyStaffMember(db, found.company.id, q.employee_id))) {
+    throw notFound('Employee not found');
+  }
+  return { company: found.company, service: found.service, employeeId: q.employee_id ?? null };
+}
+
+function slotsOf(t: Target, date: string, hours: { company: { open: string; close: string } | null; employee?: { open: string; close: string } | null },
+  appointments: BusyAppointment[], now: Date, durationMinutes?: number) {
+  return bookableSlots({
+    timezone: t.company.timezone,
+    date,
+    now,
+    incrementMinutes: t.company.time_increment_minutes,
+    durationMinutes: durationMinutes ?? t.service.duration_minutes,
+    companyHours: hours.company,
+    employeeHours: hours.employee,
+    serviceTypeId: t.service.id,
+    capacity: t.service.available_slots,
+    employeeId: t.employeeId,
+    appointments,
+  });
+}
+
+export const availabilityRoutes = createRouter()
+  .openapi(availableSlots, async (c) => {
+    const { db, now } = c.get('deps');
+    const q = c.req.valid('query');
+    const at = now();
+    const t = await target(c, q, at);
+    const tz = t.company.timezone;
+    const window = windowDates(tz, at);
+    if (q.date < window[0] || q.date > window[window.length - 1]) return c.json({ slots: [] }, 200);
+    const hours = await hoursForDay(db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
+    if (!hours.company || hours.employee === null) return c.json({ slots: [] }, 200);
+    const day = localDayBounds(tz, q.date);
+    const busy = await busyAppointments(db, {
+      companyId: t.company.id,
+      startFrom: startBound(day.start, t.company.longest_appointment_minutes),
+      startBefore: day.end,
+      serviceTypeId: t.service.id,
+      employeeId: t.employeeId,
+    });
+    return c.json({ slots: slotsOf(t, q.date, hours, busy, at, q.duration_minutes) }, 200);
+  })
+  .openapi(availableDates, async (c) => {
+    const { db, now } = c.get('deps');
+    const q = c.req.valid('query');
+    const at = now();
+    const t = await target(c, q, at);
+    const tz = t.company.timezone;
+    const window = windowDates(tz, at);
+    const week = await hoursForWeek(db, t.company.id, t.employeeId);
+    const open = window.filter((date) => {
+      const h = week[isoWeekday(tz, date)];
+      return h.company !== null && h.employee !== null;
+    });
+    if (open.length === 0) return c.json({ dates: [] }, 200);
+
+    const lookbackMs = Math.max(0, t.company.longest_appointment_minutes) * 60_000;
+    const first = localDayBounds(tz, open[0]);
+    const last = localDayBounds(tz, open[open.length - 1]);
+    // One bounded query for the whole window, then each day takes its share by binary search.
+    const busy = await busyAppointments(db, {
+      companyId: t.company.id,
+      startFrom: startBound(first.start, t.company.longest_appointment_minutes),
+      startBefore: last.end,
+      serviceTypeId: t.service.id,
+      employeeId: t.employeeId,
+    });
+    const starts = busy.map((a) => Date.parse(a.start));
+    const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
+    const sortedStarts = order.map((i) => starts[i]);
+    const sorted = order.map((i) => busy[i]);
+    const lowerBound = (x: number) => {
+      let lo = 0;
+      let hi = sortedStarts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sortedStarts[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+
+    const dates: string[] = [];
+    for (const date of open) {
+      const day = localDayBounds(tz, date);
+      const from = lowerBound(Date.parse(day.start) - lookbackMs);
+      const to = lowerBound(Date.parse(day.end));
+      const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes);
+      if (slots.length) dates.push(date);
+    }
+    return c.json({ dates }, 200);
+  });

@@ -1,0 +1,205 @@
+// Idempotency-Key on writes (DECISIONS.md section 5): the first request with a key runs, every replay
+// with the same key and body gets the first response back, and the state lives in the database so it
+// holds across processes and restarts.
+//
+// Life of a key, scoped to (caller, method, path, key):
+// 1. The middleware inserts it `in_progress` with a random lease (`owner_token`). The table's unique
+//    constraint picks one winner among concurrent requests, in any process.
+// 2. The handler records the response *inside the transaction that makes the change*
+//    (`recordIdempotentResponse`), so "changed" and "remembered" commit together: a crash can never
+//    leave a committed change whose key would let a retry run it a second time.
+// 3. Anything that ends without a 2xx changed nothing: the key is released so a retry can run.
+// 4. An `in_progress` key whose lease is older than LEASE_MS belongs to a request that died before
+//    committing (a committed one would be `done`); a retry takes the lease over. A stalled original that
+//    wakes up later fails to record (its lease is gone) and rolls back, so both can never commit.
+import crypto from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '@bookwell/db';
+import type { AppEnv } from './context.ts';
+import { AppError, badRequest } from './errors.ts';
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+export const IDEMPOTENCY_RETENTION_DAYS = 30;
+/** How long an in-progress key is protected before a retry may assume its request died. */
+export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const STORED_HEADERS = ['content-type', 'etag'];
+
+interface Claim {
+  id: number;
+  owner: string;
+  recorded: boolean;
+}
+
+// Keyed by the request object, so the lib needs no slot in the app's context type.
+const claims = new WeakMap<Request, Claim>();
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>).sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(body: string): string {
+  let canonical = body;
+  if (body.trim()) {
+    try {
+      canonical = canonicalJson(JSON.parse(body));
+    } catch {
+      /* not JSON: the raw text is the request (validation will refuse it) */
+    }
+  }
+  return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+function validKey(key: string): boolean {
+  return key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && /^[\x20-\x7e]+$/.test(key) && key.trim().length > 0;
+}
+
+function replay(c: Context, row: { response_status: number | null; response_body: string | null; response_headers: string | null }) {
+  const headers: Record<string, string> = JSON.parse(row.response_headers ?? '{}');
+  headers['Idempotent-Replayed'] = 'true';
+  const status = row.response_status ?? 200;
+  return c.newResponse(status === 204 ? null : row.response_body, status as 200, headers);
+}
+
+/**
+ * Middleware for routes whose writes honour Idempotency-Key. Requests without the header pass
+ * through untouched; reads are never affected.
+ */
+export function idempotency(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!WRITE_METHODS.has(c.req.method)) return next();
+    const key = c.req.header('idempotency-key');
+    if (key === undefined) return next();
+    if (!validKey(key)) {
+      throw badRequest(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`);
+    }
+    const { db, now } = c.get('deps');
+    const actor = c.get('actor');
+    const scope = actor ? `user:${actor.id}` : `anon:${c.get('clientIp')}`;
+    const method = c.req.method;
+    const path = c.req.path;
+    const hash = requestHash(await c.req.text());
+    const owner = crypto.randomBytes(16).toString('hex');
+
+    let claimId: number | undefined;
+    // A key released between our insert and our read is simply claimed again.
+    for (let attempt = 0; attempt < 3 && claimId === undefined; attempt++) {
+      const at = now().toISOString();
+      const inserted = await db.insertInto('idempotency_keys').values({
+        scope, method, path, key, request_hash: hash, state: 'in_progress', owner_token: owner,
+        response_status: null, response_body: null, response_headers: null, created_at: at, updated_at: at,
+      })
+        .onConflict((oc) => oc.columns(['scope', 'method', 'path', 'key']).doNothing())
+        .returning('id').executeTakeFirst();
+      if (inserted) {
+        claimId = inserted.id;
+        break;
+      }
+      const existing = await db.selectFrom('idempotency_keys').selectAll()
+        .where('scope', '=', scope).where('method', '=', method).where('path', '=', path).where('key', '=', key)
+        .executeTakeFirst();
+      if (!existing) continue;
+      if (existing.request_hash !== hash) {
+        throw new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
+      }
+      if (existing.state === 'done') return replay(c, existing);
+      if (Date.parse(existing.updated_at) > now().getTime() - IDEMPOTENCY_LEASE_MS) {
+        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+      }
+      const taken = await db.updateTable('idempotency_keys').set({ owner_token: owner, updated_at: at })
+        .where('id', '=', existing.id).where('state', '=', 'in_progress')
+        .where((eb) => existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token))
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) {
+        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+      }
+      claimId = existing.id;
+    }
+    if (claimId === undefined) {
+      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+    }
+
+    const claim: Claim = { id: claimId, owner, recorded: false };
+    claims.set(c.req.raw, claim);
+    let failed = false;
+    try {
+      await next();
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      const status = c.res?.status ?? 500;
+      const ok = !failed && !c.error && status >= 200 && status < 300;
+      if (ok && !claim.recorded) {
+        // A handler that did not record inside its transaction: remember the response now.
+        const body = status === 204 ? null : await c.res.clone().text();
+        await db.updateTable('idempotency_keys')
+          .set({ state: 'done', response_status: status, response_body: body, response_headers: JSON.stringify(pickHeaders(c.res.headers)), updated_at: now().toISOString() })
+          .where('id', '=', claim.id).where('owner_token', '=', owner).where('state', '=', 'in_progress')
+          .execute();
+      } else if (!ok) {
+        // Nothing changed (a committed change would have marked the key done): let a retry run.
+        await db.deleteFrom('idempotency_keys')
+          .where('id', '=', claim.id).where('owner_token', '=', owner).where('state', '=', 'in_progress')
+          .execute();
+      }
+    }
+  };
+}
+
+function pickHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of STORED_HEADERS) {
+    const v = headers.get(name);
+    if (v !== null) out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * Call inside the write transaction, just before it commits: stores the response under the request's
+ * key (when it has one). Throws, rolling the transaction back, when this request no longer owns the key.
+ */
+export async function recordIdempotentResponse(
+  trx: Db,
+  c: Context,
+  response: { status: number; body?: unknown; headers?: Record<string, string> },
+  now: Date,
+): Promise<void> {
+  const claim = claims.get(c.req.raw);
+  if (!claim) return;
+  const headers: Record<string, string> = {};
+  if (response.body !== undefined) headers['content-type'] = 'application/json';
+  for (const [k, v] of Object.entries(response.headers ?? {})) headers[k.toLowerCase()] = v;
+  const res = await trx.updateTable('idempotency_keys').set({
+    state: 'done',
+    response_status: response.status,
+    response_body: response.body === undefined ? null : JSON.stringify(response.body),
+    response_headers: JSON.stringify(headers),
+    updated_at: now.toISOString(),
+  })
+    .where('id', '=', claim.id).where('owner_token', '=', claim.owner).where('state', '=', 'in_progress')
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) {
+    throw new AppError('idempotency_in_progress', 'Another request took over this Idempotency-Key; nothing was changed');
+  }
+  claim.recorded = true;
+}
+
+/** Drops keys older than the retention period; the scheduler calls it (keys live at least 30 days). */
+export async function pruneIdempotencyKeys(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 24 * 3600_000).toISOString();
+  const res = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
