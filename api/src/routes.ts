@@ -5,6 +5,7 @@ import { authRoutes } from './features/auth/auth.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { userRoutes } from './features/users/users.routes.ts';
 import { companyRoutes } from './features/companies/companies.routes.ts';
+import { adminRoutes } from './features/admin/admin.routes.ts';
 import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
 import { operatingHoursRoutes } from './features/operating-hours/operating-hours.routes.ts';
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
@@ -19,6 +20,7 @@ export function buildApiRoutes() {
     .route('/', authRoutes)
     .route('/', userRoutes)
     .route('/', companyRoutes)
+    .route('/', adminRoutes)
     .route('/', serviceTypeRoutes)
     .route('/', operatingHoursRoutes)
     .route('/', timeSlotRoutes)
