@@ -182,6 +182,7 @@ export class ConnectionManager {
 
   /** fetch with the 10 s timeout, honouring the caller's own abort signal. */
   private async send(url: string, init?: RequestInit): Promise<Response> {
+    if (init?.signal?.aborted) throw new DOMException('Aborted', 'AbortError');
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -190,10 +191,7 @@ export class ConnectionManager {
     }, this.deps.timeoutMs);
     const outer = init?.signal;
     const onOuterAbort = () => controller.abort();
-    if (outer) {
-      if (outer.aborted) controller.abort();
-      else outer.addEventListener('abort', onOuterAbort, { once: true });
-    }
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
     try {
       return await this.deps.fetch(url, { ...init, signal: controller.signal });
     } catch (e) {

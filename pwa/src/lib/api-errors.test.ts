@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, GENERIC_TEXT, errorMessage, messageFor, statusText } from './api-errors.ts';
+
+describe('error texts (SPEC.md section 8)', () => {
+  it('maps statuses to the generic texts', () => {
+    expect(statusText(new ApiError('http', 400))).toBe('Invalid request. Please check your input and try again.');
+    expect(statusText(new ApiError('http', 401))).toBe('You are not authorized to perform this action.');
+    expect(statusText(new ApiError('http', 403))).toBe('You do not have permission to perform this action.');
+    expect(statusText(new ApiError('http', 404))).toBe('The requested resource was not found.');
+    expect(statusText(new ApiError('http', 500))).toBe('An internal server error occurred. Please try again later.');
+    expect(statusText(new ApiError('http', 418))).toBe('Request failed with status 418');
+    expect(statusText(new ApiError('network', null))).toBe('Cannot connect to the server. Please check your network connection.');
+    expect(statusText(new Error('boom'))).toBe('An unexpected error occurred. Please try again.');
+  });
+
+  it("prefers the server's words: details behind the error prefix, then error, then message", () => {
+    const details = new ApiError('http', 400, {
+      error: 'Invalid input',
+      code: 'validation',
+      details: [
+        { path: 'email', message: 'Email is invalid' },
+        { path: 'name', message: 'Name is required' },
+      ],
+    });
+    expect(errorMessage(details)).toBe('Invalid input: Email is invalid, Name is required');
+    expect(errorMessage(new ApiError('http', 400, { details: [{ path: 'x', message: 'Bad x' }] }))).toBe(
+      'Validation failed: Bad x',
+    );
+    expect(errorMessage(new ApiError('http', 409, { error: 'This time is no longer available', code: 'slot_taken' }))).toBe(
+      'This time is no longer available',
+    );
+    expect(errorMessage(new ApiError('http', 500, { message: 'Oops' }))).toBe('Oops');
+    expect(errorMessage(new ApiError('http', 502))).toBe('Request failed with status 502');
+  });
+
+  it('applies a call catalogue', () => {
+    const cat = { byStatus: { 400: 'Invalid email address' }, fallback: 'Failed to send password reset email. Please try again.' };
+    expect(messageFor(new ApiError('http', 400), cat)).toBe('Invalid email address');
+    expect(messageFor(new ApiError('http', 500), cat)).toBe('Failed to send password reset email. Please try again.');
+    expect(messageFor(new ApiError('http', 400, { error: 'From server' }), cat)).toBe('From server');
+    expect(messageFor(new ApiError('http', 400, { error: 'From server' }), { ...cat, preferServer: false })).toBe(
+      'Invalid email address',
+    );
+    expect(messageFor(new ApiError('timeout', null), cat)).toBe(GENERIC_TEXT.noResponse);
+  });
+});
