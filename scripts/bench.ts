@@ -14,8 +14,8 @@ import crypto from 'node:crypto';
 import autocannon from 'autocannon';
 import { DateTime } from 'luxon';
 import pg from 'pg';
-import { sql } from 'kysely';
-import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
+import { sql, type Kysely } from 'kysely';
+import { connect, migrateToLatest, type Database, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken } from '../api/src/lib/auth.ts';
 import { loadJwtKey } from '../api/src/lib/auth.ts';
 import { createCompany } from '../api/src/features/companies/company.repository.ts';
@@ -43,16 +43,16 @@ interface World {
   appointments: number;
 }
 
-async function bulkInsert<T extends Record<string, unknown>>(h: DatabaseHandle, table: 'appointments' | 'appointment_service_types', rows: T[], returning: boolean): Promise<number[]> {
+async function bulkInsert<T extends Record<string, unknown>>(db: Kysely<Database>, table: 'appointments' | 'appointment_service_types', rows: T[], returning: boolean): Promise<number[]> {
   const ids: number[] = [];
   const chunk = table === 'appointments' ? 400 : 2000;
   for (let i = 0; i < rows.length; i += chunk) {
     const part = rows.slice(i, i + chunk);
     if (returning) {
-      const out = await (h.db.insertInto(table as 'appointments').values(part as never) as any).returning('id').execute();
+      const out = await (db.insertInto(table as 'appointments').values(part as never) as any).returning('id').execute();
       for (const r of out) ids.push(r.id);
     } else {
-      await h.db.insertInto(table as 'appointment_service_types').values(part as never).execute();
+      await db.insertInto(table as 'appointment_service_types').values(part as never).execute();
     }
   }
   return ids;
@@ -110,9 +110,12 @@ async function seed(h: DatabaseHandle, appointments: number, now: Date): Promise
       links.push({ serviceIdx: svc });
     }
     if (rows.length >= 20_000 || d === 0 || n >= appointments) {
-      const ids = await h.db.transaction().execute(async () => bulkInsert(h, 'appointments', rows.splice(0), true));
+      const batch = rows.splice(0);
       const l = links.splice(0);
-      await bulkInsert(h, 'appointment_service_types', ids.map((id, i) => ({ appointment_id: id, service_type_id: serviceIds[l[i].serviceIdx] })), false);
+      await h.db.transaction().execute(async (trx) => {
+        const ids = await bulkInsert(trx, 'appointments', batch, true);
+        await bulkInsert(trx, 'appointment_service_types', ids.map((id, i) => ({ appointment_id: id, service_type_id: serviceIds[l[i].serviceIdx] })), false);
+      });
     }
   }
   if (h.dialect === 'postgres') await sql`analyze`.execute(h.db);
@@ -206,6 +209,7 @@ async function benchOnce(appointments: number) {
   const h = connect(url);
   await migrateToLatest(h);
   const t0 = Date.now();
+  console.error(`seeding ${appointments} appointments on ${h.dialect}...`);
   const world = await seed(h, appointments, now);
   const seedSeconds = (Date.now() - t0) / 1000;
 
@@ -213,6 +217,7 @@ async function benchOnce(appointments: number) {
     DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000',
   });
   const pid = server.child.pid!;
+  console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;
   const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
   const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
