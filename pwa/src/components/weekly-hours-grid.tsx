@@ -11,6 +11,7 @@ export function WeeklyHoursGrid({
   increment = 30,
   disabled = false,
   pendingDays,
+  emptyLabel = 'Closed',
 }: {
   value: WeekHours;
   errors: Record<number, string | undefined>;
@@ -20,6 +21,8 @@ export function WeeklyHoursGrid({
   disabled?: boolean;
   /** Days whose change is still being saved. */
   pendingDays?: ReadonlySet<number>;
+  /** The tag of a day without hours ('Closed' for a company); null for none. */
+  emptyLabel?: string | null;
 }) {
   const id = useId();
   const base = timeChoices(increment);
@@ -37,7 +40,11 @@ export function WeeklyHoursGrid({
         const dayId = `${id}-d${day}`;
         const errId = `${id}-e${day}`;
         // A stored time off the current increment stays selectable.
-        const choices = (t: string) => (t && !base.includes(t) ? [...base, t].sort() : base);
+        const choices = (field: 'open' | 'close', t: string) => {
+          const list = t && !base.includes(t) ? [...base, t].sort() : base;
+          // As an end, 00:00 is midnight at the end of the day: offered last.
+          return field === 'close' ? [...list.filter((x) => x !== '00:00'), '00:00'] : list;
+        };
         const select = (field: 'open' | 'close', label: string) => {
           const labelId = `${id}-${field}${day}`;
           const current = h[field];
@@ -56,9 +63,9 @@ export function WeeklyHoursGrid({
                 onChange={(e) => onChange(day, { ...h, [field]: e.target.value })}
               >
                 <option value="">Not set</option>
-                {choices(current).map((t) => (
+                {choices(field, current).map((t) => (
                   <option key={t} value={t}>
-                    {timeLabel(t)}
+                    {field === 'close' && t === '00:00' ? 'Midnight (end of day)' : timeLabel(t)}
                   </option>
                 ))}
               </select>
@@ -69,7 +76,7 @@ export function WeeklyHoursGrid({
           <div className="hours-row" key={day} data-day={day}>
             <div className="hours-day">
               <span id={dayId}>{name}</span>
-              {!h.open && !h.close && <span className="hours-closed">Closed</span>}
+              {emptyLabel && !h.open && !h.close && <span className="hours-closed">{emptyLabel}</span>}
               {pendingDays?.has(day) && <span className="hours-pending">Saving…</span>}
             </div>
             {select('open', 'Start')}

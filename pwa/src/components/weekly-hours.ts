@@ -64,8 +64,21 @@ export function dayError(day: number, hours: DayHours): string | null {
   const name = dayName(day);
   if (hours.open && !hours.close) return `${name} end time is required when start time is provided`;
   if (hours.close && !hours.open) return `${name} start time is required when end time is provided`;
-  if (hours.open && hours.close && hours.close <= hours.open) return `${name} end time must be after the start time`;
+  if (hours.open && hours.close && closingMinutes(hours.close) <= minutesOf(hours.open)) {
+    return `${name} end time must be after start time`;
+  }
   return null;
+}
+
+function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h * 60 + m;
+}
+
+/** An end of 00:00 is midnight at the end of the day (as the server reads it). */
+export function closingMinutes(hhmm: string): number {
+  const m = minutesOf(hhmm);
+  return m === 0 ? 24 * 60 : m;
 }
 
 /** Messages by weekday; empty when the whole week is valid. */

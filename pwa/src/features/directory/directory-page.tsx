@@ -1,6 +1,155 @@
-// Placeholder for the signed-in 'Directory' screen; the staff-app work replaces its body.
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+// /directory (SPEC.md section 2): the company's staff (every staff role) and customers, a
+// case-insensitive customer search on name or email, + Add Employee / + Add Customer for admins and
+// managers (DECISIONS.md section 3), and a person's detail view (?person=id, so Back works too).
+import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useAuth } from '../../lib/auth.tsx';
+import { STAFF_ROLES, type Role, type User } from '../../lib/api-types.ts';
+import { Alert } from '../../components/alert.tsx';
+import { Loading } from '../../components/loading.tsx';
+import { useDirectory } from './api/get-directory.ts';
+import { PersonList } from './components/person-list.tsx';
+import { PersonDetail } from './components/person-detail.tsx';
+import { AddPersonModal } from './components/add-person-modal.tsx';
+import type { PersonKind } from './api/add-person.ts';
+import './directory-page.css';
+
+export const DIRECTORY_TEXT = {
+  noStaff: 'No staff members for current company',
+  noCustomers: 'No customers for current company',
+  failed: 'Failed to fetch directory.',
+  noCompany: 'User or company information is not available.',
+} as const;
+
+/** Case-insensitive match on name or email. */
+export function matchesSearch(p: Pick<User, 'name' | 'email'>, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return p.name.toLowerCase().includes(q) || p.email.toLowerCase().includes(q);
+}
+
+const byName = (a: User, b: User) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
 
 export default function DirectoryPage() {
-  return <PlaceholderPage heading="Directory" />;
+  const { user } = useAuth();
+  if (!user || user.company_id === null) return <Alert tone="error">{DIRECTORY_TEXT.noCompany}</Alert>;
+  return <Directory companyId={user.company_id} role={user.role} />;
+}
+
+function Directory({ companyId, role }: { companyId: number; role: Role }) {
+  const id = useId();
+  const directory = useDirectory(companyId);
+  const [params, setParams] = useSearchParams();
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const [adding, setAdding] = useState<PersonKind | null>(null);
+  const canAdd = role === 'admin' || role === 'manager';
+  // Managers add employees only (the server refuses them admins and managers).
+  const staffRoles: Role[] = role === 'admin' ? ['employee', 'manager', 'admin'] : ['employee'];
+
+  const personParam = params.get('person');
+  const personId = personParam && /^\d+$/.test(personParam) ? Number(personParam) : null;
+
+  const { staff, customers } = useMemo(() => {
+    const people = directory.data ?? [];
+    return {
+      staff: people.filter((p) => STAFF_ROLES.includes(p.role)).sort(byName),
+      customers: people.filter((p) => p.role === 'customer').sort(byName),
+    };
+  }, [directory.data]);
+  const shownCustomers = useMemo(() => customers.filter((c) => matchesSearch(c, deferredSearch)), [customers, deferredSearch]);
+
+  const open = (p: User) => setParams({ person: String(p.id) });
+  const back = () => {
+    const next = new URLSearchParams(params);
+    next.delete('person');
+    setParams(next);
+  };
+
+  if (personId !== null) {
+    return (
+      <PersonDetail
+        key={personId}
+        personId={personId}
+        person={directory.data?.find((p) => p.id === personId)}
+        onBack={back}
+        canSchedule
+      />
+    );
+  }
+
+  return (
+    <div className="dir-page">
+      {canAdd && (
+        <div className="dir-actions">
+          <button type="button" className="btn btn-primary" onClick={() => setAdding('employee')}>
+            + Add Employee
+          </button>
+          <button type="button" className="btn btn-secondary" onClick={() => setAdding('customer')}>
+            + Add Customer
+          </button>
+        </div>
+      )}
+
+      {directory.isPending ? (
+        <Loading label="Loading directory..." />
+      ) : directory.isError ? (
+        <Alert tone="error">
+          {DIRECTORY_TEXT.failed}{' '}
+          <button type="button" className="btn-link" onClick={() => directory.refetch()}>
+            Retry
+          </button>
+        </Alert>
+      ) : (
+        <div className="dir-columns">
+          <section className="card dir-col" aria-labelledby={`${id}-staff`}>
+            <div className="dir-col-head">
+              <h2 id={`${id}-staff`}>Staff</h2>
+              <span className="dir-count">{staff.length}</span>
+            </div>
+            <PersonList people={staff} empty={DIRECTORY_TEXT.noStaff} onOpen={open} showRole />
+          </section>
+          <section className="card dir-col" aria-labelledby={`${id}-cust`}>
+            <div className="dir-col-head">
+              <h2 id={`${id}-cust`}>Customers</h2>
+              <span className="dir-count">{customers.length}</span>
+            </div>
+            {customers.length > 0 && (
+              <div className="field dir-search">
+                <label htmlFor={`${id}-search`} className="visually-hidden">
+                  Search customers
+                </label>
+                <input
+                  id={`${id}-search`}
+                  className="input"
+                  type="search"
+                  placeholder="Search customers by name or email"
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                />
+              </div>
+            )}
+            <PersonList
+              people={shownCustomers}
+              empty={customers.length === 0 ? DIRECTORY_TEXT.noCustomers : `No customers match "${search.trim()}".`}
+              onOpen={open}
+              showRole={false}
+            />
+          </section>
+        </div>
+      )}
+
+      {canAdd && adding && (
+        // Mounted per opening, so each one starts with an empty form.
+        <AddPersonModal
+          key={adding}
+          kind={adding}
+          open
+          onClose={() => setAdding(null)}
+          companyId={companyId}
+          staffRoles={staffRoles}
+        />
+      )}
+    </div>
+  );
 }

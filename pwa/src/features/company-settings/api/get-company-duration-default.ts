@@ -22,6 +22,8 @@ export async function getCompanyDurationDefault(companyId: number, signal?: Abor
 export const companyDurationDefaultQuery = (companyId: number) =>
   queryOptions({
     queryKey: ['company-duration-default', companyId],
+    // The card shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getCompanyDurationDefault(companyId, signal),
   });
 

@@ -17,6 +17,8 @@ export function getCompanyDurationOptions(companyId: number, signal?: AbortSigna
 export const companyDurationOptionsQuery = (companyId: number) =>
   queryOptions({
     queryKey: ['company-duration-options', companyId],
+    // The card shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getCompanyDurationOptions(companyId, signal),
   });
 

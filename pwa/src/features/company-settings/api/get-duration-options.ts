@@ -14,6 +14,8 @@ export function getDurationOptions(signal?: AbortSignal): Promise<DurationOption
 export const durationOptionsQuery = () =>
   queryOptions({
     queryKey: ['appointment-duration-options'],
+    // The card shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getDurationOptions(signal),
     staleTime: 5 * 60_000,
   });

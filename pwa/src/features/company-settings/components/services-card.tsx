@@ -154,7 +154,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
                     {s.price === null || s.price === undefined ? '—' : money.format(Number(s.price))}
                     {s.hide_price && <span className="cs-tag">hidden</span>}
                   </td>
-                  <td data-label="Available slots">{s.available_slots ?? 1}</td>
+                  <td data-label="Slots">{s.available_slots ?? 1}</td>
                   <td className="cs-actions">
                     <button
                       type="button"

@@ -82,7 +82,13 @@ function SettingsForm({
   const isSelf = viewer?.id === user.id;
   const viewerRole = viewer?.role;
   const sameCompany = viewer?.company_id != null && viewer.company_id === user.company_id;
-  const canEdit = isSelf || viewerRole === 'global_admin' || (sameCompany && (viewerRole === 'admin' || viewerRole === 'manager'));
+  // Mirrors the server (users/user.policy.ts): admins edit anyone of their company, managers
+  // employees, users and customers; everyone edits themselves.
+  const managerReaches = user.role !== 'admin' && user.role !== 'manager';
+  const canEdit =
+    isSelf ||
+    viewerRole === 'global_admin' ||
+    (sameCompany && (viewerRole === 'admin' || (viewerRole === 'manager' && managerReaches)));
   const showRoleSelect = viewerRole === 'admin' && sameCompany && user.role !== 'customer';
 
   const [name, setName] = useState(user.name);
@@ -99,6 +105,8 @@ function SettingsForm({
   useEffect(() => {
     if (hourRows) setBaseRows(hourRows);
   }, [hourRows]);
+
+  const anyHours = Object.values(week).some((h) => h.open || h.close);
 
   const onDayChange = (day: number, next: { open: string; close: string }) => {
     setWeek((w) => ({ ...w, [day]: next }));
@@ -167,7 +175,7 @@ function SettingsForm({
           <div className="field">
             <label htmlFor={`${id}-email`}>Email</label>
             <input id={`${id}-email`} className="input" type="email" value={user.email} readOnly aria-readonly="true" />
-            <span className="hint">Your email address is your sign-in name and cannot be changed here.</span>
+            <span className="hint">The email address is the sign-in name and cannot be changed here.</span>
           </div>
           <div className="settings-two">
             <div className="field">
@@ -246,15 +254,21 @@ function SettingsForm({
             <h2 id={`${id}-hours`}>Work hours</h2>
             <p className="settings-lead">
               {isSelf ? 'The hours you work each weekday.' : `The hours ${user.name} works each weekday.`} Customers
-              who choose {isSelf ? 'you' : 'them'} can book only inside these hours and the company's opening hours.
-              Leave every day unset to follow the company's opening hours.
+              who choose {isSelf ? 'you' : 'them'} can book only inside these hours and the company's opening hours;
+              once any day has hours, days left unset are days off.
             </p>
+            {!anyHours && (
+              <p className="settings-note" role="note">
+                No personal hours set: {isSelf ? 'you work' : `${user.name} works`} the company's opening hours.
+              </p>
+            )}
             <WeeklyHoursGrid
               value={week}
               errors={hourErrors}
               onChange={onDayChange}
               increment={increment}
               disabled={!canEdit}
+              emptyLabel={anyHours ? 'Day off' : null}
             />
           </section>
         )}

@@ -1,0 +1,206 @@
+// The Add Employee and Add Customer modals (SPEC.md section 2, "Directory"): Full Name*, Email*,
+// Phone (optional) and, for staff, Role*. On success a notice says an email was sent to set the
+// password, and the modal closes 2 seconds later.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { Role } from '../../../lib/api-types.ts';
+import { Alert } from '../../../components/alert.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { ROLE_LABELS } from '../../../components/role-badge.tsx';
+import { addPersonError, useAddPerson, type PersonKind } from '../api/add-person.ts';
+
+export const CLOSE_AFTER_ADD_MS = 2000;
+
+export const addedText = (kind: PersonKind, email: string) =>
+  `${kind === 'employee' ? 'Employee' : 'Customer'} added. An email was sent to ${email} to set their password.`;
+
+export function AddPersonModal({
+  kind,
+  open,
+  onClose,
+  companyId,
+  staffRoles,
+}: {
+  kind: PersonKind;
+  open: boolean;
+  onClose: () => void;
+  companyId: number;
+  /** Roles the signed-in person may give (Add Employee only). */
+  staffRoles: Role[];
+}) {
+  const title = kind === 'employee' ? 'Add Employee' : 'Add Customer';
+  const formId = useId();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={title}
+      busy={busy}
+      description={
+        kind === 'employee'
+          ? 'They will get an email with a link to set their password and sign in.'
+          : 'They will get an email with a link to set a password, so they can see and book their appointments.'
+      }
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            {done ? 'Close' : 'Cancel'}
+          </button>
+          {!done && (
+            <button type="submit" form={formId} className="btn btn-primary" disabled={busy}>
+              {busy ? 'Adding...' : title}
+            </button>
+          )}
+        </>
+      }
+    >
+      <AddPersonForm
+        kind={kind}
+        formId={formId}
+        companyId={companyId}
+        staffRoles={staffRoles}
+        onBusy={setBusy}
+        onDone={() => setDone(true)}
+        onClose={onClose}
+      />
+    </Modal>
+  );
+}
+
+function AddPersonForm({
+  kind,
+  formId,
+  companyId,
+  staffRoles,
+  onBusy,
+  onDone,
+  onClose,
+}: {
+  kind: PersonKind;
+  formId: string;
+  companyId: number;
+  staffRoles: Role[];
+  onBusy: (busy: boolean) => void;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const mutation = useAddPerson(companyId, kind);
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState('');
+  const [role, setRole] = useState<Role>(staffRoles[0] ?? 'employee');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => () => {
+    if (closeTimer.current) clearTimeout(closeTimer.current);
+  }, []);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (success || mutation.isPending) return;
+    const n = name.trim();
+    const m = email.trim();
+    if (!n || !m) return setProblem('Full name and email are required.');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(m)) return setProblem('Please enter a valid email address.');
+    setProblem(null);
+    onBusy(true);
+    mutation.mutate(
+      { name: n, email: m, phone: phone.trim() || null, role: kind === 'employee' ? role : undefined },
+      {
+        onSuccess: () => {
+          setSuccess(addedText(kind, m));
+          onDone();
+          closeTimer.current = setTimeout(() => onCloseRef.current(), CLOSE_AFTER_ADD_MS);
+        },
+        onError: (err) => setProblem(addPersonError(kind, err)),
+        onSettled: () => onBusy(false),
+      },
+    );
+  };
+
+  const locked = mutation.isPending || success !== null;
+
+  return (
+    <form id={formId} onSubmit={onSubmit} noValidate>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Full Name*</label>
+        <input
+          id={`${id}-name`}
+          className="input"
+          required
+          aria-required="true"
+          autoComplete="off"
+          value={name}
+          disabled={locked}
+          onChange={(e) => {
+            setName(e.target.value);
+            setProblem(null);
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email*</label>
+        <input
+          id={`${id}-email`}
+          className="input"
+          type="email"
+          required
+          aria-required="true"
+          autoComplete="off"
+          value={email}
+          disabled={locked}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setProblem(null);
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-phone`}>Phone (optional)</label>
+        <input
+          id={`${id}-phone`}
+          className="input"
+          type="tel"
+          autoComplete="off"
+          value={phone}
+          disabled={locked}
+          onChange={(e) => setPhone(e.target.value)}
+        />
+      </div>
+      {kind === 'employee' && (
+        <div className="field">
+          <label htmlFor={`${id}-role`}>Role*</label>
+          <select
+            id={`${id}-role`}
+            className="select"
+            required
+            aria-required="true"
+            value={role}
+            disabled={locked}
+            aria-describedby={staffRoles.length === 1 ? `${id}-role-hint` : undefined}
+            onChange={(e) => setRole(e.target.value as Role)}
+          >
+            {staffRoles.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+          {staffRoles.length === 1 && (
+            <span className="hint" id={`${id}-role-hint`}>
+              Managers add employees; an admin adds managers and admins.
+            </span>
+          )}
+        </div>
+      )}
+      {problem && <Alert tone="error">{problem}</Alert>}
+      {success && <Alert tone="success">{success}</Alert>}
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+// One person opened from the Directory: their settings editor, Back to Directory and, for a
+// customer, Schedule Appointment (the calendar's appointment modal with the customer prefilled).
+import { useState } from 'react';
+import type { User } from '../../../lib/api-types.ts';
+import { RoleBadge } from '../../../components/role-badge.tsx';
+// Cross-feature imports, deliberate and the only ones: the Directory shows the same settings
+// editor as /settings, and books through the calendar's appointment modal.
+import { UserSettingsEditor } from '../../settings/components/user-settings-editor.tsx';
+import { AppointmentModal } from '../../calendar/components/appointment-modal.tsx';
+import { initials } from './person-list.tsx';
+
+export function PersonDetail({
+  personId,
+  person,
+  onBack,
+  canSchedule,
+}: {
+  personId: number;
+  /** The list's copy, when the person is in it (the editor loads them either way). */
+  person: User | undefined;
+  onBack: () => void;
+  canSchedule: boolean;
+}) {
+  const [scheduling, setScheduling] = useState(false);
+  const isCustomer = person?.role === 'customer';
+  return (
+    <div className="dir-detail">
+      <div className="dir-detail-bar">
+        <button type="button" className="btn btn-secondary" onClick={onBack}>
+          <span aria-hidden="true">←</span> Back to Directory
+        </button>
+        {isCustomer && canSchedule && (
+          <button type="button" className="btn btn-primary" onClick={() => setScheduling(true)}>
+            Schedule Appointment
+          </button>
+        )}
+      </div>
+      {person && (
+        <div className="dir-detail-head">
+          <span className="dir-avatar dir-avatar-lg" aria-hidden="true">
+            {initials(person.name)}
+          </span>
+          <div className="dir-detail-title">
+            <h2>{person.name}</h2>
+            <RoleBadge role={person.role} />
+          </div>
+        </div>
+      )}
+      <UserSettingsEditor userId={personId} />
+      {isCustomer && canSchedule && (
+        <AppointmentModal open={scheduling} onClose={() => setScheduling(false)} initial={{ customerId: personId }} />
+      )}
+    </div>
+  );
+}
