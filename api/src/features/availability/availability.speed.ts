@@ -35,12 +35,23 @@ const base: SlotQuery = {
   durationMinutes: 30,
   companyHours: { open: '08:00', close: '20:00' },
   serviceTypeId: 1,
-  capacity: 60,
+  capacity: 20,
   appointments: busyDay(500, 42),
 };
-measure('500 appointments, 15-min increments, 08:00-20:00, capacity 60', base, 20_000);
+// One employee with a light day among the 500 appointments.
+const withEmployee: SlotQuery = {
+  ...base,
+  employeeId: 99,
+  employeeHours: { open: '09:00', close: '17:00' },
+  appointments: [
+    ...base.appointments,
+    { start: '2026-03-10T14:00:00.000Z', end: '2026-03-10T15:00:00.000Z', employeeId: 99, serviceTypeIds: [2] },
+    { start: '2026-03-10T17:00:00.000Z', end: '2026-03-10T18:00:00.000Z', employeeId: 99, serviceTypeIds: [1] },
+  ],
+};
+measure('500 appointments, 15-min increments, 08:00-20:00, capacity 20', base, 20_000);
 measure('same, whole day 00:00-24:00', { ...base, companyHours: { open: '00:00', close: '00:00' } }, 20_000);
-measure('same, chosen employee with personal hours', { ...base, employeeId: 3, employeeHours: { open: '09:00', close: '17:00' } }, 20_000);
+measure('same, chosen employee with personal hours 09:00-17:00', withEmployee, 20_000);
 measure('0 appointments', { ...base, appointments: [] }, 20_000);
 
 // A request for 30 days in a zone not yet cached: the day cache is cold for every date.
