@@ -321,7 +321,7 @@ async function update(c: Context<AppEnv>, id: number, body: UpdateAppointmentInp
 
 const router = createRouter();
 // Idempotency-Key covers every appointment write (POST, PUT, PATCH, DELETE); reads pass through.
-router.use('/appointments', idempotency());
+// ('/appointments/*' also matches '/appointments' itself.)
 router.use('/appointments/*', idempotency());
 
 export const appointmentRoutes = router

@@ -1,0 +1,241 @@
+// Booking integrity on every test dialect: concurrent bookings never exceed capacity, Idempotency-Key
+// replays change nothing, and stale If-Match versions change nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { databaseFingerprint } from '../../testing/fingerprint.ts';
+import { IDEMPOTENCY_LEASE_MS, pruneIdempotencyKeys, requestHash } from '../../lib/idempotency.ts';
+import { addService, bookableCompany, countRows, customerContact, doubleBookings, type BookableCompany } from './booking-fixtures.ts';
+
+const NOW = new Date('2026-11-23T08:00:00.000Z');
+
+describe.each(testDialects())('booking integrity on %s', (dialect) => {
+  let t: TestServer;
+  let co: BookableCompany;
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect, { now: () => NOW });
+    co = await bookableCompany(t, { name: 'Race Salon', open: '08:00', close: '20:00' });
+  });
+  afterAll(async () => t?.close());
+
+  const book = (body: Record<string, unknown>, opts: { token?: string; headers?: Record<string, string> } = {}) =>
+    t.call('POST', '/appointments', { body, ...opts });
+  const publicBody = (serviceId: number, start: string) =>
+    ({ company_id: co.companyId, service_type_ids: [serviceId], start_time: start, customer: customerContact() });
+
+  describe('concurrent bookings', () => {
+    it.each([[1], [3]])('50 simultaneous requests for one slot of capacity %i: exactly that many succeed', async (capacity) => {
+      const serviceId = await addService(t, co.admin.token, { name: `Cap ${capacity}`, duration_minutes: 30, available_slots: capacity });
+      const start = capacity === 1 ? '2026-11-24T10:00:00.000Z' : '2026-11-24T11:00:00.000Z';
+      const results = await Promise.all(Array.from({ length: 50 }, () => book(publicBody(serviceId, start))));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(capacity);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(50 - capacity);
+      for (const r of results.filter((x) => x.status === 409)) expect(r.body).toEqual({ error: 'This time is no longer available', code: 'slot_taken' });
+      const rows = await t.db.selectFrom('appointments as a').innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
+        .select('a.id').where('ast.service_type_id', '=', serviceId).where('a.status', '=', 'booked').execute();
+      expect(rows).toHaveLength(capacity);
+      expect(await doubleBookings(t, serviceId, capacity)).toBe(0);
+    });
+
+    it('staff racing to put one employee into overlapping appointments: one wins', async () => {
+      const starts = Array.from({ length: 20 }, (_, i) => new Date(Date.parse('2026-11-25T09:00:00Z') + i * 60_000).toISOString());
+      const results = await Promise.all(starts.map((start) => book(
+        { employee_id: co.employee.id, start_time: start, end_time: new Date(Date.parse(start) + 45 * 60_000).toISOString(), description: 'race' },
+        { token: co.admin.token },
+      )));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    });
+
+    it('moves racing into one free place: one wins', async () => {
+      const serviceId = await addService(t, co.admin.token, { name: 'Movers', duration_minutes: 30 });
+      const ids: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await book({ service_type_ids: [serviceId], start_time: `2026-11-26T${String(8 + i).padStart(2, '0')}:00:00Z` }, { token: co.admin.token });
+        expect(r.status).toBe(201);
+        ids.push(r.body.id);
+      }
+      const results = await Promise.all(ids.map((id) => t.call('PUT', `/appointments/${id}`, { token: co.employee.token, body: { start_time: '2026-11-26T19:00:00Z' } })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(9);
+      expect(await doubleBookings(t, serviceId, 1)).toBe(0);
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    it('replays the first response (status, body, ETag) after a lost response and creates one appointment', async () => {
+      const body = publicBody(co.serviceId, '2026-11-27T09:00:00.000Z');
+      const headers = { 'Idempotency-Key': 'lost-response-1' };
+      const first = await book(body, { headers }); // imagine this answer never reached the phone
+      expect(first.status).toBe(201);
+      const before = await databaseFingerprint(t.db);
+      // The same JSON with its keys in another order is the same request.
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const replay = await book(reordered, { headers });
+      expect(replay.status).toBe(201);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await databaseFingerprint(t.db)).toBe(before);
+      const rows = await t.db.selectFrom('appointments').select('id').where('start_time', '=', '2026-11-27T09:00:00.000Z').execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    it('lets simultaneous retries with one key create exactly one appointment', async () => {
+      const body = publicBody(co.serviceId, '2026-11-27T10:00:00.000Z');
+      const results = await Promise.all(Array.from({ length: 10 }, () => book(body, { headers: { 'Idempotency-Key': 'burst-1' } })));
+      for (const r of results) expect([201, 409]).toContain(r.status);
+      const created = results.filter((r) => r.status === 201);
+      expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+      for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('idempotency_in_progress');
+      const rows = await t.db.selectFrom('appointments').select('id').where('start_time', '=', '2026-11-27T10:00:00.000Z').execute();
+      expect(rows).toHaveLength(1);
+    });
+
+    it('answers 422 for the same key with another body, changing nothing', async () => {
+      const headers = { 'Idempotency-Key': 'mismatch-1' };
+      expect((await book(publicBody(co.serviceId, '2026-11-27T11:00:00.000Z'), { headers })).status).toBe(201);
+      const before = await databaseFingerprint(t.db);
+      const other = await book(publicBody(co.serviceId, '2026-11-27T11:30:00.000Z'), { headers });
+      expect(other.status).toBe(422);
+      expect(other.body.code).toBe('idempotency_mismatch');
+      expect(await databaseFingerprint(t.db)).toBe(before);
+    });
+
+    it('answers 409 idempotency_in_progress while the first is running, and takes over a lease that died', async () => {
+      const body = { service_type_ids: [co.serviceId], start_time: '2026-11-27T12:00:00.000Z' };
+      const iso = NOW.toISOString();
+      const row = {
+        scope: `user:${co.admin.id}`, method: 'POST', path: '/api/appointments', request_hash: requestHash(JSON.stringify(body)),
+        state: 'in_progress' as const, owner_token: 'someone-else', response_status: null, response_body: null, response_headers: null,
+      };
+      await t.db.insertInto('idempotency_keys').values({ ...row, key: 'running-1', created_at: iso, updated_at: iso }).execute();
+      const busy = await book(body, { token: co.admin.token, headers: { 'Idempotency-Key': 'running-1' } });
+      expect(busy.status).toBe(409);
+      expect(busy.body.code).toBe('idempotency_in_progress');
+
+      const stale = new Date(NOW.getTime() - IDEMPOTENCY_LEASE_MS - 1000).toISOString();
+      await t.db.insertInto('idempotency_keys').values({ ...row, key: 'crashed-1', created_at: stale, updated_at: stale }).execute();
+      const retried = await book(body, { token: co.admin.token, headers: { 'Idempotency-Key': 'crashed-1' } });
+      expect(retried.status, retried.text).toBe(201);
+      const key = await t.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'crashed-1').executeTakeFirstOrThrow();
+      expect(key).toMatchObject({ state: 'done', response_status: 201 });
+      expect(JSON.parse(key.response_body!)).toEqual(retried.body);
+    });
+
+    it('releases the key when the attempt fails, so the same request can succeed later', async () => {
+      const start = '2026-11-27T13:00:00.000Z';
+      const blocker = await book(publicBody(co.serviceId, start));
+      expect(blocker.status).toBe(201);
+      const body = publicBody(co.serviceId, start);
+      const headers = { 'Idempotency-Key': 'retry-after-409' };
+      expect((await book(body, { headers })).status).toBe(409);
+      expect(await t.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'retry-after-409').executeTakeFirst()).toBeUndefined();
+      await t.call('PUT', `/appointments/${blocker.body.id}`, { token: co.admin.token, body: { status: 'cancelled' } });
+      const ok = await book(body, { headers });
+      expect(ok.status).toBe(201);
+    });
+
+    it('scopes keys to the caller, and refuses keys that are empty or longer than 200 characters', async () => {
+      const headers = { 'Idempotency-Key': 'shared-key' };
+      const a = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-28T09:00:00Z' }, { token: co.admin.token, headers });
+      const b = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-28T10:00:00Z' }, { token: co.manager.token, headers });
+      expect([a.status, b.status]).toEqual([201, 201]);
+      expect(a.body.id).not.toBe(b.body.id);
+      const before = await countRows(t, 'appointments');
+      for (const key of ['x'.repeat(201), ' ', 'caf\u00e9']) {
+        const res = await book(publicBody(co.serviceId, '2026-11-28T11:00:00Z'), { headers: { 'Idempotency-Key': key } });
+        expect(res.status, key.slice(0, 10)).toBe(400);
+      }
+      expect((await book(publicBody(co.serviceId, '2026-11-28T11:00:00Z'), { headers: { 'Idempotency-Key': 'y'.repeat(200) } })).status).toBe(201);
+      expect(await countRows(t, 'appointments')).toBe(before + 1);
+    });
+
+    it('covers PUT and DELETE: a replayed cancel or delete changes nothing and answers as the first time', async () => {
+      const made = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-28T12:00:00Z' }, { token: co.admin.token });
+      const id = made.body.id;
+      const headers = { 'Idempotency-Key': 'cancel-1' };
+      const first = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers, body: { status: 'cancelled' } });
+      expect(first.status).toBe(200);
+      const outbox = await countRows(t, 'outbox_messages');
+      const again = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers, body: { status: 'cancelled' } });
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('etag')).toBe('"2"');
+      expect(await countRows(t, 'outbox_messages')).toBe(outbox);
+      const del = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token, headers: { 'Idempotency-Key': 'delete-1' } });
+      expect(del.status).toBe(204);
+      const delAgain = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token, headers: { 'Idempotency-Key': 'delete-1' } });
+      expect(delAgain.status).toBe(204);
+      const plainAgain = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token });
+      expect(plainAgain.status).toBe(404);
+    });
+
+    it('keeps keys 30 days and prunes older ones', async () => {
+      const old = new Date(NOW.getTime() - 31 * 24 * 3600_000).toISOString();
+      const recent = new Date(NOW.getTime() - 29 * 24 * 3600_000).toISOString();
+      const base = { scope: 'anon:test', method: 'POST', path: '/api/appointments', request_hash: 'x', state: 'done' as const, owner_token: null, response_status: 201, response_body: '{}', response_headers: '{}' };
+      await t.db.insertInto('idempotency_keys').values([
+        { ...base, key: 'old', created_at: old, updated_at: old },
+        { ...base, key: 'recent', created_at: recent, updated_at: recent },
+      ]).execute();
+      expect(await pruneIdempotencyKeys(t.db, NOW)).toBeGreaterThanOrEqual(1);
+      const keys = (await t.db.selectFrom('idempotency_keys').select('key').where('scope', '=', 'anon:test').execute()).map((k) => k.key);
+      expect(keys).toEqual(['recent']);
+    });
+  });
+
+  describe('ETag and If-Match', () => {
+    it('refuses a stale version with 412 and the current appointment, changing nothing; W/"n", "n" and * match', async () => {
+      const made = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-29T09:00:00Z' }, { token: co.admin.token });
+      const id = made.body.id;
+      const v2 = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"1"' }, body: { description: 'v2' } });
+      expect(v2.status).toBe(200);
+      expect(v2.headers.get('etag')).toBe('"2"');
+      const before = await databaseFingerprint(t.db);
+      const stale = await t.call('PUT', `/appointments/${id}`, { token: co.employee.token, headers: { 'If-Match': '"1"' }, body: { start_time: '2026-11-29T10:00:00Z' } });
+      expect(stale.status).toBe(412);
+      expect(stale.body).toMatchObject({ code: 'version_mismatch', error: expect.any(String), current: { id, version: 2, description: 'v2', start_time: '2026-11-29T09:00:00.000Z' } });
+      const staleDelete = await t.call('DELETE', `/appointments/${id}`, { token: co.employee.token, headers: { 'If-Match': 'W/"1"' } });
+      expect(staleDelete.status).toBe(412);
+      expect(await databaseFingerprint(t.db)).toBe(before);
+
+      const weak = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': 'W/"2"' }, body: { description: 'v3' } });
+      expect(weak.status).toBe(200);
+      const star = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '*' }, body: { description: 'v4' } });
+      expect(star.body.version).toBe(4);
+      const list = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"3", "4"' }, body: { description: 'v5' } });
+      expect(list.body.version).toBe(5);
+      const bad = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': 'five' }, body: { description: 'v6' } });
+      expect(bad.status).toBe(400);
+      const get = await t.call('GET', `/appointments/${id}`, { token: co.admin.token });
+      expect(get.headers.get('etag')).toBe('"5"');
+      const gone = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"5"' } });
+      expect(gone.status).toBe(204);
+      expect((await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"5"' }, body: { description: 'x' } })).status).toBe(404);
+    });
+  });
+});
+
+describe('public booking rate limit', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite', { now: () => NOW, env: { RATE_LIMIT_PUBLIC: '3' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('limits anonymous bookings per IP per minute, not staff', async () => {
+    const co = await bookableCompany(t, { name: 'Busy', capacity: 10 });
+    await t.db.deleteFrom('rate_limit_hits').execute(); // signing up counted too
+    const body = { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T10:00:00Z', customer: customerContact() };
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await t.call('POST', '/appointments', { body })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const limited = await t.call('POST', '/appointments', { body });
+    expect(limited.body.code).toBe('rate_limited');
+    const staff = await t.call('POST', '/appointments', { token: co.admin.token, body: { service_type_ids: [co.serviceId], start_time: '2026-11-24T10:00:00Z' } });
+    expect(staff.status).toBe(201);
+  });
+});
