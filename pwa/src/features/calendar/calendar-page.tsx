@@ -1,6 +1,18 @@
-// Placeholder for the signed-in 'Calendar' screen; the staff-app work replaces its body.
-import { PlaceholderPage } from '../../components/placeholder-page.tsx';
+// /calendar: staff get the company calendar (FullCalendar, loaded only here and only for them);
+// customers get the list of their own appointments (DECISIONS.md section 4).
+import { lazy, Suspense } from 'react';
+import { Loading } from '../../components/loading.tsx';
+import { useAuth } from '../../lib/auth.tsx';
+import { CustomerAppointments } from './components/customer-appointments.tsx';
+
+const StaffCalendar = lazy(() => import('./components/staff-calendar.tsx'));
 
 export default function CalendarPage() {
-  return <PlaceholderPage heading="Calendar" />;
+  const { user } = useAuth();
+  if (user?.role === 'customer') return <CustomerAppointments />;
+  return (
+    <Suspense fallback={<Loading label="Loading appointments..." />}>
+      <StaffCalendar />
+    </Suspense>
+  );
 }

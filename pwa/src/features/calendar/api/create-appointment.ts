@@ -9,7 +9,7 @@ export interface AppointmentInput {
   employee_id: number | null;
   start_time: string;
   end_time: string;
-  description: string;
+  description: string | null;
   appointment_duration_option_id: number | null;
   service_type_ids: number[];
 }
