@@ -27,9 +27,13 @@ export function validationMessage(details: ErrorDetail[]): string {
   return details[0]?.message ?? 'Validation failed';
 }
 
-// Ids are positive integers that fit a 32-bit column; anything else is a 400.
-export const Id = z.coerce.number({ message: 'must be a positive integer' })
-  .int('must be a positive integer').positive('must be a positive integer').max(2_147_483_647, 'is too large');
+// Ids are positive integers that fit a 32-bit column, written as plain digits ('1e3', '0x10' and
+// ' 7' are not ids); anything else is a 400.
+export const Id = z.preprocess(
+  (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
+  z.number({ message: 'must be a positive integer' }).int('must be a positive integer')
+    .positive('must be a positive integer').max(2_147_483_647, 'is too large'),
+);
 
 export const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
 
