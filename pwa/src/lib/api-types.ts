@@ -1,6 +1,6 @@
 // Shapes of the API's JSON as the PWA reads them (SPEC.md section 3, DECISIONS.md sections 2-3).
-// Types of routes already chained into the API's AppType are derived from it; the others are
-// written by hand until their route group lands in api/src/routes.ts, then derived the same way.
+// Derived from the API's AppType wherever a route declares them, so a change on the server
+// shows up here as a type error.
 import type { InferResponseType } from 'hono/client';
 import type { client } from './rpc.ts';
 
@@ -12,17 +12,20 @@ export const COMPANY_ROLES: readonly Role[] = [...STAFF_ROLES, 'customer'];
 /** The signed-in user, as GET /me answers it. */
 export type User = InferResponseType<typeof client.me.$get, 200>;
 
-/** What anyone may read about a company (by id, slug, or the public list). */
-export interface PublicCompany {
-  id: number;
-  name: string;
-  slug: string;
-  logo_url: string | null;
-  enable_employee_booking: boolean;
-  timezone: string;
-  accepting_bookings: boolean;
-}
+/** What anyone may read about a company (by id, slug, or the public list); members get more. */
+export type CompanyView = InferResponseType<(typeof client.companies)[':id']['$get'], 200>;
 
+/** The public fields every company view carries. */
+export type PublicCompany = Pick<
+  CompanyView,
+  'id' | 'name' | 'slug' | 'logo_url' | 'enable_employee_booking' | 'timezone' | 'accepting_bookings'
+>;
+
+/**
+ * A service as lists show it. Written by hand (the API's type adds archived_at and a required
+ * available_slots) so screens can build stand-ins for archived services; kept assignable from
+ * the API's own type by the booking fetchers.
+ */
 export interface ServiceType {
   id: number;
   name: string;
@@ -34,18 +37,10 @@ export interface ServiceType {
 }
 
 /** Public staff listing entry: id and name. */
-export interface Employee {
-  id: number;
-  name: string;
-}
+export type Employee = InferResponseType<typeof client.employees.$get, 200>[number];
 
-export interface AvailableSlot {
-  /** 'HH:MM' in the company's time zone. */
-  value: string;
-  label: string;
-  /** ISO instant of the slot start, when the server sends it. */
-  start?: string;
-}
+/** A free start time: `value` 'HH:MM' in the company's zone, `label` for people, `start`/`end` ISO instants. */
+export type AvailableSlot = InferResponseType<(typeof client.appointments)['available-slots']['$get'], 200>['slots'][number];
 
 export interface Appointment {
   id: number;

@@ -1,6 +1,5 @@
 // POST /appointments from the public booking form (DECISIONS.md sections 4 and 5).
-import { api } from '../../../lib/api-client.ts';
-import type { Appointment } from '../../../lib/api-types.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 
 export interface BookingInput {
   company_id: number;
@@ -16,6 +15,6 @@ export interface BookingInput {
 }
 
 /** `idempotencyKey` makes a retried submission (after a dropped connection) book only once. */
-export function createBooking(input: BookingInput, idempotencyKey: string): Promise<Appointment> {
-  return api.post<Appointment>('/appointments', input, { headers: { 'Idempotency-Key': idempotencyKey } });
+export function createBooking(input: BookingInput, idempotencyKey: string) {
+  return rpc(client.appointments.$post({ json: input, header: { 'idempotency-key': idempotencyKey } }));
 }

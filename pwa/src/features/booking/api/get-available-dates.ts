@@ -1,6 +1,6 @@
 // GET /appointments/available-dates: the days of the next 30 with a free slot, in one call.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 
 export interface AvailableDatesParams {
   company_id: number;
@@ -9,7 +9,12 @@ export interface AvailableDatesParams {
 }
 
 export async function getAvailableDates(params: AvailableDatesParams, signal?: AbortSignal): Promise<string[]> {
-  const res = await api.get<{ dates: string[] }>('/appointments/available-dates', { query: { ...params }, signal });
+  const query = {
+    company_id: String(params.company_id),
+    service_type_id: String(params.service_type_id),
+    ...(params.employee_id ? { employee_id: String(params.employee_id) } : {}),
+  };
+  const res = await rpc(client.appointments['available-dates'].$get({ query }, { init: { signal } }));
   return Array.isArray(res?.dates) ? res.dates : [];
 }
 

@@ -1,6 +1,6 @@
 // GET /appointments/available-slots: free start times of one day ({value:'09:30', label:'9:30 AM'}).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 import type { AvailableSlot } from '../../../lib/api-types.ts';
 
 export interface AvailableSlotsParams {
@@ -11,10 +11,13 @@ export interface AvailableSlotsParams {
 }
 
 export async function getAvailableSlots(params: AvailableSlotsParams, signal?: AbortSignal): Promise<AvailableSlot[]> {
-  const res = await api.get<{ slots: AvailableSlot[] }>('/appointments/available-slots', {
-    query: { ...params },
-    signal,
-  });
+  const query = {
+    company_id: String(params.company_id),
+    service_type_id: String(params.service_type_id),
+    date: params.date,
+    ...(params.employee_id ? { employee_id: String(params.employee_id) } : {}),
+  };
+  const res = await rpc(client.appointments['available-slots'].$get({ query }, { init: { signal } }));
   return Array.isArray(res?.slots) ? res.slots : [];
 }
 

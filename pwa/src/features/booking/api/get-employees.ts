@@ -1,10 +1,10 @@
 // GET /employees?company_id=: the staff a customer may choose (id and name).
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 import type { Employee } from '../../../lib/api-types.ts';
 
 export function getEmployees(companyId: number, signal?: AbortSignal): Promise<Employee[]> {
-  return api.get<Employee[]>('/employees', { query: { company_id: companyId }, signal });
+  return rpc(client.employees.$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
 }
 
 export const employeesQuery = (companyId: number | null) =>

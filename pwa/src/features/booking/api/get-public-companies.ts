@@ -1,10 +1,10 @@
 // GET /companies: the businesses that chose to be listed and take online bookings.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 import type { PublicCompany } from '../../../lib/api-types.ts';
 
 export function getPublicCompanies(signal?: AbortSignal): Promise<PublicCompany[]> {
-  return api.get<PublicCompany[]>('/companies', { signal });
+  return rpc(client.companies.$get({ query: {} }, { init: { signal } }));
 }
 
 export const publicCompaniesQuery = (enabled: boolean) =>

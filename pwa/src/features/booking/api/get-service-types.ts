@@ -1,10 +1,10 @@
 // GET /service-types?company_id=: the services offered on the booking page.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { client, rpc } from '../../../lib/rpc.ts';
 import type { ServiceType } from '../../../lib/api-types.ts';
 
 export function getServiceTypes(companyId: number, signal?: AbortSignal): Promise<ServiceType[]> {
-  return api.get<ServiceType[]>('/service-types', { query: { company_id: companyId }, signal });
+  return rpc(client['service-types'].$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
 }
 
 export const serviceTypesQuery = (companyId: number | null) =>
