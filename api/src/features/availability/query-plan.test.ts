@@ -1,0 +1,90 @@
+// The day-bounded appointment queries read through the (company_id, start_time) and
+// (employee_id, start_time) indexes with both ends of start_time bounded, as the databases' own query
+// planners report on a table with enough rows to make a full scan look attractive if it were possible.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { busyAppointmentsQuery, startBound } from './availability.repository.ts';
+import { appointmentListQuery } from '../appointments/appointment.repository.ts';
+
+const COMPANIES = 10;
+const PER_COMPANY = 2000;
+
+describe.each(testDialects())('appointment query plans on %s', (dialect) => {
+  let t: TestServer;
+  let companyIds: number[] = [];
+  let employeeIds: number[] = [];
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    const iso = new Date().toISOString();
+    for (let c = 0; c < COMPANIES; c++) {
+      const company = await t.db.insertInto('companies').values({
+        name: `Plan ${c}`, slug: `plan-${c}`, email: null, logo_url: null, timezone: 'UTC', enable_employee_booking: 0,
+        time_increment_minutes: 30, listed_publicly: 0, hide_customer_names_in_feeds: 0, subscription_plan: null,
+        subscription_expires_at: null, stripe_customer_id: null, stripe_subscription_id: null, created_at: iso, updated_at: iso,
+      }).returning('id').executeTakeFirstOrThrow();
+      companyIds.push(company.id);
+      for (let e = 0; e < 5; e++) {
+        const user = await t.db.insertInto('users').values({
+          company_id: company.id, name: `E${e}`, email: `e${e}.c${c}@plan.test`, phone: null, role: 'employee',
+          password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+        }).returning('id').executeTakeFirstOrThrow();
+        employeeIds.push(user.id);
+      }
+    }
+    // A year of appointments per company, spread over every day.
+    const rows = [];
+    for (let c = 0; c < COMPANIES; c++) {
+      for (let i = 0; i < PER_COMPANY; i++) {
+        const start = Date.parse('2026-01-01T08:00:00Z') + Math.floor((i * 365) / PER_COMPANY) * 86_400_000 + (i % 8) * 3600_000;
+        rows.push({
+          company_id: companyIds[c], user_id: null, employee_id: employeeIds[c * 5 + (i % 5)],
+          start_time: new Date(start).toISOString(), end_time: new Date(start + 45 * 60_000).toISOString(), description: null,
+          appointment_duration_option_id: null, status: 'booked' as const, version: 1, customer_name: null, customer_email: null,
+          customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
+        });
+      }
+    }
+    for (let i = 0; i < rows.length; i += 1000) await t.db.insertInto('appointments').values(rows.slice(i, i + 1000)).execute();
+    await sql`analyze`.execute(t.db);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  async function plan(compiled: CompiledQuery): Promise<string> {
+    const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
+    const res = await t.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
+    return res.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+  }
+
+  const dayStart = '2026-06-10T00:00:00.000Z';
+  const dayEnd = '2026-06-11T00:00:00.000Z';
+
+  it('reads one day of a company through (company_id, start_time), bounded at both ends', async () => {
+    const text = await plan(busyAppointmentsQuery(t.db, {
+      companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd, serviceTypeId: 1, employeeId: employeeIds[15],
+    }).compile());
+    expect(text).toContain('appointments_company_start_idx');
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH a USING INDEX appointments_company_start_idx \(company_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).not.toMatch(/SCAN a\b/);
+    } else {
+      expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a\s.*\n\s*Index Cond: \(\(company_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).not.toMatch(/Seq Scan on appointments/);
+    }
+  });
+
+  it("reads one employee's day of the calendar through (employee_id, start_time), bounded at both ends", async () => {
+    const text = await plan(appointmentListQuery(t.db, {
+      companyId: companyIds[3], employeeId: employeeIds[16], from: dayStart, to: dayEnd, longestMinutes: 45,
+    }).compile());
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH a USING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).not.toMatch(/SCAN a\b/);
+    } else {
+      expect(text).toMatch(/Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).not.toMatch(/Seq Scan on appointments/);
+    }
+  });
+});

@@ -1,0 +1,155 @@
+// Booking emails: their text and calendar invitation, and their delivery to a real SMTP server after
+// booking, moving and cancelling through the API, on every test dialect.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { decodeQuotedPrintable, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../appointments/booking-fixtures.ts';
+import { appointmentIcs, formatForPeople, renderAppointmentEmail, type AppointmentEmailInput } from './appointment-emails.ts';
+
+const NOW = new Date('2026-11-23T08:00:00.000Z');
+
+/** The decoded MIME parts of a raw message: enough to read the text and the .ics attachment. */
+function mimeParts(raw: string): { headers: string; body: string }[] {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
+  let chunks = [raw];
+  for (const b of boundaries) chunks = chunks.flatMap((c) => c.split(`--${b}`));
+  return chunks.map((chunk) => {
+    const split = chunk.search(/\r?\n\r?\n/);
+    const headers = split < 0 ? chunk : chunk.slice(0, split);
+    let body = split < 0 ? '' : chunk.slice(split).trim();
+    if (/content-transfer-encoding:\s*base64/i.test(headers)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    else if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) body = Buffer.from(decodeQuotedPrintable(body), 'latin1').toString('utf8');
+    return { headers, body };
+  });
+}
+
+function calendarOf(mail: ReceivedMail): string {
+  const part = mimeParts(mail.raw).find((p) => /content-type:\s*text\/calendar/i.test(p.headers) && p.body.includes('BEGIN:VCALENDAR'));
+  if (!part) throw new Error('no text/calendar part');
+  return part.body.replace(/\r?\n[ \t]/g, ''); // unfold
+}
+
+function textOf(mail: ReceivedMail): string {
+  const part = mimeParts(mail.raw).find((p) => /content-type:\s*text\/plain/i.test(p.headers));
+  return part ? part.body : '';
+}
+
+const sample: AppointmentEmailInput = {
+  kind: 'confirmation',
+  appointment: { id: 42, start_time: '2026-11-24T09:30:00.000Z', end_time: '2026-11-24T10:15:00.000Z', version: 1, description: 'Window seat' },
+  company: { id: 1, name: 'Hair & Co', email: 'desk@hair.example', timezone: 'Europe/London' },
+  serviceNames: ['Cut', 'Colour'],
+  customer: { name: 'Ann <Anon>', email: 'ann@example.test' },
+  employeeName: 'Bea',
+  appUrl: 'https://book.example.com',
+  mailFrom: 'Bookwell <no-reply@book.example.com>',
+};
+
+describe('booking email content', () => {
+  it('writes the time for people in the company zone', () => {
+    expect(formatForPeople('2026-11-24T09:30:00.000Z', 'Europe/London')).toBe('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
+    expect(formatForPeople('2026-07-01T16:05:00.000Z', 'America/New_York')).toBe('Wednesday, 1 July 2026 at 12:05 PM (America/New_York)');
+  });
+
+  it('names the business, the services, the time and the address to contact, with an escaped HTML version', () => {
+    const m = renderAppointmentEmail(sample, NOW);
+    expect(m.subject).toBe('Booking confirmed: Cut, Colour at Hair & Co');
+    expect(m.text).toContain('Hello Ann <Anon>,');
+    expect(m.text).toContain('When: Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
+    expect(m.text).toContain('Duration: 45 minutes');
+    expect(m.text).toContain('With: Bea');
+    expect(m.text).toContain('contact Hair & Co at desk@hair.example');
+    expect(m.html).toContain('Ann &lt;Anon&gt;');
+    expect(m.html).not.toContain('<Anon>');
+    expect(m.attachments).toEqual([{ filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: expect.any(String) }]);
+  });
+
+  it('invites with METHOD:REQUEST, the business as organiser, a stable UID and the version as SEQUENCE; cancels with METHOD:CANCEL', () => {
+    const ics = appointmentIcs(sample, NOW).replace(/\r?\n[ \t]/g, '');
+    expect(ics).toContain('METHOD:REQUEST');
+    expect(ics).toContain('UID:appointment-42@book.example.com');
+    expect(ics).toContain('SEQUENCE:1');
+    expect(ics).toMatch(/ORGANIZER;CN="?Hair & Co"?:mailto:desk@hair.example/);
+    expect(ics).toMatch(/ATTENDEE;.*:MAILTO:ann@example.test/i);
+    expect(ics).toContain('DTSTART:20261124T093000Z');
+    expect(ics).toContain('DTEND:20261124T101500Z');
+    const cancel = appointmentIcs({ ...sample, kind: 'cancellation', appointment: { ...sample.appointment, version: 3 } }, NOW);
+    expect(cancel).toContain('METHOD:CANCEL');
+    expect(cancel).toContain('UID:appointment-42@book.example.com');
+    expect(cancel).toContain('SEQUENCE:3');
+    expect(cancel).toContain('STATUS:CANCELLED');
+    // Without a business email the organiser is the sending address.
+    expect(appointmentIcs({ ...sample, company: { ...sample.company, email: null } }, NOW)).toContain('mailto:no-reply@book.example.com');
+  });
+});
+
+describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => {
+  let t: TestServer;
+  let smtp: TestSmtp;
+  let co: BookableCompany;
+
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    t = await startTestServer(dialect, { now: () => NOW, env: { SMTP_URL: smtp.url, DISABLE_SCHEDULER: 'false', APP_URL: 'https://book.example.com' } });
+    co = await bookableCompany(t, { name: 'Mail Salon', email: 'desk@mail-salon.example' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('sends the confirmation with its .ics, then a reschedule with a higher SEQUENCE, then a cancellation with the same UID', async () => {
+    const who = customerContact('Carla Customer');
+    const res = await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T09:30:00Z', customer: who } });
+    expect(res.status).toBe(201);
+    const id = res.body.id;
+    const uid = `UID:appointment-${id}@book.example.com`;
+
+    const confirmation = await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
+    const text = textOf(confirmation);
+    expect(text).toContain('Mail Salon');
+    expect(text).toContain('Haircut');
+    expect(text).toContain('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
+    expect(text).toContain('desk@mail-salon.example');
+    const invite = calendarOf(confirmation);
+    expect(invite).toContain('METHOD:REQUEST');
+    expect(invite).toContain(uid);
+    expect(invite).toContain('SEQUENCE:1');
+    expect(invite).toContain('mailto:desk@mail-salon.example');
+
+    const moved = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, body: { start_time: '2026-11-24T11:00:00Z' } });
+    expect(moved.status).toBe(200);
+    const reschedule = await smtp.waitFor((m) => m.to.includes(who.email) && /Appointment moved/.test(m.raw));
+    expect(textOf(reschedule)).toContain('Tuesday, 24 November 2026 at 11:00 AM (Europe/London)');
+    expect(textOf(reschedule)).toContain('Previously: Tuesday, 24 November 2026 at 9:30 AM');
+    const update = calendarOf(reschedule);
+    expect(update).toContain('METHOD:REQUEST');
+    expect(update).toContain(uid);
+    expect(update).toContain('SEQUENCE:2');
+
+    const cancelled = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token });
+    expect(cancelled.status).toBe(204);
+    const cancellation = await smtp.waitFor((m) => m.to.includes(who.email) && /Appointment cancelled/.test(m.raw));
+    const cancel = calendarOf(cancellation);
+    expect(cancel).toContain('METHOD:CANCEL');
+    expect(cancel).toContain(uid);
+    expect(cancel).toContain('SEQUENCE:3');
+
+    const sent = await t.db.selectFrom('outbox_messages').select(['kind', 'state']).where('appointment_id', '=', id).orderBy('id').execute();
+    expect(sent).toEqual([
+      { kind: 'appointment_confirmation', state: 'sent' },
+      { kind: 'appointment_reschedule', state: 'sent' },
+      { kind: 'appointment_cancellation', state: 'sent' },
+    ]);
+  });
+
+  it('queues the email in the booking transaction: a refused booking queues nothing', async () => {
+    const before = await t.db.selectFrom('outbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const start = '2026-11-25T09:30:00Z';
+    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() } })).status).toBe(201);
+    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() } })).status).toBe(409);
+    const after = await t.db.selectFrom('outbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n) + 1);
+  });
+});
