@@ -1,0 +1,148 @@
+// Admin companies: search by name, email or slug; all / active / expired; each company's counts,
+// subscription status and expiry, and an Edit button for the expiry.
+import { useId, useMemo, useState } from 'react';
+import { Loading } from '../../../components/loading.tsx';
+import { useAdminCompanies, isCompanyActive, type AdminCompany } from '../api/get-admin-companies.ts';
+import { ADMIN_TEXT, LoadError } from './load-error.tsx';
+import { EditSubscriptionModal } from './edit-subscription-modal.tsx';
+
+type StatusFilter = 'all' | 'active' | 'expired';
+
+const FILTERS: { id: StatusFilter; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'active', label: 'Active' },
+  { id: 'expired', label: 'Expired' },
+];
+
+export const formatDateTime = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+export function matchesCompany(c: AdminCompany, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  return [c.name, c.email ?? '', c.slug].some((v) => v.toLowerCase().includes(q));
+}
+
+export function CompaniesTab() {
+  const id = useId();
+  const companies = useAdminCompanies();
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<StatusFilter>('all');
+  const [editing, setEditing] = useState<AdminCompany | null>(null);
+
+  const counts = useMemo(() => {
+    const list = companies.data ?? [];
+    const active = list.filter((c) => isCompanyActive(c)).length;
+    return { all: list.length, active, expired: list.length - active };
+  }, [companies.data]);
+
+  const shown = useMemo(
+    () =>
+      (companies.data ?? [])
+        .filter((c) => matchesCompany(c, search))
+        .filter((c) => filter === 'all' || (filter === 'active') === isCompanyActive(c))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    [companies.data, search, filter],
+  );
+
+  if (companies.isPending) return <Loading label="Loading companies..." />;
+  if (companies.isError) {
+    return <LoadError text={ADMIN_TEXT.companies} onRetry={() => companies.refetch()} busy={companies.isFetching} />;
+  }
+
+  return (
+    <div className="adm-section">
+      <div className="adm-filters">
+        <div className="field adm-search">
+          <label htmlFor={`${id}-q`}>Search companies</label>
+          <input
+            id={`${id}-q`}
+            className="input"
+            type="search"
+            placeholder="Name, email or slug"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+        <div className="adm-seg" role="group" aria-label="Subscription status">
+          {FILTERS.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              className={`adm-seg-btn${filter === f.id ? ' on' : ''}`}
+              aria-pressed={filter === f.id}
+              onClick={() => setFilter(f.id)}
+            >
+              {f.label} <span className="adm-seg-count">{counts[f.id]}</span>
+            </button>
+          ))}
+        </div>
+      </div>
+
+      <p className="adm-muted" role="status">
+        {shown.length === 1 ? '1 company' : `${shown.length} companies`}
+      </p>
+
+      {shown.length === 0 ? (
+        <p className="adm-empty">No companies match.</p>
+      ) : (
+        <div className="card adm-table-card">
+          <table className="adm-table adm-companies">
+            <thead>
+              <tr>
+                <th scope="col">Company</th>
+                <th scope="col">Email</th>
+                <th scope="col">Slug</th>
+                <th scope="col">Users</th>
+                <th scope="col">Appointments</th>
+                <th scope="col">Status</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((c) => {
+                const active = isCompanyActive(c);
+                return (
+                  <tr key={c.id}>
+                    <th scope="row" className="adm-cell-title">
+                      {c.name}
+                    </th>
+                    <td data-label="Email" className="adm-wrap">
+                      {c.email ?? '—'}
+                    </td>
+                    <td data-label="Slug" className="adm-mono">
+                      {c.slug}
+                    </td>
+                    <td data-label="Users">{c.user_count}</td>
+                    <td data-label="Appointments">{c.appointment_count}</td>
+                    <td data-label="Status">
+                      <span className={`adm-status ${active ? 'ok' : 'bad'}`}>{active ? 'Active' : 'Expired'}</span>
+                    </td>
+                    <td data-label="Expires">
+                      {c.subscription_expires_at ? formatDateTime(c.subscription_expires_at) : 'Never expires'}
+                    </td>
+                    <td className="adm-cell-actions">
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        aria-label={`Edit subscription of ${c.name}`}
+                        onClick={() => setEditing(c)}
+                      >
+                        Edit
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {editing && <EditSubscriptionModal key={editing.id} company={editing} onClose={() => setEditing(null)} />}
+    </div>
+  );
+}
