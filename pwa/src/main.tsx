@@ -4,7 +4,8 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppProviders, createQueryClient } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
-import { registerServiceWorker } from './lib/pwa-update.ts';
+import { isCustomerPage, registerServiceWorker } from './lib/pwa-update.ts';
+import { getToken } from './lib/token.ts';
 import './styles/global.css';
 
 const queryClient = createQueryClient();
@@ -19,6 +20,12 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// After the page is usable, so the service worker never competes with the first paint.
-if (document.readyState === 'complete') void registerServiceWorker();
-else window.addEventListener('load', () => void registerServiceWorker(), { once: true });
+// After the page is usable, so the service worker never competes with the first paint. Signing
+// in registers it too (see Root), so staff always get the offline app.
+function registerAfterLoad() {
+  if (getToken() || !isCustomerPage(window.location.pathname) || navigator.serviceWorker?.controller) {
+    void registerServiceWorker();
+  }
+}
+if (document.readyState === 'complete') registerAfterLoad();
+else window.addEventListener('load', registerAfterLoad, { once: true });

@@ -1,7 +1,8 @@
 // The root route: auth state, the notices above every page, the periodic API health check.
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { AuthProvider } from '../lib/auth.tsx';
+import { AuthProvider, useAuth } from '../lib/auth.tsx';
+import { registerServiceWorker } from '../lib/pwa-update.ts';
 import { connection } from '../lib/api-client.ts';
 import { AppNotices } from '../components/app-notices.tsx';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
@@ -15,6 +16,15 @@ function ScrollToTop() {
   return null;
 }
 
+/** Signed-in people get the offline app, whichever page they signed in from. */
+function OfflineAppForSignedIn() {
+  const { isAuthenticated } = useAuth();
+  useEffect(() => {
+    if (isAuthenticated) void registerServiceWorker();
+  }, [isAuthenticated]);
+  return null;
+}
+
 export function Root() {
   const { pathname } = useLocation();
   // SPEC.md section 9: periodic health check every 30 s (it also drives proxy/direct switching).
@@ -22,6 +32,7 @@ export function Root() {
 
   return (
     <AuthProvider>
+      <OfflineAppForSignedIn />
       <AppNotices />
       <ErrorBoundary resetKey={pathname}>
         <Outlet />

@@ -15,8 +15,24 @@ export function addReloadGuard(guard: ReloadGuard): () => void {
   return () => guards.delete(guard);
 }
 
-/** Registers the service worker; called once from main.tsx after the page has loaded. */
-export async function registerServiceWorker(): Promise<void> {
+let registering: Promise<void> | null = null;
+
+/**
+ * Customers' pages (booking, its thank-you page) do not install the worker for an anonymous
+ * visitor: its precache would download the whole staff app in the background, on what is often
+ * a phone on mobile data, for someone who books twice a year.
+ */
+export function isCustomerPage(pathname: string): boolean {
+  return /^\/(public\/booking|book-appointment|appointment-success)(\/|$)/.test(pathname);
+}
+
+/** Registers the service worker (once; later calls are no-ops). */
+export function registerServiceWorker(): Promise<void> {
+  registering ??= register();
+  return registering;
+}
+
+async function register(): Promise<void> {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   const { registerSW } = await import('virtual:pwa-register');
   applyUpdate = registerSW({

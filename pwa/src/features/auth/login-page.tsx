@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
-import { GENERIC_TEXT, isApiError, serverMessage } from '../../lib/api-errors.ts';
+import { failureText } from './failure-text.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { login } from './api/auth-calls.ts';
@@ -36,9 +36,7 @@ export default function LoginPage() {
       navigate(redirectTarget(location), { replace: true });
     } catch (err) {
       setSignedIn(false);
-      setError(
-        isApiError(err) && err.status === null ? GENERIC_TEXT.noResponse : (serverMessage(err) ?? SIGN_IN_FAILED),
-      );
+      setError(failureText(err, SIGN_IN_FAILED));
       setSubmitting(false);
     }
   }

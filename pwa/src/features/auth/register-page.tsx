@@ -4,12 +4,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
-import { GENERIC_TEXT, isApiError, serverMessage } from '../../lib/api-errors.ts';
 import type { PublicCompany } from '../../lib/api-types.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { getCompanyBySlug, register } from './api/auth-calls.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
+import { failureText } from './failure-text.ts';
 
 export const REGISTER_TEXT = {
   required: 'All fields are required',
@@ -96,7 +96,7 @@ export default function RegisterPage() {
       setSubmitting(false);
     } catch (err) {
       setRegistered(false);
-      setError(isApiError(err) && err.status === null ? GENERIC_TEXT.noResponse : (serverMessage(err) ?? REGISTER_TEXT.failed));
+      setError(failureText(err, REGISTER_TEXT.failed));
       setSubmitting(false);
     }
   }
