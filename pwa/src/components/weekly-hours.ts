@@ -35,6 +35,9 @@ export interface DayHours {
 
 export type WeekHours = Record<number, DayHours>;
 
+/** A row that says the day is closed (is_closed), which the grids show as a day without hours. */
+export const isClosedRow = (r: OperatingHoursRow) => r.is_closed === true || r.is_closed === 1;
+
 /** 'HH:MM' from 'HH:MM:SS', 'HH:MM' or null. */
 export function toHHMM(time: string | null | undefined): string {
   if (!time) return '';
@@ -53,7 +56,7 @@ export function emptyWeek(): WeekHours {
 export function weekFromRows(rows: readonly OperatingHoursRow[]): WeekHours {
   const week = emptyWeek();
   for (const r of rows) {
-    if (!week[r.day_of_week] || r.is_closed === true || r.is_closed === 1) continue;
+    if (!week[r.day_of_week] || isClosedRow(r)) continue;
     week[r.day_of_week] = { open: toHHMM(r.open_time), close: toHHMM(r.close_time) };
   }
   return week;
@@ -122,12 +125,13 @@ export function hoursChanges(rows: readonly OperatingHoursRow[], week: WeekHours
     const row = rows.find((r) => r.day_of_week === day);
     const h = week[day] ?? { open: '', close: '' };
     const wanted = Boolean(h.open && h.close);
-    const rowOpen = row && !(row.is_closed === true || row.is_closed === 1);
+    const rowOpen = !!row && !isClosedRow(row);
     if (wanted) {
       if (!row) changes.push({ day, kind: 'create', hours: h });
       else if (!rowOpen || toHHMM(row.open_time) !== h.open || toHHMM(row.close_time) !== h.close)
         changes.push({ day, kind: 'update', row, hours: h });
-    } else if (row && !h.open && !h.close) {
+    } else if (rowOpen && !h.open && !h.close) {
+      // A day already stored as closed stays as it is.
       changes.push({ day, kind: 'delete', row });
     }
   }

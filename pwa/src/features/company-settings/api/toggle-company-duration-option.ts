@@ -14,12 +14,27 @@ export function removeCompanyDurationOption(rowId: number): Promise<void> {
   return api.delete(`/company-duration-options/${rowId}`);
 }
 
+/** Ticks or unticks at once; the list is put back if the server refuses. */
 export function useToggleCompanyDurationOption(companyId: number) {
   const queryClient = useQueryClient();
+  const key = ['company-duration-options', companyId];
   return useMutation({
     mutationFn: (v: { optionId: number; offered: boolean; row?: CompanyDurationOption }) =>
       v.offered ? addCompanyDurationOption(companyId, v.optionId).then(() => undefined) : removeCompanyDurationOption(v.row!.id),
     meta: { errorBanner: false },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['company-duration-options', companyId] }),
+    onMutate: async (v) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData<CompanyDurationOption[]>(key);
+      queryClient.setQueryData<CompanyDurationOption[]>(key, (rows = []) =>
+        v.offered
+          ? [...rows, { id: -v.optionId, company_id: companyId, appointment_duration_option_id: v.optionId }]
+          : rows.filter((r) => r.appointment_duration_option_id !== v.optionId),
+      );
+      return { previous };
+    },
+    onError: (_e, _v, context) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
   });
 }

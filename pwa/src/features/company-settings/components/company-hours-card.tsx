@@ -6,7 +6,7 @@ import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
-import { FIX_ERRORS_TEXT, dayError, dayName, weekFromRows, type DayHours } from '../../../components/weekly-hours.ts';
+import { FIX_ERRORS_TEXT, dayError, dayName, isClosedRow, weekFromRows, type DayHours } from '../../../components/weekly-hours.ts';
 import type { Company } from '../api/get-company.ts';
 import { useCompanyHours } from '../api/get-company-hours.ts';
 import { useSaveCompanyHours } from '../api/save-company-hours.ts';
@@ -47,7 +47,8 @@ export function CompanyHoursCard({ company }: { company: Company }) {
 
   const onChange = (day: number, next: DayHours) => {
     setNotice(null);
-    const row = rows.find((r) => r.day_of_week === day);
+    // A row stored as closed is a day without hours: only open rows are removed by clearing a time.
+    const row = rows.find((r) => r.day_of_week === day && !isClosedRow(r));
     const complete = next.open && next.close && !dayError(day, next);
     if (complete) {
       dropDraft(day);
