@@ -33,6 +33,34 @@ export interface ModalProps {
   className?: string;
 }
 
+// While a modal is open the page behind must not scroll (touch scrolling ignores overflow:hidden
+// on iOS): the body is pinned with position:fixed at its scroll offset, and put back on close.
+let locks = 0;
+let savedScrollY = 0;
+
+function lockScroll(): void {
+  if (locks++ > 0) return;
+  savedScrollY = window.scrollY;
+  const body = document.body;
+  body.style.position = 'fixed';
+  body.style.top = `-${savedScrollY}px`;
+  body.style.left = '0';
+  body.style.right = '0';
+  document.documentElement.classList.add('modal-open');
+}
+
+function unlockScroll(): void {
+  if (--locks > 0) return;
+  locks = 0;
+  const body = document.body;
+  body.style.position = '';
+  body.style.top = '';
+  body.style.left = '';
+  body.style.right = '';
+  document.documentElement.classList.remove('modal-open');
+  window.scrollTo(0, savedScrollY);
+}
+
 const FOCUSABLE =
   'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
 
@@ -69,7 +97,6 @@ export function Modal({
       const first =
         initialFocusRef?.current ?? bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE) ?? dialog;
       first.focus();
-      document.documentElement.classList.add('modal-open');
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -78,13 +105,14 @@ export function Modal({
   useEffect(() => {
     if (!open) return;
     const dialog = dialogRef.current;
+    lockScroll();
     return () => {
       // Closed by the parent, or unmounted while open.
       if (dialog?.open) dialog.close();
-      if (!document.querySelector('dialog.modal[open]')) document.documentElement.classList.remove('modal-open');
+      unlockScroll();
       const opener = openerRef.current;
       openerRef.current = null;
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
     };
   }, [open]);
 

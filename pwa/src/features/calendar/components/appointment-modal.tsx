@@ -631,8 +631,8 @@ function AppointmentFields({
 
         <div className="appt-grid">
           <div className="field">
-            <label htmlFor={ids.customer}>
-              Customer <span className="req" aria-hidden="true">*</span>
+            <label htmlFor={ids.customer} className="is-required">
+              Customer
             </label>
             <select
               ref={firstFieldRef}
@@ -674,8 +674,8 @@ function AppointmentFields({
 
         <div className="appt-grid appt-grid-3">
           <div className="field">
-            <label htmlFor={ids.date}>
-              Start date <span className="req" aria-hidden="true">*</span>
+            <label htmlFor={ids.date} className="is-required">
+              Start date
             </label>
             <input
               id={ids.date}
@@ -694,8 +694,8 @@ function AppointmentFields({
             )}
           </div>
           <div className="field">
-            <label htmlFor={ids.time}>
-              Start time <span className="req" aria-hidden="true">*</span>
+            <label htmlFor={ids.time} className="is-required">
+              Start time
             </label>
             <input
               id={ids.time}
@@ -714,8 +714,8 @@ function AppointmentFields({
             )}
           </div>
           <div className="field">
-            <label htmlFor={ids.duration}>
-              Duration <span className="req" aria-hidden="true">*</span>
+            <label htmlFor={ids.duration} className="is-required">
+              Duration
             </label>
             <select
               id={ids.duration}

@@ -123,7 +123,7 @@ function AppointmentRow({
   };
 
   return (
-    <li className={`customer-appt${cancelled ? ' is-cancelled' : ''}`} aria-labelledby={headingId}>
+    <li className={`customer-appt${cancelled ? ' is-cancelled' : ''}`} aria-labelledby={headingId} data-appointment-id={a.id}>
       <div className="customer-appt-main">
         <p id={headingId} className="customer-appt-when">
           <span className="customer-appt-date">{when}</span>

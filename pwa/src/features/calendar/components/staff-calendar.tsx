@@ -57,10 +57,23 @@ const VIEW_LABELS: Record<ViewKey, string> = { month: 'Month', week: 'Week', day
 const viewKeyOf = (type: string): ViewKey => (Object.entries(VIEWS).find(([, t]) => t === type)?.[0] as ViewKey) ?? 'week';
 
 const PHONE_QUERY = '(max-width: 639px)';
+/** Calendar dates are wall times in UTC fields (see company-time.ts): format them in UTC. */
+const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
 
 /** Colours with white text at 4.5:1 or better; one per staff member, in id order. */
 const STAFF_COLOURS = ['#0f766e', '#1d4ed8', '#7c3aed', '#b45309', '#be185d', '#15803d', '#0369a1', '#4338ca', '#9f1239', '#4d7c0f'];
 const UNASSIGNED_COLOUR = '#475569';
+
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const mql = window.matchMedia(query);
+    const onChange = () => setMatches(mql.matches);
+    mql.addEventListener('change', onChange);
+    return () => mql.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
 
 function isDate(v: string | null): v is string {
   return !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -87,6 +100,7 @@ export default function StaffCalendar() {
   });
   const [initialDate] = useState(() => (isDate(params.get('date')) ? params.get('date')! : undefined));
 
+  const isPhone = useMediaQuery(PHONE_QUERY);
   const calendarRef = useRef<FullCalendar>(null);
   const [view, setView] = useState<ViewKey>(initialView);
   const [title, setTitle] = useState('');
@@ -383,7 +397,17 @@ export default function StaffCalendar() {
             }}
             eventLongPressDelay={350}
             eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
-            slotLabelFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
+            slotLabelFormat={{ hour: 'numeric', meridiem: 'short' }}
+            dayHeaderContent={(arg) =>
+              arg.view.type === VIEWS.week ? (
+                <span className="cal-dh">
+                  <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span>{' '}
+                  <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
+                </span>
+              ) : (
+                arg.text
+              )
+            }
             noEventsText="No appointments in this period."
             eventDidMount={(info) => {
               const a = info.event.extendedProps.appointment as CalendarAppointment;
@@ -394,6 +418,12 @@ export default function StaffCalendar() {
               }${a.status === 'cancelled' ? ', cancelled' : ''}`;
               info.el.setAttribute('title', label);
               info.el.setAttribute('aria-label', label);
+              if (canEdit && info.el.tagName === 'A') info.el.setAttribute('role', 'button');
+            }}
+            moreLinkContent={(arg) => (isPhone ? `+${arg.num}` : arg.text)}
+            moreLinkDidMount={(info) => {
+              // FullCalendar marks this link aria-expanded; that needs the button role to be valid.
+              info.el.setAttribute('role', 'button');
             }}
           />
         )}

@@ -1,0 +1,459 @@
+// /calendar (SPEC.md section 2, "Calendar page" and "Appointment modal"; DECISIONS.md sections 4 and 5):
+// demo appointments with SPEC.md's titles, the modal's create/edit/delete with the data read back
+// from the server, 409/412 answers, drag to move, the phone list view, a customer's own list,
+// screenshots at three sizes and axe-core.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { DEMO, apiToken, signInAs } from './support/session.ts';
+import { SIZES, shootAllSizes } from './support/screens.ts';
+
+interface Appt {
+  id: number;
+  user_id: number | null;
+  employee_id: number | null;
+  start_time: string;
+  end_time: string;
+  description: string | null;
+  status: 'booked' | 'cancelled';
+  version: number;
+  appointment_duration_option_id: number | null;
+  service_types: { id: number; name: string }[];
+  customer_name: string | null;
+  employee_name: string | null;
+}
+
+// ---------- helpers: the company's zone, and the API as the test's witness ----------
+
+function wall(iso: string, zone: string): { date: string; time: string } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+  }).formatToParts(new Date(iso));
+  const get = (t: string) => parts.find((p) => p.type === t)!.value;
+  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+}
+
+function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+function titleOf(a: Appt): string {
+  return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
+    .filter(Boolean)
+    .join(', ');
+}
+
+async function api<T>(request: APIRequestContext, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await request.fetch(`/api${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...headers },
+    data: body,
+  });
+  const text = await res.text();
+  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+async function listAppointments(request: APIRequestContext, token: string, start: string, end: string): Promise<Appt[]> {
+  const r = await api<Appt[]>(request, token, 'GET', `/appointments?start_date=${start}&end_date=${end}`);
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+async function companyZone(request: APIRequestContext, token: string): Promise<{ id: number; zone: string; today: string }> {
+  const me = await api<{ company_id: number }>(request, token, 'GET', '/me');
+  const company = await api<{ timezone: string }>(request, token, 'GET', `/companies/${me.body.company_id}`);
+  const zone = company.body.timezone;
+  return { id: me.body.company_id, zone, today: wall(new Date().toISOString(), zone).date };
+}
+
+async function waitForCalendar(page: Page) {
+  await expect(page.locator('.fc')).toBeVisible();
+  await expect(page.getByText('Loading appointments...')).toHaveCount(0);
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function expectNoSeriousAxe(page: Page, what: string, include?: string) {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const result = await builder.analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')}`), `${what}: serious/critical axe violations`).toEqual([]);
+}
+
+// ---------- staff ----------
+
+test.describe('staff calendar', () => {
+  test('shows the demo appointments titled as SPEC.md says, in the company time zone', async ({ page }) => {
+    const token = await apiToken(page, DEMO.owner);
+    const { zone, today } = await companyZone(page.request, token);
+    const week = await listAppointments(page.request, token, today, addDays(today, 6));
+    // One with a description and services, so every part of the title is exercised.
+    const sample = week.find((a) => a.status === 'booked' && a.description && a.service_types.length > 0) ?? week[0];
+    expect(sample, 'the demo has appointments this week').toBeTruthy();
+    const day = wall(sample.start_time, zone).date;
+
+    await signInAs(page, DEMO.owner, `/calendar?view=list&date=${day}`);
+    await waitForCalendar(page);
+    const title = titleOf(sample);
+    expect(title.split(', ').length).toBeGreaterThanOrEqual(3);
+    const row = page.locator('.fc-list-event').filter({ has: page.locator('.fc-list-event-title', { hasText: title }) }).first();
+    await expect(row).toBeVisible();
+    // The time shown is the company's wall-clock time (the browser runs in UTC here).
+    const start = wall(sample.start_time, zone).time;
+    const [h, m] = start.split(':').map(Number);
+    const shown = `${h % 12 || 12}:${String(m).padStart(2, '0')}${h < 12 ? 'am' : 'pm'}`;
+    await expect(row.locator('.fc-list-event-time')).toContainText(shown);
+
+    // Week view: every appointment of the visible week from the API is on the page.
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await waitForCalendar(page);
+    await expect(page.getByRole('heading', { level: 2, name: /\d{4}/ })).toBeVisible();
+    const visibleWeek = await page.evaluate(() => new URL(location.href).searchParams.get('date'));
+    expect(visibleWeek).toBeTruthy();
+    const events = page.locator('.fc-timegrid-event');
+    await expect(events.first()).toBeVisible();
+
+    // Cancelled appointments stay visible, struck through, and "Show cancelled" hides them.
+    const monthStart = addDays(today, -14);
+    const cancelled = (await listAppointments(page.request, token, monthStart, addDays(today, 14))).find((a) => a.status === 'cancelled');
+    if (cancelled) {
+      await page.goto(`/calendar?view=day&date=${wall(cancelled.start_time, zone).date}`);
+      await waitForCalendar(page);
+      const ev = page.locator('.fc-event.is-cancelled').first();
+      await expect(ev).toBeVisible();
+      await expect(ev.locator('.fc-event-title')).toHaveCSS('text-decoration-line', 'line-through');
+      await page.getByLabel('Show cancelled').uncheck();
+      await expect(page.locator('.fc-event.is-cancelled')).toHaveCount(0);
+    }
+  });
+
+  test('month view with today/previous/next, screenshots and axe', async ({ page }) => {
+    await signInAs(page, DEMO.owner, '/calendar?view=month');
+    await waitForCalendar(page);
+    const title = page.locator('#calendar-title');
+    const first = await title.textContent();
+    expect(first).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(title).not.toHaveText(first!);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(title).toHaveText(first!);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Today' }).click();
+    await expect(title).toHaveText(first!);
+    await expect(page.getByRole('button', { name: 'Month', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expectNoSeriousAxe(page, 'calendar month');
+    await shootAllSizes(page, 'calendar-month', waitForCalendar);
+  });
+
+  test('week and day views, screenshots and axe', async ({ page }) => {
+    await signInAs(page, DEMO.owner, '/calendar?view=month');
+    await waitForCalendar(page);
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await expect(page.locator('.fc-timeGridWeek-view')).toBeVisible();
+    await waitForCalendar(page);
+    await expectNoSeriousAxe(page, 'calendar week');
+    await shootAllSizes(page, 'calendar-week', waitForCalendar);
+
+    await page.getByRole('button', { name: 'Day', exact: true }).click();
+    await expect(page.locator('.fc-timeGridDay-view')).toBeVisible();
+    await expectNoSeriousAxe(page, 'calendar day');
+  });
+
+  test('the calendar library loads only on the staff calendar', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    await page.goto('/public/booking/demo');
+    await expect(page.getByRole('heading', { name: 'Book Appointment' })).toBeVisible();
+    expect(scripts.filter((u) => u.includes('staff-calendar'))).toEqual([]);
+    await signInAs(page, DEMO.owner, '/calendar');
+    await waitForCalendar(page);
+    expect(scripts.some((u) => u.includes('staff-calendar'))).toBe(true);
+  });
+
+  test.describe.serial('appointment modal: create, edit, conflicts, delete', () => {
+    let token: string;
+    let zone: string;
+    let companyId: number;
+    let target: string;
+    let created: Appt;
+    let caseyId: number;
+
+    test.beforeAll(async ({ request }) => {
+      const res = await request.post('/api/login', { data: { email: DEMO.owner, password: DEMO.password } });
+      token = (await res.json()).token;
+      const c = await companyZone(request, token);
+      zone = c.zone;
+      companyId = c.id;
+      target = addDays(c.today, 9);
+      const customers = await api<{ id: number; email: string }[]>(request, token, 'GET', '/users?role=customer');
+      caseyId = customers.body.find((u) => u.email === DEMO.customer)!.id;
+    });
+
+    test('validates the required fields, closes on Escape and returns focus', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=week&date=${target}`);
+      await waitForCalendar(page);
+      const opener = page.getByRole('button', { name: 'Create Appointment' });
+      await opener.click();
+      const d = dialog(page);
+      await expect(d).toBeVisible();
+      await expect(d.getByRole('heading', { name: 'Create Appointment' })).toBeVisible();
+      await expect(d.getByLabel('Company')).toHaveValue('Demo Studio');
+      await expect(d.getByLabel('Company')).toHaveAttribute('readonly', '');
+      await expect(d.getByLabel('Duration')).toHaveValue(/\d+/); // the company's default, 30 minutes
+      await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('30 minutes');
+      await d.getByLabel('Start time').fill('');
+      await d.getByRole('button', { name: 'Create Appointment' }).click();
+      await expect(d.getByText('Please select a customer.')).toBeVisible();
+      await expect(d.getByText('Please enter a start time.')).toBeVisible();
+      await expect(d.getByLabel('Customer', { exact: true })).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(d).toBeHidden();
+      await expect(opener).toBeFocused();
+
+      // Cancel closes it too.
+      await opener.click();
+      await expect(d).toBeVisible();
+      await d.getByRole('button', { name: 'Cancel' }).click();
+      await expect(d).toBeHidden();
+    });
+
+    test('creates an appointment that reaches the server and shows on the calendar', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
+      await waitForCalendar(page);
+      // Clicking a time in the day view opens the create modal prefilled with that date.
+      await page.locator('.fc-timegrid-slot-lane[data-time="07:00:00"]').click();
+      const d = dialog(page);
+      await expect(d.getByRole('heading', { name: 'Create Appointment' })).toBeVisible();
+      await expect(d.getByLabel('Start date')).toHaveValue(target);
+      await expect(d.getByLabel('Start time')).toHaveValue('07:00');
+
+      await expectNoSeriousAxe(page, 'appointment modal', 'dialog');
+      await shootAllSizes(page, 'appointment-modal');
+
+      await d.getByLabel('Customer', { exact: true }).selectOption({ label: 'Casey Customer (customer@demo.test)' });
+      await d.getByLabel('Start time').fill('07:15');
+      await d.getByRole('checkbox', { name: /Haircut/ }).check();
+      // Services show name, duration and price; a hidden price is not shown.
+      await expect(d.locator('.appt-service', { hasText: 'Haircut' })).toContainText('$35.00');
+      await expect(d.locator('.appt-service', { hasText: 'Consultation' })).not.toContainText('$');
+      await d.getByLabel('Duration').selectOption({ label: '45 minutes' });
+      await expect(d.getByLabel('End date')).toHaveValue(target);
+      await expect(d.getByLabel('End time')).toHaveValue('08:00');
+      await d.getByLabel('Description').fill('E2E created');
+      await d.getByRole('button', { name: 'Create Appointment' }).click();
+
+      const success = d.getByText('Appointment created successfully!');
+      await expect(success).toBeVisible();
+      const shownAt = Date.now();
+      await expect(d).toBeHidden({ timeout: 5_000 });
+      const closedAfter = Date.now() - shownAt;
+      expect(closedAfter).toBeGreaterThan(1_000);
+      expect(closedAfter).toBeLessThan(3_500);
+
+      const list = await listAppointments(page.request, token, target, target);
+      created = list.find((a) => a.description === 'E2E created')!;
+      expect(created, 'the appointment reached the server').toBeTruthy();
+      expect(created.user_id).toBe(caseyId);
+      expect(created.employee_id).toBeNull();
+      expect(wall(created.start_time, zone)).toEqual({ date: target, time: '07:15' });
+      expect(wall(created.end_time, zone)).toEqual({ date: target, time: '08:00' });
+      expect(created.service_types.map((s) => s.name)).toEqual(['Haircut']);
+      expect(created.status).toBe('booked');
+      const options = await api<{ appointment_duration_option_id: number; duration_minutes: number }[]>(
+        page.request, token, 'GET', `/company-duration-options?company_id=${companyId}`,
+      );
+      expect(created.appointment_duration_option_id).toBe(options.body.find((o) => o.duration_minutes === 45)!.appointment_duration_option_id);
+
+      await expect(page.locator('.fc-event', { hasText: 'Casey Customer, E2E created, Haircut' })).toBeVisible();
+    });
+
+    test('edits it: a move through the modal time change', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
+      await waitForCalendar(page);
+      await page.locator('.fc-event', { hasText: 'Casey Customer, E2E created, Haircut' }).click();
+      const d = dialog(page);
+      await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
+      await expect(d.getByLabel('Customer', { exact: true }).locator('option:checked')).toHaveText('Casey Customer (customer@demo.test)');
+      await expect(d.getByLabel('Start time')).toHaveValue('07:15');
+      await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('45 minutes');
+      await d.getByLabel('Start time').fill('08:30');
+      await expect(d.getByLabel('End time')).toHaveValue('09:15');
+      await d.getByLabel('Description').fill('E2E moved');
+      await d.getByRole('button', { name: 'Update Appointment' }).click();
+      await expect(d.getByText('Appointment updated successfully!')).toBeVisible();
+      await expect(d).toBeHidden({ timeout: 5_000 });
+
+      const after = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);
+      expect(after.status).toBe(200);
+      expect(wall(after.body.start_time, zone).time).toBe('08:30');
+      expect(wall(after.body.end_time, zone).time).toBe('09:15');
+      expect(after.body.description).toBe('E2E moved');
+      expect(after.body.version).toBeGreaterThan(created.version);
+      created = after.body;
+      await expect(page.locator('.fc-event', { hasText: 'Casey Customer, E2E moved, Haircut' })).toBeVisible();
+    });
+
+    test('drag to move: the server gets the new time, and a stale move is reverted with the reason', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
+      await waitForCalendar(page);
+      const ev = page.locator('.fc-event', { hasText: 'Casey Customer, E2E moved, Haircut' });
+      await expect(ev).toBeVisible();
+      const slot = await page.locator('.fc-timegrid-slot-lane[data-time="08:00:00"]').boundingBox();
+      const box = (await ev.boundingBox())!;
+      const slotHeight = slot!.height; // 30 minutes
+      const x = box.x + box.width / 2;
+      const y = box.y + 8;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x, y + 10, { steps: 4 });
+      await page.mouse.move(x, y + slotHeight * 2, { steps: 8 });
+      await page.mouse.up();
+      await expect(page.getByText(/^Appointment moved: Casey Customer, E2E moved, Haircut/)).toBeVisible();
+      const moved = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);
+      expect(wall(moved.body.start_time, zone).time).toBe('09:30');
+      expect(wall(moved.body.end_time, zone).time).toBe('10:15');
+      expect(moved.body.version).toBeGreaterThan(created.version);
+      // Let the calendar's refetch after the move finish, so it holds this version and no later one.
+      await page.waitForLoadState('networkidle');
+
+      // Someone else changes it; this page still holds the old version: the next drag is refused (412) and reverted.
+      const other = await api<Appt>(page.request, token, 'PUT', `/appointments/${created.id}`, { description: 'E2E changed elsewhere' }, { 'If-Match': `"${moved.body.version}"` });
+      expect(other.status).toBe(200);
+      const box2 = (await ev.boundingBox())!;
+      await page.mouse.move(box2.x + box2.width / 2, box2.y + 8);
+      await page.mouse.down();
+      await page.mouse.move(box2.x + box2.width / 2, box2.y + 18, { steps: 4 });
+      await page.mouse.move(box2.x + box2.width / 2, box2.y + 8 + slotHeight * 2, { steps: 8 });
+      await page.mouse.up();
+      await expect(page.getByText(/The appointment was not moved\. Someone else changed this appointment meanwhile/)).toBeVisible();
+      const still = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);
+      expect(wall(still.body.start_time, zone).time).toBe('09:30');
+      expect(still.body.description).toBe('E2E changed elsewhere');
+      await expect(page.locator('.fc-event', { hasText: 'E2E changed elsewhere' })).toBeVisible();
+      created = still.body;
+    });
+
+    test('412: shows what changed elsewhere and reloads it', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
+      await waitForCalendar(page);
+      await page.locator('.fc-event', { hasText: 'E2E changed elsewhere' }).click();
+      const d = dialog(page);
+      await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
+      await d.getByLabel('Description').fill('Mine');
+      const other = await api<Appt>(page.request, token, 'PUT', `/appointments/${created.id}`, { description: 'Theirs' }, { 'If-Match': `"${created.version}"` });
+      expect(other.status).toBe(200);
+      await d.getByRole('button', { name: 'Update Appointment' }).click();
+      await expect(d.getByText('Someone else changed this appointment while you were editing it.')).toBeVisible();
+      await expect(d.getByText(/Description:\s*E2E changed elsewhere.*Theirs/)).toBeVisible();
+      await d.getByRole('button', { name: 'Load Latest Version' }).click();
+      await expect(d.getByLabel('Description')).toHaveValue('Theirs');
+      await d.getByRole('button', { name: 'Cancel' }).click();
+      await expect(d).toBeHidden();
+      created = other.body;
+    });
+
+    test('409: a time that is no longer available says so', async ({ page }) => {
+      // An employee's existing appointment: booking the same employee at the same time is refused.
+      const busyDay = await listAppointments(page.request, token, addDays(target, -9), addDays(target, -3));
+      const taken = busyDay.find((a) => a.status === 'booked' && a.employee_name === 'Emma Stylist' && new Date(a.start_time) > new Date())!;
+      expect(taken, 'Emma has an upcoming appointment').toBeTruthy();
+      const when = wall(taken.start_time, zone);
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${when.date}`);
+      await waitForCalendar(page);
+      await page.getByRole('button', { name: 'Create Appointment' }).click();
+      const d = dialog(page);
+      await d.getByLabel('Customer', { exact: true }).selectOption({ label: 'Casey Customer (customer@demo.test)' });
+      await d.getByLabel('Employee (optional)').selectOption({ label: 'Emma Stylist' });
+      await d.getByLabel('Start date').fill(when.date);
+      await d.getByLabel('Start time').fill(when.time);
+      await d.getByRole('button', { name: 'Create Appointment' }).click();
+      await expect(d.getByText('This time is no longer available. Please choose another time.')).toBeVisible();
+      await expect(d).toBeVisible();
+      const sameTime = (await listAppointments(page.request, token, when.date, when.date)).filter(
+        (a) => a.employee_id === taken.employee_id && a.start_time === taken.start_time && a.status === 'booked',
+      );
+      expect(sameTime).toHaveLength(1);
+    });
+
+    test('deletes it after a confirm', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
+      await waitForCalendar(page);
+      await page.locator('.fc-event', { hasText: 'Theirs' }).click();
+      const d = dialog(page);
+      await d.getByRole('button', { name: 'Delete Appointment' }).click();
+      await expect(d.getByText('Delete this appointment? This cannot be undone.')).toBeVisible();
+      await d.getByRole('button', { name: 'Keep Appointment' }).click();
+      await expect(d.getByText('Delete this appointment? This cannot be undone.')).toBeHidden();
+      expect((await api(page.request, token, 'GET', `/appointments/${created.id}`)).status).toBe(200);
+
+      await d.getByRole('button', { name: 'Delete Appointment' }).click();
+      await d.getByRole('button', { name: 'Yes, Delete' }).click();
+      await expect(d.getByText('Appointment deleted successfully!')).toBeVisible();
+      await expect(d).toBeHidden({ timeout: 5_000 });
+      expect((await api(page.request, token, 'GET', `/appointments/${created.id}`)).status).toBe(404);
+      await expect(page.locator('.fc-event', { hasText: 'Theirs' })).toHaveCount(0);
+    });
+  });
+});
+
+// ---------- phones ----------
+
+test('a phone opens the list view by default', async ({ page }) => {
+  await page.setViewportSize(SIZES.phone);
+  await signInAs(page, DEMO.owner, '/calendar');
+  await waitForCalendar(page);
+  await expect(page.locator('.fc-list')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'List', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.fc-list-event').first()).toBeVisible();
+  await expectNoSeriousAxe(page, 'calendar list on a phone');
+  await shootAllSizes(page, 'calendar-list', waitForCalendar);
+});
+
+// ---------- customers ----------
+
+test('a customer sees only their own appointments and can cancel one', async ({ page }) => {
+  const token = await apiToken(page, DEMO.customer);
+  const me = await api<{ id: number }>(page.request, token, 'GET', '/me');
+  const { zone } = await companyZone(page.request, token);
+  const mine = await api<Appt[]>(page.request, token, 'GET', '/appointments');
+  expect(mine.status).toBe(200);
+  expect(mine.body.length).toBeGreaterThan(0);
+  expect(mine.body.every((a) => a.user_id === me.body.id)).toBe(true);
+  const upcoming = mine.body
+    .filter((a) => a.status === 'booked' && new Date(a.end_time) > new Date())
+    .sort((a, b) => a.start_time.localeCompare(b.start_time));
+  expect(upcoming.length).toBeGreaterThan(0);
+
+  await signInAs(page, DEMO.customer, '/calendar');
+  await expect(page.getByRole('heading', { name: 'Your appointments' })).toBeVisible();
+  await expect(page.locator('.customer-appt')).toHaveCount(mine.body.length);
+  await expect(page.locator('.fc')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Create Appointment' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Book an Appointment' })).toHaveAttribute('href', '/public/booking/demo');
+  await expectNoSeriousAxe(page, 'customer appointments');
+  await shootAllSizes(page, 'calendar-customer');
+
+  // The earliest upcoming booked appointment: its row, its Cancel button, a confirm, then the server's word.
+  const target = upcoming[0];
+  const row = page.locator(`.customer-appt[data-appointment-id="${target.id}"]`);
+  const when = wall(target.start_time, zone);
+  const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })
+    .format(new Date(`${when.date}T12:00:00Z`));
+  await row.getByRole('button', { name: new RegExp(`^Cancel appointment on ${day} at`) }).click();
+  await expect(row.getByText('Cancel this appointment?')).toBeVisible();
+  await row.getByRole('button', { name: 'Yes, Cancel It' }).click();
+  await expect(page.getByText(`Your appointment on ${day} at`)).toBeVisible();
+  await expect(row.getByText('Cancelled', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: /^Cancel appointment on/ })).toHaveCount(0);
+  const after = await api<Appt>(page.request, token, 'GET', `/appointments/${target.id}`);
+  expect(after.body.status).toBe('cancelled');
+});
+
+test('a failed load says so', async ({ page }) => {
+  await page.route('**/api/appointments?**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+  await signInAs(page, DEMO.owner, '/calendar?view=week');
+  await expect(page.getByText('Failed to fetch appointments or users.')).toBeVisible();
+});
