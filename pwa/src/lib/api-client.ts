@@ -127,9 +127,8 @@ async function call<T>(method: string, path: string, opts: RequestOptions = {}):
 }
 
 /**
- * Typed JSON calls; `path` is relative to the API base ('/companies/slug/demo').
- * TODO(rpc): calls move to `client` (rpc.ts, hc<AppType>) once api/src/app.ts exports AppType;
- * the feature fetchers keep their signatures, only their bodies change.
+ * Plain JSON calls; `path` is relative to the API base ('/companies/slug/demo'). Prefer the
+ * typed `client` of rpc.ts; this is for routes not (yet) in the API's AppType.
  */
 export const api = {
   get: <T>(path: string, opts?: Omit<RequestOptions, 'body'>) => call<T>('GET', path, opts),

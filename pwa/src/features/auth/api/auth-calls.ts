@@ -1,7 +1,6 @@
 // Sign-in, registration and password-reset calls (SPEC.md section 7, DECISIONS.md sections 2 and 4),
 // typed from the API's routes.
 import type { InferRequestType } from 'hono/client';
-import { api } from '../../../lib/api-client.ts';
 import { client, rpc } from '../../../lib/rpc.ts';
 import type { PublicCompany } from '../../../lib/api-types.ts';
 
@@ -31,7 +30,6 @@ export function confirmPasswordReset(json: InferRequestType<(typeof client)['pas
   return rpc(client['password-reset'].confirm.$post({ json }));
 }
 
-// TODO(rpc): companies routes are not chained into AppType yet; switch to client.companies.slug[':slug'].$get.
 export function getCompanyBySlug(slug: string, signal?: AbortSignal): Promise<PublicCompany> {
-  return api.get<PublicCompany>(`/companies/slug/${encodeURIComponent(slug)}`, { signal });
+  return rpc(client.companies.slug[':slug'].$get({ param: { slug } }, { init: { signal } }));
 }

@@ -1,4 +1,5 @@
 // POST /create-checkout-session: starts a Stripe checkout (or the billing portal) for a plan.
+// TODO(rpc): use client['create-checkout-session'].$post once the billing routes are in AppType.
 import { api } from '../../../lib/api-client.ts';
 
 export type PaidPlan = 'standard' | 'enterprise';
