@@ -307,3 +307,15 @@ test('employees are sent from /company-settings to /calendar', async ({ page }) 
   // The owner's token still reads the company: nothing was changed on the way.
   expect((await ownCompany(page, await apiToken(page, DEMO.owner))).slug).toBe('demo');
 });
+
+test('/upgrade shows the current plan and its status and leads to the plans', async ({ page }) => {
+  await signInAs(page, DEMO.owner, '/upgrade');
+  await expect(page.getByText('You are on the Standard plan.')).toBeVisible();
+  await expect(page.getByText('Subscription active')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Standard' }).getByText('Current plan')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'See plans and prices' })).toHaveAttribute('href', '/pricing');
+  await expectNoSeriousAxe(page, 'upgrade');
+  await shootAllSizes(page, 'upgrade');
+  await page.getByRole('link', { name: 'See plans and prices' }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+});

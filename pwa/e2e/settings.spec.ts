@@ -229,3 +229,20 @@ test("a failed save shows 'Failed to save settings: {message}'", async ({ page }
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('Failed to save settings: Phone is not valid')).toBeVisible();
 });
+
+test('the two Coming Soon entries say what is planned and offer no controls that do nothing', async ({ page }) => {
+  await signInAs(page, DEMO.employee, '/coming-soon-1');
+  const main = page.locator('main');
+  await expect(main.getByRole('heading', { name: 'Time off and breaks' })).toBeVisible();
+  await expect(main.getByText('This page is not built yet.', { exact: false })).toBeVisible();
+  await expect(main.locator('button, input, select, textarea')).toHaveCount(0);
+  await expect(main.getByRole('link', { name: 'Open your settings' })).toHaveAttribute('href', '/settings');
+  await expectNoSeriousAxe(page, 'coming soon 1');
+  await shootAllSizes(page, 'coming-soon-1');
+
+  await page.goto('/coming-soon-2');
+  await expect(main.getByRole('heading', { name: 'Your activity' })).toBeVisible();
+  await expect(main.locator('button, input, select, textarea')).toHaveCount(0);
+  await expectNoSeriousAxe(page, 'coming soon 2');
+  await shootAllSizes(page, 'coming-soon-2');
+});
