@@ -153,6 +153,19 @@ test.describe('staff calendar', () => {
     await expect(page.locator('.fc-timeGridWeek-view')).toBeVisible();
     await waitForCalendar(page);
     await expectNoSeriousAxe(page, 'calendar week');
+
+    // An event opens the edit modal, by mouse or keyboard; closing it returns the focus to the event.
+    const ev = page.locator('.fc-timegrid-event').first();
+    const label = (await ev.getAttribute('aria-label'))!;
+    await page.evaluate((l) => (document.querySelector(`.fc-event[aria-label="${CSS.escape(l)}"]`) as HTMLElement).click(), label);
+    await expect(dialog(page).getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog(page)).toBeHidden();
+    await expect(page.locator('.fc-event:focus')).toHaveAttribute('aria-label', label);
+    await page.keyboard.press('Enter');
+    await expect(dialog(page).getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
+    await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.locator('.fc-event:focus')).toHaveAttribute('aria-label', label);
     await shootAllSizes(page, 'calendar-week', waitForCalendar);
 
     await page.getByRole('button', { name: 'Day', exact: true }).click();

@@ -46,6 +46,9 @@ function lockScroll(): void {
   body.style.top = `-${savedScrollY}px`;
   body.style.left = '0';
   body.style.right = '0';
+  // Bottom and overflow clip the page to the screen, so nothing behind extends past it.
+  body.style.bottom = '0';
+  body.style.overflow = 'hidden';
   document.documentElement.classList.add('modal-open');
 }
 
@@ -57,6 +60,8 @@ function unlockScroll(): void {
   body.style.top = '';
   body.style.left = '';
   body.style.right = '';
+  body.style.bottom = '';
+  body.style.overflow = '';
   document.documentElement.classList.remove('modal-open');
   window.scrollTo(0, savedScrollY);
 }

@@ -16,7 +16,7 @@ import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import listPlugin from '@fullcalendar/list';
 import interactionPlugin, { type DateClickArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
-import type { DatesSetArg, EventClickArg, EventDropArg, EventInput } from '@fullcalendar/core';
+import type { CalendarOptions, DatesSetArg, EventClickArg, EventDropArg, EventInput } from '@fullcalendar/core';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
@@ -57,6 +57,14 @@ const VIEW_LABELS: Record<ViewKey, string> = { month: 'Month', week: 'Week', day
 const viewKeyOf = (type: string): ViewKey => (Object.entries(VIEWS).find(([, t]) => t === type)?.[0] as ViewKey) ?? 'week';
 
 const PHONE_QUERY = '(max-width: 639px)';
+const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin];
+const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short' } as const;
+const SLOT_LABEL_FORMAT = { hour: 'numeric', meridiem: 'short' } as const;
+const VIEW_OPTIONS = {
+  dayGridMonth: { displayEventEnd: false, eventTimeFormat: { hour: 'numeric', minute: '2-digit', meridiem: 'narrow' } },
+  timeGridWeek: { displayEventEnd: false, eventMaxStack: 2 },
+  timeGridDay: { eventMaxStack: 4 },
+} as const;
 /** Calendar dates are wall times in UTC fields (see company-time.ts): format them in UTC. */
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
 
@@ -210,6 +218,9 @@ export default function StaffCalendar() {
 
   const onEventClick = (arg: EventClickArg) => {
     arg.jsEvent.preventDefault();
+    // FullCalendar's drag handling keeps a mouse click from focusing the event: focus it, so the
+    // modal returns the focus here when it closes.
+    arg.el.focus({ preventScroll: true });
     const appointment = arg.event.extendedProps.appointment as CalendarAppointment;
     if (canEdit) setModal({ open: true, initial: { appointment } });
   };
@@ -252,6 +263,78 @@ export default function StaffCalendar() {
       void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
     }
   };
+
+  // FullCalendar re-renders its events whenever an option changes identity, which would replace
+  // the element that opened the modal (and lose the focus to return to). Handlers therefore go
+  // through a ref, and the options object changes only when what it shows changes.
+  const handlers = useRef({ onDatesSet, onDateClick, onEventClick, onMoved, canEdit, zone });
+  handlers.current = { onDatesSet, onDateClick, onEventClick, onMoved, canEdit, zone };
+  const [initialCalendarDate] = useState(() => initialDate ?? todayIn(zone));
+
+  const calendarOptions = useMemo<CalendarOptions>(
+    () => ({
+      plugins: PLUGINS,
+      initialView: VIEWS[initialView],
+      initialDate: initialCalendarDate,
+      timeZone: 'UTC',
+      now: () => toWallIso(new Date(), handlers.current.zone),
+      headerToolbar: false,
+      height: 'auto',
+      events,
+      datesSet: (arg: DatesSetArg) => handlers.current.onDatesSet(arg),
+      dateClick: (arg: DateClickArg) => handlers.current.onDateClick(arg),
+      eventClick: (arg: EventClickArg) => handlers.current.onEventClick(arg),
+      eventDrop: (arg: EventDropArg) => void handlers.current.onMoved(arg, false),
+      eventResize: (arg: EventResizeDoneArg) => void handlers.current.onMoved(arg, true),
+      editable: canEdit,
+      eventStartEditable: canEdit,
+      eventDurationEditable: canEdit,
+      eventInteractive: true,
+      snapDuration: '00:15:00',
+      slotDuration: '00:30:00',
+      slotMinTime,
+      slotMaxTime,
+      scrollTime: '08:00:00',
+      allDaySlot: false,
+      nowIndicator: true,
+      navLinks: true,
+      dayMaxEvents: 4,
+      eventDisplay: 'block',
+      displayEventEnd: true,
+      views: VIEW_OPTIONS,
+      eventLongPressDelay: 350,
+      eventTimeFormat: EVENT_TIME_FORMAT,
+      slotLabelFormat: SLOT_LABEL_FORMAT,
+      dayHeaderContent: (arg) =>
+        arg.view.type === VIEWS.week ? (
+          <span className="cal-dh">
+            <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span>{' '}
+            <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
+          </span>
+        ) : (
+          arg.text
+        ),
+      noEventsText: 'No appointments in this period.',
+      eventDidMount: (info) => {
+        const a = info.event.extendedProps.appointment as CalendarAppointment;
+        const z = handlers.current.zone;
+        const s = toWallTime(a.start_time, z);
+        const e = toWallTime(a.end_time, z);
+        const label = `${info.event.title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
+          a.employee_name ? `, with ${a.employee_name}` : ''
+        }${a.status === 'cancelled' ? ', cancelled' : ''}`;
+        info.el.setAttribute('title', label);
+        info.el.setAttribute('aria-label', label);
+        if (handlers.current.canEdit && info.el.tagName === 'A') info.el.setAttribute('role', 'button');
+      },
+      moreLinkContent: (arg) => (isPhone ? `+${arg.num}` : arg.text),
+      moreLinkDidMount: (info) => {
+        // FullCalendar marks this link aria-expanded; that needs the button role to be valid.
+        info.el.setAttribute('role', 'button');
+      },
+    }),
+    [initialView, initialCalendarDate, events, canEdit, slotMinTime, slotMaxTime, isPhone],
+  );
 
   const failed = appointments.isError || staff.isError || company.isError;
   const firstLoad = !appointments.data && !failed;
@@ -360,72 +443,7 @@ export default function StaffCalendar() {
 
       <div className={`cal-frame cal-view-${view}${firstLoad ? ' is-loading' : ''}`}>
         {company.isPending && companyId !== null ? null : (
-          <FullCalendar
-            ref={calendarRef}
-            plugins={[dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
-            initialView={VIEWS[initialView]}
-            initialDate={initialDate ?? todayIn(zone)}
-            timeZone="UTC"
-            now={() => toWallIso(new Date(), zone)}
-            headerToolbar={false}
-            height="auto"
-            events={events}
-            datesSet={onDatesSet}
-            dateClick={onDateClick}
-            eventClick={onEventClick}
-            eventDrop={(arg) => void onMoved(arg, false)}
-            eventResize={(arg) => void onMoved(arg, true)}
-            editable={canEdit}
-            eventStartEditable={canEdit}
-            eventDurationEditable={canEdit}
-            eventInteractive
-            snapDuration="00:15:00"
-            slotDuration="00:30:00"
-            slotMinTime={slotMinTime}
-            slotMaxTime={slotMaxTime}
-            scrollTime="08:00:00"
-            allDaySlot={false}
-            nowIndicator
-            navLinks
-            dayMaxEvents={4}
-            eventDisplay="block"
-            displayEventEnd
-            views={{
-              dayGridMonth: { displayEventEnd: false, eventTimeFormat: { hour: 'numeric', minute: '2-digit', meridiem: 'narrow' } },
-              timeGridWeek: { displayEventEnd: false, eventMaxStack: 2 },
-              timeGridDay: { eventMaxStack: 4 },
-            }}
-            eventLongPressDelay={350}
-            eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
-            slotLabelFormat={{ hour: 'numeric', meridiem: 'short' }}
-            dayHeaderContent={(arg) =>
-              arg.view.type === VIEWS.week ? (
-                <span className="cal-dh">
-                  <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span>{' '}
-                  <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
-                </span>
-              ) : (
-                arg.text
-              )
-            }
-            noEventsText="No appointments in this period."
-            eventDidMount={(info) => {
-              const a = info.event.extendedProps.appointment as CalendarAppointment;
-              const s = toWallTime(a.start_time, zone);
-              const e = toWallTime(a.end_time, zone);
-              const label = `${info.event.title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
-                a.employee_name ? `, with ${a.employee_name}` : ''
-              }${a.status === 'cancelled' ? ', cancelled' : ''}`;
-              info.el.setAttribute('title', label);
-              info.el.setAttribute('aria-label', label);
-              if (canEdit && info.el.tagName === 'A') info.el.setAttribute('role', 'button');
-            }}
-            moreLinkContent={(arg) => (isPhone ? `+${arg.num}` : arg.text)}
-            moreLinkDidMount={(info) => {
-              // FullCalendar marks this link aria-expanded; that needs the button role to be valid.
-              info.el.setAttribute('role', 'button');
-            }}
-          />
+          <FullCalendar ref={calendarRef} {...calendarOptions} />
         )}
       </div>
 
