@@ -14,6 +14,8 @@ export const companyHoursKey = (companyId: number) => ['operating-hours', { comp
 export const companyHoursQuery = (companyId: number) =>
   queryOptions({
     queryKey: companyHoursKey(companyId),
+    // The page shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getCompanyHours(companyId, signal),
   });
 

@@ -25,6 +25,8 @@ export function getCompany(id: number, signal?: AbortSignal): Promise<Company> {
 export const companyQuery = (id: number) =>
   queryOptions({
     queryKey: ['company', id],
+    // The page shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getCompany(id, signal),
   });
 

@@ -10,6 +10,8 @@ export function getServiceTypes(companyId: number, signal?: AbortSignal): Promis
 export const serviceTypesQuery = (companyId: number) =>
   queryOptions({
     queryKey: ['service-types', companyId],
+    // The page shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getServiceTypes(companyId, signal),
   });
 

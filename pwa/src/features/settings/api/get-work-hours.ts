@@ -12,6 +12,8 @@ export function getWorkHours(companyId: number, userId: number, signal?: AbortSi
 export const workHoursQuery = (companyId: number | null, userId: number) =>
   queryOptions({
     queryKey: ['operating-hours', { company_id: companyId, user_id: userId }],
+    // The page shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getWorkHours(companyId!, userId, signal),
     enabled: companyId !== null,
   });

@@ -16,6 +16,8 @@ export function getCompanyPlan(id: number, signal?: AbortSignal): Promise<Compan
 export const companyPlanQuery = (id: number) =>
   queryOptions({
     queryKey: ['company', id],
+    // The page shows the failure itself.
+    meta: { errorBanner: false },
     queryFn: ({ signal }) => getCompanyPlan(id, signal),
   });
 
