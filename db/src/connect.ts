@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
   CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver,
-  type DatabaseConnection, type Driver, type MigrationResultSet,
+  type DatabaseConnection, type Driver, type MigrationResultSet, type SqliteDatabase,
 } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
@@ -38,6 +38,33 @@ class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0]) {
     super(sqliteConfig);
   }
+}
+
+/**
+ * Kysely prepares a statement for every query, and better-sqlite3 compiles SQL on each prepare(),
+ * which cost about as much as running the hot availability queries themselves. The same SQL text
+ * reuses its compiled statement (SQLite re-prepares it by itself after a schema change); a statement
+ * still being iterated by a stream is never handed out twice.
+ */
+export function withStatementCache(sqlite: SQLite.Database, limit = 1000): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const stmt = sqlite.prepare(sql);
+      if (!cached) {
+        if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 const TIMESTAMPTZ_OID = 1184;
@@ -77,7 +104,7 @@ export function connect(url: string, options: { poolSize?: number } = {}): Datab
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
 }
 

@@ -136,6 +136,19 @@ export interface AppointmentServiceTypeTable {
   service_type_id: number;
 }
 
+/**
+ * One row per (appointment, service) link with a copy of the appointment's time and status, kept by
+ * triggers (never written directly): availability reads a service's bookings through its
+ * (service_type_id, start_time) index.
+ */
+export interface ServiceBookingTable {
+  appointment_id: number;
+  service_type_id: number;
+  start_time: Timestamp;
+  end_time: Timestamp;
+  status: AppointmentStatus;
+}
+
 /** One row per appointment change, in commit order per company: the offline sync feed. */
 export interface SyncChangeTable {
   id: Generated<number>;
@@ -239,6 +252,7 @@ export interface Database {
   time_slots: TimeSlotTable;
   appointments: AppointmentTable;
   appointment_service_types: AppointmentServiceTypeTable;
+  service_bookings: ServiceBookingTable;
   sync_changes: SyncChangeTable;
   idempotency_keys: IdempotencyKeyTable;
   password_tokens: PasswordTokenTable;

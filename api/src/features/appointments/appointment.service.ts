@@ -135,13 +135,13 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     throw slotTaken();
   }
 
-  let userId: number | null = null;
-  if (b.customer?.kind === 'user') userId = b.customer.person.id;
-  else if (b.customer?.kind === 'contact') userId = (await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now)).id;
+  let person: CompanyPerson | null = null;
+  if (b.customer?.kind === 'user') person = b.customer.person;
+  else if (b.customer?.kind === 'contact') person = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
 
-  const id = await insertAppointment(trx, {
+  const values = {
     company_id: b.company.id,
-    user_id: userId,
+    user_id: person?.id ?? null,
     employee_id: b.employee?.id ?? null,
     start_time: b.start,
     end_time: b.end,
@@ -152,9 +152,19 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     customer_phone: b.typed?.phone ?? null,
     sms_consent: b.smsConsent ? 1 : 0,
     created_by: b.createdBy,
-  }, b.services.map((s) => s.id), now);
+  };
+  const id = await insertAppointment(trx, values, b.services.map((s) => s.id), now);
   await recordSyncChange(trx, b.company.id, id, 'upsert', now);
-  const view = (await findAppointmentView(trx, id))!;
+  // Everything the answer shows is already known: no second read while the write lock is held.
+  const iso = now.toISOString();
+  const view: AppointmentView = {
+    ...values, id, status: 'booked', version: 1, created_at: iso, updated_at: iso,
+    customer_user_name: person?.name ?? null,
+    customer_user_email: person?.email ?? null,
+    customer_user_phone: person?.phone ?? null,
+    employee_name: b.employee?.name ?? null,
+    service_types: b.services.map((s) => ({ id: s.id, name: s.name })).sort((x, y) => x.id - y.id),
+  };
   await queueEmail(ctx, 'confirmation', b.company, view);
   return toAppointmentDto(view, { staff: b.staffView });
 }

@@ -212,6 +212,23 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       expect(res.body.customer_email).toEqual(expect.stringContaining('@'));
     });
 
+    it('answers a booking exactly as reading it back does', async () => {
+      const second = await addService(t, a.admin.token, { name: 'Beard', duration_minutes: 15 });
+      const staff = await book({
+        user_id: a.customer.id, employee_id: a.user.id, service_type_ids: [second, a.serviceId], start_time: '2026-11-29T19:00:00Z',
+        customer: customerContact('Typed Name'), description: 'notes', sms_consent: true,
+      }, a.admin.token);
+      expect(staff.status, staff.text).toBe(201);
+      expect((await t.call('GET', `/appointments/${staff.body.id}`, { token: a.admin.token })).body).toEqual(staff.body);
+      const anon = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T10:00:00Z', customer: customerContact() });
+      const read = await t.call('GET', `/appointments/${anon.body.id}`, { token: a.admin.token });
+      const { customer_email, customer_phone, booking_contact, ...publicPart } = read.body;
+      expect(publicPart).toEqual(anon.body);
+      expect(booking_contact).toMatchObject({ name: 'Pat Booker' });
+      const mine = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T11:00:00Z' }, a.customer.token);
+      expect((await t.call('GET', `/appointments/${mine.body.id}`, { token: a.customer.token })).body).toEqual(mine.body);
+    });
+
     it('derives the end from the duration option, else from the services', async () => {
       const byOption = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-26T06:00:00Z', appointment_duration_option_id: 4 }, a.admin.token);
       expect(byOption.body.end_time).toBe('2026-11-26T07:00:00.000Z'); // option 4 = 60 minutes
@@ -381,6 +398,25 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       expect((await t.call('DELETE', `/appointments/${id}`, { token: a.admin.token })).status).toBe(404);
       const changes = await t.db.selectFrom('sync_changes').select('op').where('appointment_id', '=', id).orderBy('id').execute();
       expect(changes.map((c) => c.op)).toEqual(['upsert', 'delete']);
+    });
+
+    it('keeps the service bookings availability reads in step with every move, cancel, service change and delete', async () => {
+      const extra = await addService(t, a.admin.token, { name: 'Toner', duration_minutes: 20 });
+      const made = await book({ service_type_ids: [a.serviceId], start_time: '2026-12-04T10:00:00Z' }, a.admin.token);
+      const id = made.body.id;
+      await t.call('PUT', `/appointments/${id}`, { token: a.admin.token, body: { start_time: '2026-12-04T12:00:00Z', service_type_ids: [a.serviceId, extra] } });
+      await t.call('PUT', `/appointments/${id}`, { token: a.admin.token, body: { status: 'cancelled' } });
+      const expected = await t.db.selectFrom('appointment_service_types as s').innerJoin('appointments as a', 'a.id', 's.appointment_id')
+        .select(['s.appointment_id', 's.service_type_id', 'a.start_time', 'a.end_time', 'a.status']).orderBy('s.appointment_id').orderBy('s.service_type_id').execute();
+      const copies = await t.db.selectFrom('service_bookings').select(['appointment_id', 'service_type_id', 'start_time', 'end_time', 'status'])
+        .orderBy('appointment_id').orderBy('service_type_id').execute();
+      expect(copies).toEqual(expected);
+      expect(copies.filter((c) => c.appointment_id === id)).toEqual([
+        { appointment_id: id, service_type_id: a.serviceId, start_time: '2026-12-04T12:00:00.000Z', end_time: '2026-12-04T12:30:00.000Z', status: 'cancelled' },
+        { appointment_id: id, service_type_id: extra, start_time: '2026-12-04T12:00:00.000Z', end_time: '2026-12-04T12:30:00.000Z', status: 'cancelled' },
+      ]);
+      await t.call('DELETE', `/appointments/${id}`, { token: a.admin.token });
+      expect(await t.db.selectFrom('service_bookings').select('appointment_id').where('appointment_id', '=', id).execute()).toEqual([]);
     });
 
     it('refuses to move an appointment to another company and refuses bad update bodies', async () => {

@@ -19,7 +19,9 @@ describe.each(testDialects())('booking through two API processes on one %s datab
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     const env = { DATABASE_URL: database.url, DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000', JWT_SECRET: 'x'.repeat(40) };
-    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    // One after the other: the first creates the schema (Kysely's migration lock is a no-op on SQLite).
+    a = await spawnServer(env);
+    b = await spawnServer(env);
     handle = connect(database.url);
     const reg = await call(a.url, 'POST', '/register', { body: { name: 'Owner', email: 'owner@two-processes.test', password: 'secret123', company_name: 'Two Doors', timezone: 'UTC' } });
     expect(reg.status, reg.text).toBe(200);

@@ -69,52 +69,94 @@ export interface BusyFilter {
   startFrom: string;
   /** Exclusive upper bound on start_time: the range end. */
   startBefore: string;
-  /** Only appointments that include this service or belong to `employeeId` matter (slot reads). */
-  serviceTypeId?: number;
-  employeeId?: number | null;
 }
 
 /**
- * Booked appointments whose start lies in [startFrom, startBefore), one row per (appointment, service).
- * Both ends are bounded so the (company_id, start_time) index reads only the requested day(s), never
- * the whole table. Exported as a builder so the query-plan test explains exactly this query.
+ * Every booked appointment of the company whose start lies in [startFrom, startBefore), one row per
+ * (appointment, service). Both ends are bounded so the (company_id, start_time) index reads only the
+ * requested stretch, never the whole table. The write transactions use it: they need every
+ * neighbour, whatever its service or employee. Exported as a builder for the query-plan test.
  */
 export function busyAppointmentsQuery(db: Db, f: BusyFilter) {
-  let q = db.selectFrom('appointments as a')
+  return db.selectFrom('appointments as a')
     .leftJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
     .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'ast.service_type_id'])
     .where('a.company_id', '=', f.companyId)
     .where('a.start_time', '>=', f.startFrom)
     .where('a.start_time', '<', f.startBefore)
     .where('a.status', '=', 'booked');
-  if (f.serviceTypeId !== undefined) {
-    const serviceTypeId = f.serviceTypeId;
-    const employeeId = f.employeeId ?? null;
-    // Capacity depends on the appointments of this service; an employee's other appointments only on
-    // them. Filtering here keeps the rows to a fraction of a busy day.
-    q = q.where((eb) => {
-      const hasService = eb.exists(eb.selectFrom('appointment_service_types as x').select(sql.lit(1).as('one'))
-        .whereRef('x.appointment_id', '=', 'a.id').where('x.service_type_id', '=', serviceTypeId));
-      return employeeId === null ? hasService : eb.or([hasService, eb('a.employee_id', '=', employeeId)]);
-    });
-  }
-  return q;
 }
 
-export async function busyAppointments(db: Db, f: BusyFilter): Promise<BusyAppointment[]> {
-  const rows = await busyAppointmentsQuery(db, f).execute();
+interface BusyRow {
+  /** Absent when only one service's times were read. */
+  id?: number;
+  start_time: string | null;
+  end_time: string | null;
+  employee_id?: number | null;
+  service_type_id?: number | null;
+}
+
+export interface SlotFilter extends BusyFilter {
+  serviceTypeId: number;
+  employeeId: number | null;
+}
+
+/**
+ * What the slots of one service (and optionally one employee) depend on, in one query of two
+ * index ranges: the service's bookings by service_bookings' (service_type_id, start_time), and the employee's
+ * appointments by (employee_id, start_time), both bounded at both ends. A busy day of the whole
+ * company is never read, which keeps a 30-day window to a few hundred index entries.
+ */
+export function slotAppointmentsQuery(db: Db, f: SlotFilter) {
+  const ofService = db.selectFrom('service_bookings as s')
+    .where('s.service_type_id', '=', f.serviceTypeId)
+    .where('s.start_time', '>=', f.startFrom)
+    .where('s.start_time', '<', f.startBefore)
+    .where('s.status', '=', 'booked');
+  // Without an employee only the times matter; fewer columns is most of the cost of a 30-day read.
+  if (f.employeeId === null) return ofService.select(['s.start_time', 's.end_time']).$castTo<BusyRow>();
+  return ofService
+    .select(['s.appointment_id as id', 's.start_time', 's.end_time', sql<number | null>`null`.as('employee_id'), 's.service_type_id'])
+    .$castTo<BusyRow>()
+    .unionAll(db.selectFrom('appointments as a')
+      .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
+      .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'x.service_type_id'])
+      .where('a.employee_id', '=', f.employeeId)
+      .where('a.company_id', '=', f.companyId)
+      .where('a.start_time', '>=', f.startFrom)
+      .where('a.start_time', '<', f.startBefore)
+      .where('a.status', '=', 'booked')
+      .$castTo<BusyRow>());
+}
+
+/** Rows (one per appointment and service) into appointments; a row with its employee wins over a service-only copy. */
+function collect(rows: BusyRow[], serviceTypeId?: number): BusyAppointment[] {
   const byId = new Map<number, BusyAppointment>();
   const out: BusyAppointment[] = [];
   for (const r of rows) {
+    if (r.id === undefined) {
+      out.push({ start: r.start_time!, end: r.end_time!, employeeId: null, serviceTypeIds: [serviceTypeId!] });
+      continue;
+    }
     let a = byId.get(r.id);
     if (!a) {
-      a = { id: r.id, start: r.start_time, end: r.end_time, employeeId: r.employee_id, serviceTypeIds: [] };
+      a = { id: r.id, start: r.start_time!, end: r.end_time!, employeeId: r.employee_id ?? null, serviceTypeIds: [] };
       byId.set(r.id, a);
       out.push(a);
+    } else if (r.employee_id != null) {
+      a.employeeId = r.employee_id;
     }
-    if (r.service_type_id !== null) a.serviceTypeIds.push(r.service_type_id);
+    if (r.service_type_id != null && !a.serviceTypeIds.includes(r.service_type_id)) a.serviceTypeIds.push(r.service_type_id);
   }
   return out;
+}
+
+export async function busyAppointments(db: Db, f: BusyFilter): Promise<BusyAppointment[]> {
+  return collect(await busyAppointmentsQuery(db, f).execute());
+}
+
+export async function slotAppointments(db: Db, f: SlotFilter): Promise<BusyAppointment[]> {
+  return collect(await slotAppointmentsQuery(db, f).execute(), f.serviceTypeId);
 }
 
 /** The look-back of a range query: no stored appointment is longer than this. */

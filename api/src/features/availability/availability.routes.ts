@@ -12,7 +12,7 @@ import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.re
 import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from '../appointments/appointment.schema.ts';
 import { notAcceptingBookings } from '../appointments/appointment.service.ts';
 import { bookableSlots, isoWeekday, localDayBounds, windowDates, type BusyAppointment } from './availability.ts';
-import { busyAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
+import { slotAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
 
 const errorResponses = {
   403: jsonResponse(ErrorSchema, 'The business is not taking online bookings (code not_accepting_bookings)'),
@@ -84,7 +84,7 @@ export const availabilityRoutes = createRouter()
     const hours = await hoursForDay(db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
     if (!hours.company || hours.employee === null) return c.json({ slots: [] }, 200);
     const day = localDayBounds(tz, q.date);
-    const busy = await busyAppointments(db, {
+    const busy = await slotAppointments(db, {
       companyId: t.company.id,
       startFrom: startBound(day.start, t.company.longest_appointment_minutes),
       startBefore: day.end,
@@ -111,7 +111,7 @@ export const availabilityRoutes = createRouter()
     const first = localDayBounds(tz, open[0]);
     const last = localDayBounds(tz, open[open.length - 1]);
     // One bounded query for the whole window, then each day takes its share by binary search.
-    const busy = await busyAppointments(db, {
+    const busy = await slotAppointments(db, {
       companyId: t.company.id,
       startFrom: startBound(first.start, t.company.longest_appointment_minutes),
       startBefore: last.end,

@@ -1,11 +1,12 @@
-// The day-bounded appointment queries read through the (company_id, start_time) and
-// (employee_id, start_time) indexes with both ends of start_time bounded, as the databases' own query
-// planners report on a table with enough rows to make a full scan look attractive if it were possible.
+// The time-bounded appointment queries read through the (company_id, start_time),
+// (employee_id, start_time) and (service_type_id, start_time) indexes with both ends of start_time
+// bounded, as the databases' own query planners report on tables with enough rows (and fresh
+// statistics) that a full scan would be chosen if it were possible.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { busyAppointmentsQuery, startBound } from './availability.repository.ts';
+import { busyAppointmentsQuery, slotAppointmentsQuery, startBound } from './availability.repository.ts';
 import { appointmentListQuery } from '../appointments/appointment.repository.ts';
 
 const COMPANIES = 10;
@@ -15,6 +16,7 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   let t: TestServer;
   let companyIds: number[] = [];
   let employeeIds: number[] = [];
+  let serviceIds: number[] = [];
 
   beforeAll(async () => {
     t = await startTestServer(dialect);
@@ -26,6 +28,13 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         subscription_expires_at: null, stripe_customer_id: null, stripe_subscription_id: null, created_at: iso, updated_at: iso,
       }).returning('id').executeTakeFirstOrThrow();
       companyIds.push(company.id);
+      for (let k = 0; k < 3; k++) {
+        const service = await t.db.insertInto('service_types').values({
+          company_id: company.id, name: `S${k}`, duration_minutes: 45, price: null, hide_price: 0, available_slots: 1,
+          archived_at: null, created_at: iso, updated_at: iso,
+        }).returning('id').executeTakeFirstOrThrow();
+        serviceIds.push(service.id);
+      }
       for (let e = 0; e < 5; e++) {
         const user = await t.db.insertInto('users').values({
           company_id: company.id, name: `E${e}`, email: `e${e}.c${c}@plan.test`, phone: null, role: 'employee',
@@ -47,7 +56,12 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         });
       }
     }
-    for (let i = 0; i < rows.length; i += 1000) await t.db.insertInto('appointments').values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 1000) {
+      const ids = await t.db.insertInto('appointments').values(rows.slice(i, i + 1000)).returning(['id', 'company_id']).execute();
+      // Links written the way a seed would: triggers add their service bookings.
+      await t.db.insertInto('appointment_service_types')
+        .values(ids.map((r, k) => ({ appointment_id: r.id, service_type_id: serviceIds[companyIds.indexOf(r.company_id) * 3 + (k % 3)] }))).execute();
+    }
     await sql`analyze`.execute(t.db);
   }, 120_000);
   afterAll(async () => t?.close());
@@ -61,17 +75,43 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   const dayStart = '2026-06-10T00:00:00.000Z';
   const dayEnd = '2026-06-11T00:00:00.000Z';
 
-  it('reads one day of a company through (company_id, start_time), bounded at both ends', async () => {
-    const text = await plan(busyAppointmentsQuery(t.db, {
-      companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd, serviceTypeId: 1, employeeId: employeeIds[15],
-    }).compile());
-    expect(text).toContain('appointments_company_start_idx');
+  it('keeps one service booking per service link, with its appointment\'s time and status', async () => {
+    const links = await t.db.selectFrom('appointment_service_types').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const exact = await t.db.selectFrom('service_bookings as b')
+      .innerJoin('appointment_service_types as s', (j) => j.onRef('s.appointment_id', '=', 'b.appointment_id').onRef('s.service_type_id', '=', 'b.service_type_id'))
+      .innerJoin('appointments as a', 'a.id', 'b.appointment_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .whereRef('b.start_time', '=', 'a.start_time').whereRef('b.end_time', '=', 'a.end_time').whereRef('b.status', '=', 'a.status')
+      .executeTakeFirstOrThrow();
+    const all = await t.db.selectFrom('service_bookings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(links.n)).toBe(COMPANIES * PER_COMPANY);
+    expect(Number(exact.n)).toBe(Number(links.n));
+    expect(Number(all.n)).toBe(Number(links.n));
+  });
+
+  it('writes read one stretch of a company through (company_id, start_time), bounded at both ends', async () => {
+    const text = await plan(busyAppointmentsQuery(t.db, { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd }).compile());
     if (dialect === 'sqlite') {
       expect(text).toMatch(/SEARCH a USING INDEX appointments_company_start_idx \(company_id=\? AND start_time>\? AND start_time<\?\)/);
       expect(text).not.toMatch(/SCAN a\b/);
     } else {
       expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a\s.*\n\s*Index Cond: \(\(company_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
       expect(text).not.toMatch(/Seq Scan on appointments/);
+    }
+  });
+
+  it("slots read the service's bookings by (service_type_id, start_time) and the employee's appointments by (employee_id, start_time)", async () => {
+    const text = await plan(slotAppointmentsQuery(t.db, {
+      companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd, serviceTypeId: serviceIds[9], employeeId: employeeIds[15],
+    }).compile());
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH s USING COVERING INDEX service_bookings_service_start_idx \(service_type_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).toMatch(/SEARCH a USING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).not.toMatch(/SCAN (a|s)\b/);
+    } else {
+      expect(text).toMatch(/Index (Only )?Scan using service_bookings_service_start_idx on service_bookings s\s.*\n\s*Index Cond: \(\(service_type_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)/);
+      expect(text).toMatch(/Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).not.toMatch(/Seq Scan on (appointments|service_bookings)/);
     }
   });
 
