@@ -11,6 +11,7 @@ import { createApp } from './app.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { hashPassword, loadJwtKey } from './lib/auth.ts';
 import { pruneHits } from './lib/rate-limit.ts';
+import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
 import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.ts';
 
@@ -79,6 +80,8 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
     // The minute tick is the safety net; writers nudge the dispatcher for messages due now.
     tasks.push(cron.schedule('* * * * *', () => { void dispatcher.runOnce(); }));
     tasks.push(cron.schedule('17 * * * *', () => { void pruneHits(deps.db, deps.now()).catch(() => {}); }));
+    // Idempotency keys live 30 days (DECISIONS.md section 5); older ones go once a day.
+    tasks.push(cron.schedule('43 3 * * *', () => { void pruneIdempotencyKeys(deps.db, deps.now()).catch(() => {}); }));
     dispatcher.nudge();
   }
 
