@@ -305,6 +305,14 @@ const MATRIX: Record<string, Entry> = {
     cell: async (w) => ({ path: `/appointments/${await insertAppointment(w, w.a.customer.id)}` }),
   },
   'GET /sync/appointments': { expect: m(401, 403, 200, 200, 200, 200, 404, 200), cell: (w) => ({ path: `/sync/appointments?company_id=${A(w)}` }) },
+
+  // This server has no Stripe configured: callers who pass the access rule get 503, and so nothing
+  // may change for anyone (the billing tests cover the configured answers).
+  'POST /create-checkout-session': {
+    expect: m(401, 403, 403, 403, 403, 503, 404, 503),
+    cell: (w) => ({ path: '/create-checkout-session', body: { company_id: A(w), product_id: 'standard' } }),
+  },
+  'POST /stripe/webhook': { expect: everyone(503), cell: () => ({ path: '/stripe/webhook', body: { id: 'evt_matrix', type: 'invoice.paid', data: { object: {} } } }) },
 };
 
 async function ensureDefault(w: World, minutes = 30): Promise<number> {

@@ -13,6 +13,7 @@ import { durationOptionRoutes } from './features/durations/duration-options.rout
 import { companyDurationRoutes } from './features/durations/company-durations.routes.ts';
 import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
 import { syncRoutes } from './features/sync/sync.routes.ts';
+import { billingRoutes } from './features/billing/billing.routes.ts';
 
 export function buildApiRoutes() {
   return createRouter()
@@ -27,7 +28,8 @@ export function buildApiRoutes() {
     .route('/', durationOptionRoutes)
     .route('/', companyDurationRoutes)
     .route('/', appointmentRoutes)
-    .route('/', syncRoutes);
+    .route('/', syncRoutes)
+    .route('/', billingRoutes);
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;
