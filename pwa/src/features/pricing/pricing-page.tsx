@@ -13,6 +13,8 @@ export const CHECKOUT_TEXT = {
   badPlan: 'Invalid plan selected or product ID not configured.',
   notCompanyUser: 'You must be logged in as a company user to subscribe.',
   failed: 'Failed to start checkout. Please try again.',
+  /** Billing belongs to the company's admin (DECISIONS.md section 3: managers have no billing). */
+  notOwner: "Only your company's admin can change the subscription. Please ask them to subscribe.",
 } as const;
 
 interface Plan {
@@ -83,6 +85,10 @@ export default function PricingPage() {
     const isCompanyUser = !!user && user.company_id != null && user.role !== 'customer' && user.role !== 'global_admin';
     if (!user || !isCompanyUser) {
       setError(CHECKOUT_TEXT.notCompanyUser);
+      return;
+    }
+    if (user.role !== 'admin') {
+      setError(CHECKOUT_TEXT.notOwner);
       return;
     }
     setPending(plan);
