@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
-  CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver,
+  CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DialectAdapter,
   type DatabaseConnection, type Driver, type MigrationResultSet, type SqliteDatabase,
 } from 'kysely';
 import type { Database } from './schema.ts';
@@ -31,7 +31,21 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite does run DDL inside transactions. Saying so makes Kysely's migrator run the pending
+ * migrations in one (immediate) transaction, which is the migration lock between processes: two
+ * processes starting together on a new file queue on the write lock instead of both creating tables.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.sqliteConfig);
   }
@@ -113,6 +127,8 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
   const migrator = new Migrator({
     db: handle.db,
     provider: { getMigrations: async () => migrations },
+    // A migration added later with an earlier date prefix still runs on databases that are ahead.
+    allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error;
