@@ -2,7 +2,7 @@
 // demo appointments with SPEC.md's titles, the modal's create/edit/delete with the data read back
 // from the server, 409/412 answers, drag to move, the phone list view, a customer's own list,
 // screenshots at three sizes and axe-core.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
@@ -72,6 +72,28 @@ async function waitForCalendar(page: Page) {
 }
 
 const dialog = (page: Page) => page.getByRole('dialog');
+
+/**
+ * Drags an event in a time grid until FullCalendar's drag outline (the mirror) starts at `time`,
+ * then drops it there, watching the outline as a person would instead of trusting pixel sums.
+ */
+async function dragEventTo(page: Page, event: Locator, time: string) {
+  const target = (await page.locator(`.fc-timegrid-slot-lane[data-time="${time}"]`).boundingBox())!;
+  const box = (await event.boundingBox())!;
+  const x = box.x + box.width / 2;
+  let y = box.y + Math.min(10, box.height / 2);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  const mirror = page.locator('.fc-event-mirror');
+  for (let i = 0; i < 200; i++) {
+    y += 3;
+    await page.mouse.move(x, y);
+    const m = (await mirror.count()) > 0 ? await mirror.first().boundingBox() : null;
+    if (m && Math.abs(m.y - target.y) <= 2) break;
+    if (m && m.y > target.y + 2) throw new Error(`the drag outline passed ${time}`);
+  }
+  await page.mouse.up();
+}
 
 async function expectNoSeriousAxe(page: Page, what: string, include?: string) {
   let builder = new AxeBuilder({ page });
@@ -314,16 +336,8 @@ test.describe('staff calendar', () => {
       await waitForCalendar(page);
       const ev = page.locator('.fc-event', { hasText: 'Casey Customer, E2E moved, Haircut' });
       await expect(ev).toBeVisible();
-      const slot = await page.locator('.fc-timegrid-slot-lane[data-time="08:00:00"]').boundingBox();
-      const box = (await ev.boundingBox())!;
-      const slotHeight = slot!.height; // 30 minutes
-      const x = box.x + box.width / 2;
-      const y = box.y + 8;
-      await page.mouse.move(x, y);
-      await page.mouse.down();
-      await page.mouse.move(x, y + 10, { steps: 4 });
-      await page.mouse.move(x, y + slotHeight * 2, { steps: 8 });
-      await page.mouse.up();
+      // Drag as a person does: hold the event and move down until its outline starts at 09:30.
+      await dragEventTo(page, ev, '09:30:00');
       await expect(page.getByText(/^Appointment moved: Casey Customer, E2E moved, Haircut/)).toBeVisible();
       const moved = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);
       expect(wall(moved.body.start_time, zone).time).toBe('09:30');
@@ -335,12 +349,7 @@ test.describe('staff calendar', () => {
       // Someone else changes it; this page still holds the old version: the next drag is refused (412) and reverted.
       const other = await api<Appt>(page.request, token, 'PUT', `/appointments/${created.id}`, { description: 'E2E changed elsewhere' }, { 'If-Match': `"${moved.body.version}"` });
       expect(other.status).toBe(200);
-      const box2 = (await ev.boundingBox())!;
-      await page.mouse.move(box2.x + box2.width / 2, box2.y + 8);
-      await page.mouse.down();
-      await page.mouse.move(box2.x + box2.width / 2, box2.y + 18, { steps: 4 });
-      await page.mouse.move(box2.x + box2.width / 2, box2.y + 8 + slotHeight * 2, { steps: 8 });
-      await page.mouse.up();
+      await dragEventTo(page, ev, '10:30:00');
       await expect(page.getByText(/The appointment was not moved\. Someone else changed this appointment meanwhile/)).toBeVisible();
       const still = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);
       expect(wall(still.body.start_time, zone).time).toBe('09:30');
