@@ -215,7 +215,7 @@ async function benchOnce(appointments: number) {
 
   const server = await spawnServer({
     DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000',
-  });
+  }, 60_000, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const pid = server.child.pid!;
   console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;
