@@ -17,7 +17,7 @@ import { useAvailableSlots, type AvailableSlotsParams } from './api/get-availabl
 import { createBooking, type BookingInput } from './api/create-booking.ts';
 import { ServiceOptions } from './components/service-options.tsx';
 import { DateOptions } from './components/date-options.tsx';
-import { formatLongDate, zonedTimeToUtc } from './zoned-time.ts';
+import { formatLongDate, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import type { BookingSummaryState } from './appointment-success-page.tsx';
 
 export const BOOKING_TEXT = {

@@ -8,7 +8,7 @@ import { Loading } from '../../components/loading.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { useCompany } from './api/get-company.ts';
 import { useDashboardAppointments, type DashboardAppointment } from './api/get-appointments.ts';
-import { addDays, dateIn, formatDay, formatTime, isKnownZone } from './day-time.ts';
+import { addDays, dateIn, formatDay, formatTime, isKnownZone } from '../../lib/zoned-time.ts';
 import './dashboard-page.css';
 
 const DAYS_AHEAD = 7;

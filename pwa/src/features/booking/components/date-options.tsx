@@ -1,6 +1,6 @@
 // The bookable days as a grid of radio "chips", grouped by month: only the dates the server
 // offered can be chosen (a native date input could not grey out the others).
-import { calendarDate } from '../zoned-time.ts';
+import { calendarDate } from '../../../lib/zoned-time.ts';
 
 const monthFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' });
 const weekdayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short' });

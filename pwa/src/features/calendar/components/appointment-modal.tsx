@@ -37,7 +37,7 @@ import {
   toWallTime,
   todayIn,
   zonedTimeToUtc,
-} from '../company-time.ts';
+} from '../../../lib/zoned-time.ts';
 import type { AppointmentStatus, CalendarAppointment, DurationChoice } from '../types.ts';
 import './appointment-modal.css';
 

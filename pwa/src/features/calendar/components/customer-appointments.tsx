@@ -13,7 +13,7 @@ import { useCompany } from '../api/get-company.ts';
 import { updateAppointment } from '../api/update-appointment.ts';
 import { describeWriteError } from '../appointment-errors.ts';
 import { serviceNames } from '../appointment-text.ts';
-import { browserZone, formatDate, formatWallTime, isKnownZone, toWallTime } from '../company-time.ts';
+import { browserZone, formatDate, formatWallTime, isKnownZone, toWallTime } from '../../../lib/zoned-time.ts';
 import type { CalendarAppointment } from '../types.ts';
 import './customer-appointments.css';
 

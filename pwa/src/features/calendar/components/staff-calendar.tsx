@@ -6,7 +6,7 @@
 // neither the public pages nor a customer's list download the library.
 //
 // Time zone: FullCalendar runs in 'UTC' mode and receives company-local wall times (see
-// company-time.ts); `now` is the company's current wall time, so "today" and the now-line are
+// lib/zoned-time.ts); `now` is the company's current wall time, so "today" and the now-line are
 // the company's, wherever the browser is.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -41,7 +41,7 @@ import {
   toWallTime,
   todayIn,
   wallFromCalendarDate,
-} from '../company-time.ts';
+} from '../../../lib/zoned-time.ts';
 import type { CalendarAppointment } from '../types.ts';
 import { AppointmentModal, type AppointmentModalInitial } from './appointment-modal.tsx';
 import './staff-calendar.css';
@@ -65,7 +65,7 @@ const VIEW_OPTIONS = {
   timeGridWeek: { displayEventEnd: false, eventMaxStack: 2 },
   timeGridDay: { eventMaxStack: 4 },
 } as const;
-/** Calendar dates are wall times in UTC fields (see company-time.ts): format them in UTC. */
+/** Calendar dates are wall times in UTC fields (see lib/zoned-time.ts): format them in UTC. */
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
 
 /** Colours with white text at 4.5:1 or better; one per staff member, in id order. */

@@ -1,4 +1,4 @@
-// Wall-clock dates and times in the company's IANA time zone, with the Intl API only.
+// Company-local dates and times (IANA zones) with the Intl API only: one home for the booking page, calendar and dashboard.
 //
 // The calendar shows every appointment at the company's local time, wherever the browser is.
 // FullCalendar's named time zones need a plugin (luxon) we do not ship, so the calendar runs
@@ -146,4 +146,25 @@ export function formatWallTime(time: string): string {
 export function zoneAbbreviation(zone: string, instant: Date = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(instant);
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** 'YYYY-MM-DD' of an instant in `zone`. */
+export function dateIn(instant: Date | string | number, zone: string): string {
+  return toWallTime(instant, zone).date;
+}
+
+/** 'YYYY-MM-DD' as a calendar date for display (formatted in UTC so it never shifts a day). */
+export function calendarDate(date: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d, 12));
+}
+
+/** 'Tuesday, November 24, 2026' for a 'YYYY-MM-DD', in the reader's locale. */
+export function formatLongDate(date: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(calendarDate(date));
+}
+
+/** 'Tuesday, November 24' for a 'YYYY-MM-DD'. */
+export function formatDay(date: string, opts: Intl.DateTimeFormatOptions = { weekday: 'long', month: 'long', day: 'numeric' }): string {
+  return formatDate(date, opts);
 }

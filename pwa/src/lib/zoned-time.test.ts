@@ -7,7 +7,7 @@ import {
   toWallTime,
   wallFromCalendarDate,
   zonedTimeToUtc,
-} from './company-time.ts';
+} from './zoned-time.ts';
 
 const NY = 'America/New_York';
 
