@@ -1,19 +1,10 @@
 // `npm run demo`: the product with a demo company (slug `demo`) and its logins printed.
 import { connect, migrateToLatest } from '@bookwell/db';
-import { ConfigError, loadConfig } from '../api/src/config.ts';
+import { loadConfigOrExit } from '../api/src/config.ts';
 import { startServer } from '../api/src/bootstrap.ts';
 import { seedDemo } from './lib/demo-seed.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 const database = connect(config.DATABASE_URL);
 await migrateToLatest(database);
 const { created, logins } = await seedDemo(database.db);

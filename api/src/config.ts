@@ -111,3 +111,16 @@ function maskSecret(key: string, value: string): string {
   }
   return '***';
 }
+
+/** For command-line entry points: the configuration, or every problem printed and exit code 1. */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

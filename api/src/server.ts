@@ -1,18 +1,9 @@
 // The process entry point: parse config, start, and shut down gracefully on SIGTERM/SIGINT.
-import { ConfigError, describeConfig, loadConfig } from './config.ts';
+import { describeConfig, loadConfigOrExit } from './config.ts';
 import { startServer } from './bootstrap.ts';
 import { createLogger } from './lib/logger.ts';
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 const log = createLogger(config.LOG_LEVEL);
 log.info('starting', { config: describeConfig(config) });
 const running = await startServer(config, { log });
