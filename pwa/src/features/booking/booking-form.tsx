@@ -92,6 +92,7 @@ export function BookingForm({
   const [submitting, setSubmitting] = useState(false);
   const [booked, setBooked] = useState<BookingSummaryState['booking'] | null>(null);
   const attempt = useRef<{ body: string; key: string } | null>(null);
+  const focusAfterSubmit = useRef<FieldName | null>(null);
 
   // Signed in: name and email come from the account (and stay disabled).
   useEffect(() => {
@@ -237,7 +238,8 @@ export function BookingForm({
           queryClient.invalidateQueries({ queryKey: ['available-slots'] }),
           queryClient.invalidateQueries({ queryKey: ['available-dates'] }),
         ]);
-        focusField('time');
+        // The form is still disabled here (submitting): move focus once it is enabled again.
+        focusAfterSubmit.current = 'time';
       } else if (isApiError(err) && err.code === 'idempotency_in_progress') {
         setFormError(BOOKING_TEXT.inProgress);
       } else if (isApiError(err) && err.status === 403) {
@@ -251,6 +253,15 @@ export function BookingForm({
       setSubmitting(false);
     }
   }
+
+  // After a refused booking, focus goes to the field to fix (a disabled field cannot take it
+  // while the request is out).
+  useEffect(() => {
+    const field = focusAfterSubmit.current;
+    if (submitting || !field) return;
+    focusAfterSubmit.current = null;
+    formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(`${uid}-${field}`)}`)?.focus();
+  }, [submitting, uid]);
 
   // Signed-in bookers see the confirmation, then the thank-you page.
   useEffect(() => {
@@ -503,6 +514,7 @@ export function BookingForm({
                 onChange={(e) => {
                   setTime(e.target.value);
                   clearError('time');
+                  if (e.target.value) setSlotNotice(null); // another time chosen: the warning is done
                 }}
                 {...invalid('time')}
                 aria-describedby={
