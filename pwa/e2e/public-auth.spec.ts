@@ -1,0 +1,313 @@
+// The public sign-up and password pages (issue 6; SPEC.md sections 2, 4, 5 and 8; DECISIONS.md
+// section 2) against the real server: registering a business leads to /calendar and creates the
+// company in the browser's time zone, the health check message, forgot/reset password end to
+// end from the emailed link, and screenshots of every public page at the three sizes.
+//
+// Each test makes its own account (unique emails), so nothing depends on run order or other specs.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { shootAllSizes } from './support/screens.ts';
+import { linkIn, waitForMail } from './support/mail.ts';
+
+const UNREACHABLE = 'Unable to connect to the server. Please check your connection and try again.';
+const INVALID_TOKEN = 'Invalid or expired reset token';
+
+let serial = 0;
+function uniqueEmail(tag: string): string {
+  serial += 1;
+  return `${tag}-${Date.now().toString(36)}-${serial}-${Math.random().toString(36).slice(2, 7)}@example.org`;
+}
+
+async function api<T>(request: APIRequestContext, token: string | null, method: string, path: string, data?: unknown) {
+  const res = await request.fetch(`/api${path}`, {
+    method,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(data === undefined ? {} : { data }),
+  });
+  const text = await res.text();
+  return { status: res.status(), body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function expectNoSeriousAxe(page: Page, what: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${what} accessibility`).toEqual([]);
+}
+
+/** Holds requests matching `match` until the returned function is called. */
+async function hold(page: Page, url: string, match: (method: string) => boolean = () => true) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(url, async (route) => {
+    if (match(route.request().method())) await released;
+    await route.continue();
+  });
+  // Later requests pass straight through (the promise is settled).
+  return () => release();
+}
+
+test.describe('a new business registers', () => {
+  // A zone other than the server's default (UTC) and the demo's, so the test sees the browser's zone arrive.
+  test.use({ timezoneId: 'Europe/Berlin' });
+
+  test('register leads to /calendar and creates the company in the browser time zone', async ({ page }) => {
+    const who = { name: 'Priya Owner', email: uniqueEmail('register-owner'), company: `Priya Salon ${Date.now().toString(36)}` };
+    const password = 'owner-pass-1';
+
+    await page.goto('/register');
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Already have an account? Sign in' })).toHaveAttribute('href', '/login');
+    const f = {
+      name: page.getByLabel('Full name'),
+      email: page.getByLabel('Email address'),
+      password: page.getByLabel('Password', { exact: true }),
+      confirm: page.getByLabel('Confirm password'),
+      company: page.getByLabel('Company name'),
+      submit: page.getByRole('button', { name: 'Create account' }),
+    };
+    await expect(f.email).toHaveAttribute('type', 'email');
+
+    // All five fields are required.
+    await f.submit.click();
+    await expect(page.getByRole('alert')).toHaveText('All fields are required');
+    await f.name.fill(who.name);
+    await f.email.fill(who.email);
+    await f.password.fill(password);
+    await f.confirm.fill(`${password}-typo`);
+    await f.submit.click();
+    await expect(page.getByRole('alert')).toHaveText('All fields are required');
+    await f.company.fill(who.company);
+
+    // Passwords must match; the message clears when either password is edited.
+    await f.submit.click();
+    await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+    await f.confirm.fill(password);
+    await expect(page.getByText('Passwords do not match')).toHaveCount(0);
+    await f.password.fill('short');
+    await f.confirm.fill('short');
+    await f.submit.click();
+    await expect(page.getByRole('alert')).toHaveText('Password must be at least 6 characters long');
+    await f.password.fill(password);
+    await f.confirm.fill(password);
+
+    // Creating account... with the fields disabled while the request is out.
+    const release = await hold(page, '**/api/register', (m) => m === 'POST');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/register'));
+    await f.submit.click();
+    await expect(page.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
+    await expect(f.name).toBeDisabled();
+    await expect(f.company).toBeDisabled();
+    release();
+    expect((await sent).postDataJSON()).toEqual({
+      name: who.name,
+      email: who.email,
+      password,
+      role: 'admin',
+      company_name: who.company,
+      timezone: 'Europe/Berlin',
+    });
+
+    await expect(page).toHaveURL(/\/calendar$/);
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect(token).toBeTruthy();
+
+    // On the server: an admin of a new company in the browser's zone, on its free trial.
+    const me = await api<{ id: number; role: string; company_id: number; name: string; email: string }>(page.request, token, 'GET', '/me');
+    expect(me.body).toMatchObject({ role: 'admin', name: who.name, email: who.email });
+    const company = await api<{ name: string; timezone: string; subscription_expires_at: string | null }>(
+      page.request,
+      token,
+      'GET',
+      `/companies/${me.body.company_id}`,
+    );
+    expect(company.status).toBe(200);
+    expect(company.body.name).toBe(who.company);
+    expect(company.body.timezone).toBe('Europe/Berlin');
+    const trialDays = (Date.parse(company.body.subscription_expires_at!) - Date.now()) / 86_400_000;
+    expect(trialDays).toBeGreaterThan(13.9);
+    expect(trialDays).toBeLessThanOrEqual(14);
+
+    // Signed in, the public entry points send them to the calendar.
+    for (const path of ['/', '/login', '/register']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/calendar$/);
+    }
+
+    // Signed out, the same email cannot register again.
+    await page.evaluate(() => localStorage.removeItem('token'));
+    await page.goto('/register');
+    await f.name.fill('Someone Else');
+    await f.email.fill(who.email);
+    await f.password.fill('another-pass');
+    await f.confirm.fill('another-pass');
+    await f.company.fill('Another Company');
+    await f.submit.click();
+    await expect(page.getByRole('alert')).toHaveText('Email already exists');
+    await expect(page).toHaveURL(/\/register$/);
+  });
+});
+
+test('login and register check the server on load and say when it cannot be reached', async ({ page }) => {
+  await page.route('**/api/health', (route) => route.abort('connectionrefused'));
+  for (const path of ['/login', '/register']) {
+    await page.goto(path);
+    await expect(page.getByRole('alert').filter({ hasText: UNREACHABLE })).toBeVisible();
+  }
+  await page.unroute('**/api/health');
+  const checked = page.waitForResponse((r) => r.url().endsWith('/api/health'));
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  expect((await checked).status()).toBe(200);
+  await expect(page.getByText(UNREACHABLE)).toHaveCount(0);
+});
+
+test('forgot and reset password end to end from the emailed link', async ({ page, context }) => {
+  const email = uniqueEmail('reset-owner');
+  const oldPassword = 'old-pass-1';
+  const newPassword = 'new-pass-2';
+  const registered = await api<{ token: string }>(page.request, null, 'POST', '/register', {
+    name: 'Rita Reset',
+    email,
+    password: oldPassword,
+    role: 'admin',
+    company_name: `Reset Co ${Date.now().toString(36)}`,
+  });
+  expect(registered.status).toBe(200);
+
+  // /login -> Forgot your password?
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to login' })).toHaveAttribute('href', '/login');
+  const emailField = page.getByLabel('Email address');
+  await expect(emailField).toHaveAttribute('type', 'email');
+  await expect(emailField).toHaveAttribute('required', '');
+
+  // An unknown address gets the same answer as a known one (nothing is revealed).
+  await emailField.fill(uniqueEmail('nobody'));
+  const unknown = page.waitForResponse((r) => r.url().endsWith('/api/password-reset/request'));
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  const unknownMessage = ((await (await unknown).json()) as { message: string }).message;
+  await expect(page.getByRole('status').filter({ hasText: unknownMessage })).toBeVisible();
+
+  await emailField.fill(email);
+  const requested = page.waitForResponse((r) => r.url().endsWith('/api/password-reset/request'));
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  const answer = await requested;
+  expect(answer.status()).toBe(200);
+  expect(answer.request().postDataJSON()).toEqual({ email_or_username: email });
+  const message = ((await answer.json()) as { message: string }).message;
+  expect(message).toBe(unknownMessage);
+  await expect(page.getByRole('status').filter({ hasText: message })).toBeVisible();
+
+  // The email and its link.
+  const mail = await waitForMail(email, (b) => b.includes('/reset-password?token='));
+  expect(mail).toMatch(/^Subject: Reset your password$/m);
+  const link = new URL(linkIn(mail, /https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/));
+  const linkPath = link.pathname + link.search;
+
+  // 'Validating reset token...' while the validate call is out, the token already gone from
+  // the address bar.
+  const releaseValidate = await hold(page, '**/api/password-reset/validate**');
+  await page.goto(linkPath);
+  await expect(page.getByText('Validating reset token...')).toBeVisible();
+  expect(new URL(page.url()).search).toBe('');
+  await expect(page).toHaveURL(/\/reset-password$/);
+  releaseValidate();
+
+  const f = {
+    password: page.getByLabel('New password'),
+    confirm: page.getByLabel('Confirm password'),
+    submit: page.getByRole('button', { name: 'Reset password' }),
+  };
+  await expect(f.password).toBeVisible();
+  await expectNoSeriousAxe(page, 'reset password');
+  await shootAllSizes(page, 'reset-password');
+
+  // A second tab opened the same link before it is used.
+  const other = await context.newPage();
+  await other.goto(linkPath);
+  await expect(other.getByLabel('New password')).toBeVisible();
+
+  // Validation: at least 6 characters, and matching.
+  await f.password.fill('abc');
+  await f.confirm.fill('abc');
+  await f.submit.click();
+  await expect(page.getByRole('alert')).toHaveText('Password must be at least 6 characters long');
+  await f.password.fill(newPassword);
+  await f.confirm.fill(`${newPassword}x`);
+  await f.submit.click();
+  await expect(page.getByRole('alert')).toHaveText('Passwords do not match');
+  await f.confirm.fill(newPassword);
+
+  const releaseConfirm = await hold(page, '**/api/password-reset/confirm');
+  const confirmSent = page.waitForRequest((r) => r.url().endsWith('/api/password-reset/confirm'));
+  await f.submit.click();
+  await expect(page.getByRole('button', { name: 'Resetting...' })).toBeDisabled();
+  releaseConfirm();
+  const confirmBody = (await confirmSent).postDataJSON() as { token: string; new_password: string };
+  expect(confirmBody).toEqual({ token: link.searchParams.get('token'), new_password: newPassword });
+
+  // Success: the fields are disabled, and 2 s later the login page.
+  const success = page.getByRole('status').filter({ hasText: 'Your password has been set. You can now sign in.' });
+  await expect(success).toBeVisible();
+  const shownAt = Date.now();
+  await expect(f.password).toBeDisabled();
+  await expect(f.confirm).toBeDisabled();
+  await page.waitForTimeout(1_200);
+  await expect(page).toHaveURL(/\/reset-password$/);
+  await page.waitForURL(/\/login$/, { timeout: 5_000 });
+  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1_200);
+
+  // The new password signs in (through the form); the old one no longer does.
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(newPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/calendar$/);
+  expect((await api(page.request, null, 'POST', '/login', { email, password: oldPassword })).status).toBe(400);
+  // Setting the password ended the sessions from before it.
+  expect((await api(page.request, registered.body.token, 'GET', '/me')).status).toBe(401);
+
+  // The link works once: the other tab's submit is refused, and so is opening the link again.
+  await other.getByLabel('New password').fill('third-pass-3');
+  await other.getByLabel('Confirm password').fill('third-pass-3');
+  await other.getByRole('button', { name: 'Reset password' }).click();
+  await expect(other.getByRole('alert')).toHaveText(INVALID_TOKEN);
+  await other.close();
+
+  await page.evaluate(() => localStorage.removeItem('token'));
+  await page.goto(linkPath);
+  await expect(page.getByRole('alert')).toHaveText(INVALID_TOKEN);
+  await expect(page.getByLabel('New password')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Request a new reset link' })).toHaveAttribute('href', '/forgot-password');
+  expect((await api(page.request, null, 'POST', '/password-reset/confirm', { token: confirmBody.token, new_password: 'fourth-pass-4' })).status).toBe(400);
+  expect((await api(page.request, null, 'POST', '/login', { email, password: newPassword })).status).toBe(200);
+
+  // Without a token at all.
+  await page.goto('/reset-password');
+  await expect(page.getByRole('alert')).toHaveText('Invalid reset link. Please request a new password reset.');
+});
+
+test('public pages at three sizes: landing, pricing, faq, login, register, forgot and reset password', async ({ page }) => {
+  const pages: [name: string, path: string, ready: (p: Page) => Promise<void>][] = [
+    ['landing', '/', (p) => expect(p.getByRole('heading', { name: 'Online booking' })).toBeVisible()],
+    ['pricing', '/pricing', (p) => expect(p.getByText('$79.99')).toBeVisible()],
+    ['faq', '/faq', (p) => expect(p.locator('summary').first()).toBeVisible()],
+    ['login', '/login', (p) => expect(p.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible()],
+    ['register', '/register', (p) => expect(p.getByLabel('Company name')).toBeVisible()],
+    ['register-customer', '/register?company=demo', (p) => expect(p.getByText('Sign up as a customer of Demo Studio')).toBeVisible()],
+    ['forgot-password', '/forgot-password', (p) => expect(p.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible()],
+    ['reset-password-no-token', '/reset-password', (p) => expect(p.getByText('Invalid reset link. Please request a new password reset.')).toBeVisible()],
+  ];
+  for (const [name, path, ready] of pages) {
+    await page.goto(path);
+    await ready(page);
+    await expectNoSeriousAxe(page, name);
+    await shootAllSizes(page, name);
+  }
+  // The customer sign-up asks no company name.
+  await page.goto('/register?company=demo');
+  await expect(page.getByLabel('Full name')).toBeVisible();
+  await expect(page.getByLabel('Company name')).toHaveCount(0);
+});
