@@ -6,6 +6,21 @@ type Handler = (url: string, init?: RequestInit) => Response | Promise<Response>
 function setup(opts: { direct?: string | null; handler: Handler; timeoutMs?: number }) {
   let now = 1_000_000;
   const calls: string[] = [];
+  // The manager's own timers run on this clock: `advance` fires those that fall due.
+  let nextId = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const advance = (ms: number) => {
+    const until = now + ms;
+    for (;;) {
+      const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      timers.delete(due[0]);
+      now = Math.max(now, due[1].at);
+      due[1].fn();
+    }
+    now = until;
+    return now;
+  };
   const manager = new ConnectionManager({
     loadConfig: async () => ({ API_URL: '/api', DIRECT_API_URL: opts.direct === undefined ? 'https://direct.example/api' : opts.direct }),
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -14,9 +29,18 @@ function setup(opts: { direct?: string | null; handler: Handler; timeoutMs?: num
     }) as typeof fetch,
     now: () => now,
     timeoutMs: opts.timeoutMs ?? 10_000,
+    setTimer: (fn, ms) => {
+      const id = nextId++;
+      timers.set(id, { at: now + ms, fn });
+      return id;
+    },
+    clearTimer: (id) => timers.delete(id as number),
   });
-  return { manager, calls, advance: (ms: number) => (now += ms) };
+  return { manager, calls, advance, pendingTimers: () => timers.size };
 }
+
+/** Lets the probes started by timers (fetch promises) settle. */
+const settle = () => new Promise((r) => setTimeout(r, 0));
 
 const ok = () => new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
 const gateway = () => new Response('bad gateway', { status: 502 });
@@ -150,5 +174,76 @@ describe('ConnectionManager', () => {
     expect(await manager.checkHealth()).toBe(false);
     expect(await manager.checkHealth()).toBe(true); // second failure: switched, retried on direct
     expect(manager.mode).toBe('direct');
+  });
+
+  it('re-checks the proxy by itself every 30 s while on direct, without any request, and switches back', async () => {
+    let proxyUp = false;
+    const { manager, calls, advance, pendingTimers } = setup({
+      handler: (url) => (url.startsWith('/api') ? (proxyUp ? ok() : gateway()) : ok()),
+    });
+    await manager.request('/a');
+    await manager.request('/a');
+    expect(manager.mode).toBe('direct');
+    const probes = () => calls.filter((c) => c === '/api/health').length;
+
+    advance(29_999);
+    await settle();
+    expect(probes()).toBe(0);
+    advance(1);
+    await settle();
+    expect(probes()).toBe(1); // still down: stays direct, next probe in 30 s
+    expect(manager.mode).toBe('direct');
+    expect(manager.state.get().notice).toBe(PROXY_FAILED_TEXT);
+
+    proxyUp = true;
+    advance(29_999);
+    await settle();
+    expect(probes()).toBe(1);
+    advance(1);
+    await settle();
+    expect(probes()).toBe(2);
+    expect(manager.mode).toBe('proxy');
+    expect(manager.state.get().notice).toBeNull();
+    expect(pendingTimers()).toBe(0); // no more probing once back on the proxy
+
+    await manager.request('/b');
+    expect(calls.at(-1)).toBe('/api/b');
+  });
+
+  it('probes the proxy at most every 30 s however many requests go direct meanwhile', async () => {
+    const { manager, calls, advance } = setup({ handler: (url) => (url.startsWith('/api') ? gateway() : ok()) });
+    await manager.request('/a');
+    await manager.request('/a');
+    expect(manager.mode).toBe('direct');
+    for (let t = 0; t < 65; t++) {
+      advance(1_000);
+      await manager.request('/a');
+      await settle();
+    }
+    // 65 s on direct: probes at 30 s and 60 s only, whether a request or the timer started them.
+    expect(calls.filter((c) => c === '/api/health')).toHaveLength(2);
+    expect(manager.mode).toBe('direct');
+  });
+
+  it('a periodic health check just under 30 s after the switch does not delay the re-check to 60 s', async () => {
+    let proxyUp = false;
+    const { manager, calls, advance } = setup({
+      handler: (url) => (url.startsWith('/api') ? (proxyUp ? ok() : gateway()) : ok()),
+    });
+    await manager.request('/a');
+    await manager.request('/a');
+    proxyUp = true;
+    const probes = () => calls.filter((c) => c === '/api/health').length;
+    // The 30 s health-check interval is not aligned with the switch: its tick comes at 29.9 s.
+    advance(29_900);
+    expect(await manager.checkHealth()).toBe(true); // answered by the direct API
+    expect(probes()).toBe(0); // too soon for the proxy
+    expect(manager.mode).toBe('direct');
+    // The re-check still runs at 30 s, not at the interval's next tick.
+    advance(100);
+    await settle();
+    expect(probes()).toBe(1);
+    expect(manager.mode).toBe('proxy');
+    expect(manager.state.get().notice).toBeNull();
   });
 });

@@ -2,8 +2,9 @@
 //
 // Every request starts on the proxy path (API_URL). After 2 consecutive proxy failures
 // (502/503/504 or no response) and with a DIRECT_API_URL configured, requests go to the direct
-// base and the user is told. While on direct, the proxy's health is re-checked at most every
-// 30 s; when it answers, requests go back to the proxy and the notice clears.
+// base and the user is told. While on direct, the proxy's health is re-checked every 30 s (on a
+// timer of its own, and never more often, however many requests the app makes); when it
+// answers, requests go back to the proxy and the notice clears.
 import { createStore } from './store.ts';
 import { loadConfig, type RuntimeConfig } from './config.ts';
 
@@ -39,6 +40,8 @@ export interface ConnectionDeps {
   fetch: typeof fetch;
   now: () => number;
   timeoutMs: number;
+  setTimer: (fn: () => void, ms: number) => unknown;
+  clearTimer: (id: unknown) => void;
 }
 
 const isGatewayFailure = (status: number) => status === 502 || status === 503 || status === 504;
@@ -59,6 +62,7 @@ export class ConnectionManager {
   private proxyFailures = 0;
   private lastProxyCheck = 0;
   private proxyCheck: Promise<boolean> | null = null;
+  private recheckTimer: unknown = null;
   private readonly deps: ConnectionDeps;
 
   constructor(deps: Partial<ConnectionDeps> = {}) {
@@ -67,6 +71,8 @@ export class ConnectionManager {
       fetch: deps.fetch ?? ((...args) => globalThis.fetch(...args)),
       now: deps.now ?? (() => Date.now()),
       timeoutMs: deps.timeoutMs ?? API_TIMEOUT_MS,
+      setTimer: deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms)),
+      clearTimer: deps.clearTimer ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>)),
     };
   }
 
@@ -105,7 +111,7 @@ export class ConnectionManager {
 
     this.proxyFailures += 1;
     if (direct && this.proxyFailures >= PROXY_FAILURE_THRESHOLD) {
-      this.switchToDirect();
+      this.switchToDirect(config);
       // The request that tipped the balance is retried on direct when replaying it is safe.
       if (isReplayable(init)) return this.viaDirect(direct, path, init);
     }
@@ -137,14 +143,38 @@ export class ConnectionManager {
     return () => clearInterval(id);
   }
 
-  private switchToDirect(): void {
+  private switchToDirect(config: RuntimeConfig): void {
     this.lastProxyCheck = this.deps.now();
     this.state.set({ mode: 'direct', notice: PROXY_FAILED_TEXT });
+    this.scheduleRecheck(config);
   }
 
   private switchToProxy(): void {
     this.proxyFailures = 0;
+    this.cancelRecheck();
     this.state.set({ mode: 'proxy', notice: null });
+  }
+
+  /**
+   * While on direct, the next proxy re-check is due PROXY_RECHECK_MS after the last one. The
+   * periodic health check alone cannot promise that: its ticks are not aligned with the switch,
+   * so a tick just under 30 s after it is skipped and the proxy waited up to 60 s.
+   */
+  private scheduleRecheck(config: RuntimeConfig): void {
+    this.cancelRecheck();
+    const wait = Math.max(0, this.lastProxyCheck + PROXY_RECHECK_MS - this.deps.now());
+    this.recheckTimer = this.deps.setTimer(() => {
+      this.recheckTimer = null;
+      if (this.mode !== 'direct') return;
+      // A probe in flight reschedules when it ends; "not yet due" (a request probed meanwhile) here.
+      if (!this.proxyCheck && this.deps.now() - this.lastProxyCheck < PROXY_RECHECK_MS) this.scheduleRecheck(config);
+      else void this.maybeRecheckProxy(config);
+    }, wait);
+  }
+
+  private cancelRecheck(): void {
+    if (this.recheckTimer !== null) this.deps.clearTimer(this.recheckTimer);
+    this.recheckTimer = null;
   }
 
   private async viaDirect(direct: string, path: string, init?: RequestInit): Promise<Response> {
@@ -176,6 +206,7 @@ export class ConnectionManager {
       })
       .finally(() => {
         this.proxyCheck = null;
+        if (this.mode === 'direct') this.scheduleRecheck(config);
       });
     return this.proxyCheck;
   }
