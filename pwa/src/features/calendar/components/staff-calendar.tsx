@@ -269,7 +269,13 @@ export default function StaffCalendar() {
   // through a ref, and the options object changes only when what it shows changes.
   const handlers = useRef({ onDatesSet, onDateClick, onEventClick, onMoved, canEdit, zone });
   handlers.current = { onDatesSet, onDateClick, onEventClick, onMoved, canEdit, zone };
-  const [initialCalendarDate] = useState(() => initialDate ?? todayIn(zone));
+  // The opening date is today in the company's zone: fixed once the company has loaded (the calendar
+  // itself only renders then), not on the first render, when only the browser's zone is known.
+  const openingDate = useRef<string | null>(null);
+  if (openingDate.current === null && (company.isSuccess || companyId === null || company.isError)) {
+    openingDate.current = initialDate ?? todayIn(zone);
+  }
+  const initialCalendarDate = openingDate.current ?? initialDate ?? todayIn(zone);
 
   const calendarOptions = useMemo<CalendarOptions>(
     () => ({
