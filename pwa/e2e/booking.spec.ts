@@ -253,24 +253,38 @@ async function openBookingPage(page: Page) {
 /** Captures the body of the booking POST the page sends (and its answer). */
 function watchBookings(page: Page) {
   const sent: BookingBody[] = [];
-  const answers: { status: number; body: unknown }[] = [];
+  const answers: Promise<{ status: number; body: unknown }>[] = [];
   page.on('request', (req: Request) => {
     if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/appointments') sent.push(req.postDataJSON() as BookingBody);
   });
-  page.on('response', async (res) => {
+  page.on('response', (res) => {
     if (res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/appointments') {
-      answers.push({ status: res.status(), body: await res.json().catch(() => null) });
+      answers.push(res.json().catch(() => null).then((body: unknown) => ({ status: res.status(), body })));
     }
   });
-  return { sent, answers };
+  /** The server's answer to the i-th booking POST. */
+  const answer = async (i: number) => {
+    await expect.poll(() => answers.length).toBeGreaterThan(i);
+    return answers[i]!;
+  };
+  return { sent, answer };
 }
 
-/** Picks the first date the page offers and checks the list is the server's. */
-async function pickFirstDate(page: Page, request: APIRequestContext, q: { company: number; service: number; employee?: number }) {
+/** Checks the dates offered are the server's and picks the first (after today). */
+async function pickDate(
+  page: Page,
+  request: APIRequestContext,
+  q: { company: number; service: number; employee?: number },
+  /** 'first' (after today), or a given day. */
+  which: string = 'first',
+) {
   const dates = await serverDates(request, q);
   expect(dates.length, 'the demo company has free dates in the next 30 days').toBeGreaterThan(0);
   await expect.poll(() => offeredDates(page)).toEqual(dates);
-  const date = dates[0]!;
+  // Not today when avoidable: today's slots run out as the clock moves on.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const date = which === 'first' ? (dates.find((d) => d !== today) ?? dates[0]!) : which;
+  expect(dates).toContain(date);
   await form(page).dateChip(date).click();
   await expect(form(page).dateInput(date)).toBeChecked();
   const slots = await serverSlots(request, { ...q, date });
@@ -327,7 +341,7 @@ test.describe('anonymous visitor on a phone', () => {
     await expect(page.getByText('Choose a team member to see available dates.')).toBeVisible();
     await f.employee.selectOption({ label: 'Emma Stylist' });
 
-    const { date, slots } = await pickFirstDate(page, page.request, { company: company.id, service: haircut.id, employee: emma });
+    const { date, slots } = await pickDate(page, page.request, { company: company.id, service: haircut.id, employee: emma });
     const slot = slots[0]!;
     await f.time.selectOption(slot.value);
     await f.notes.fill(notes);
@@ -360,11 +374,12 @@ test.describe('anonymous visitor on a phone', () => {
     expect(new Date(sent.start_time).toISOString()).toBe(slot.start);
     expect(sent.description).toBe(notes);
     expect(sent).not.toHaveProperty('user_id');
-    expect(watched.answers[0]?.status).toBe(201);
+    const answer = await watched.answer(0);
+    expect(answer.status).toBe(201);
 
     // The appointment on the server, under the typed name.
     const owner = await apiToken(page, DEMO.owner);
-    const created = (await appointmentsOn(page.request, owner, date)).find((a) => a.id === (watched.answers[0]!.body as Appointment).id);
+    const created = (await appointmentsOn(page.request, owner, date)).find((a) => a.id === (answer.body as Appointment).id);
     expect(created).toBeDefined();
     expect(created).toMatchObject({
       customer_name: who.name,
@@ -440,7 +455,7 @@ test('a signed-in customer books with their account: name and email prefilled an
 
   await f.service('Haircut').check();
   await f.employee.selectOption({ label: 'Noah Barber' });
-  const { date, slots } = await pickFirstDate(page, page.request, { company: company.id, service: haircut.id, employee: noah });
+  const { date, slots } = await pickDate(page, page.request, { company: company.id, service: haircut.id, employee: noah });
   // Noah works weekday afternoons only (his own hours bound the company's).
   expect(weekdayOf(date)).toBeLessThanOrEqual(5);
   for (const s of slots) expect(s.value >= '12:00').toBe(true);
@@ -457,7 +472,7 @@ test('a signed-in customer books with their account: name and email prefilled an
 
   expect(watched.sent).toHaveLength(1);
   expect(watched.sent[0]).toMatchObject({ user_id: me.id, employee_id: noah, customer: { name: me.name, email: me.email } });
-  const id = (watched.answers[0]!.body as Appointment).id;
+  const id = ((await watched.answer(0)).body as Appointment).id;
   const owner = await apiToken(page, DEMO.owner);
   const created = (await appointmentsOn(page.request, owner, date)).find((a) => a.id === id);
   expect(created).toMatchObject({ user_id: me.id, customer_name: me.name, employee_id: noah, start_time: slot.start, status: 'booked' });
@@ -482,11 +497,11 @@ test('an anonymous booker signs up from the success panel and sees the booking i
   await f.phone.fill(who.phone);
   await f.service('Beard Trim').check();
   await f.employee.selectOption({ label: 'Ava Coach' });
-  const { date, slots } = await pickFirstDate(page, page.request, { company: company.id, service: beard.id, employee: ava });
+  const { date, slots } = await pickDate(page, page.request, { company: company.id, service: beard.id, employee: ava });
   await f.time.selectOption(slots[0]!.value);
   await f.submit.click();
   await expect(page.getByRole('heading', { name: 'Your appointment is booked!' })).toBeVisible();
-  const bookingId = (watched.answers[0]!.body as Appointment).id;
+  const bookingId = ((await watched.answer(0)).body as Appointment).id;
 
   // Sign Up: the customer sign-up of this company, without a company name.
   await page.getByRole('link', { name: 'Sign Up' }).click();
@@ -692,7 +707,18 @@ test('the 409 race: a second browser takes the chosen time first, the customer i
   await f.phone.fill(who.phone);
   await f.service('Colour & Style').check();
   await f.employee.selectOption({ label: 'Emma Stylist' });
-  const { date, slots } = await pickFirstDate(page, page.request, { company: company.id, service: colour.id, employee: emma });
+  // A day with plenty of free times (the latest such), so that once one is taken the day itself
+  // stays on offer and other times remain.
+  const q = { company: company.id, service: colour.id, employee: emma };
+  let roomy: string | null = null;
+  for (const d of [...(await serverDates(page.request, q))].reverse()) {
+    if ((await serverSlots(page.request, { ...q, date: d })).length >= 5) {
+      roomy = d;
+      break;
+    }
+  }
+  expect(roomy, 'a day with at least 5 free times for Colour & Style with Emma').not.toBeNull();
+  const { date, slots } = await pickDate(page, page.request, q, roomy!);
   const chosen = slots[0]!;
   await f.time.selectOption(chosen.value);
 
@@ -703,7 +729,7 @@ test('the 409 race: a second browser takes the chosen time first, the customer i
 
   await f.submit.click();
   await expect(page.getByText(SLOT_TAKEN)).toBeVisible();
-  expect(watched.answers[0]).toEqual({ status: 409, body: expect.objectContaining({ error: 'This time is no longer available', code: 'slot_taken' }) });
+  expect(await watched.answer(0)).toEqual({ status: 409, body: expect.objectContaining({ error: 'This time is no longer available', code: 'slot_taken' }) });
   // The taken time is cleared and the fresh slots (without it) are offered, the date kept.
   await expect(f.time).toHaveValue('');
   await expect(f.time).toBeFocused();
@@ -754,7 +780,7 @@ test('booking page screenshots (form, success panel) at three sizes and no serio
   await f.phone.fill('+1 212 555 0150');
   await f.service('Consultation').check();
   await f.employee.selectOption({ label: 'Emma Stylist' });
-  const { slots } = await pickFirstDate(page, page.request, { company: company.id, service: consult.id, employee: emma });
+  const { slots } = await pickDate(page, page.request, { company: company.id, service: consult.id, employee: emma });
   await f.time.selectOption(slots[slots.length - 1]!.value);
   await f.notes.fill('Screenshots.');
   await axe('filled booking form');

@@ -210,7 +210,8 @@ test('forgot and reset password end to end from the emailed link', async ({ page
   // 'Validating reset token...' while the validate call is out, the token already gone from
   // the address bar.
   const releaseValidate = await hold(page, '**/api/password-reset/validate**');
-  await page.goto(linkPath);
+  const opened = await page.goto(linkPath);
+  expect(opened?.headers()['referrer-policy']).toBe('no-referrer');
   await expect(page.getByText('Validating reset token...')).toBeVisible();
   expect(new URL(page.url()).search).toBe('');
   await expect(page).toHaveURL(/\/reset-password$/);
