@@ -94,7 +94,11 @@ test('the employee-booking toggle and the time increment are saved at once and r
   const toggle = page.getByRole('checkbox', { name: EMPLOYEE_BOOKING });
   const increment = page.getByLabel('Time increment');
   try {
-    await toggle.uncheck();
+    // The box is controlled by the optimistic state, which settles a tick after the click: click and
+    // wait for it rather than check(), which reads the state right after the click.
+    await expect(toggle).toBeChecked();
+    await toggle.click();
+    await expect(toggle).not.toBeChecked();
     await expect.poll(async () => (await ownCompany(page, token)).enable_employee_booking).toBe(false);
     await increment.selectOption('15');
     await expect(page.getByText('Customers are offered a start time every 15 minutes.')).toBeVisible();
@@ -106,7 +110,8 @@ test('the employee-booking toggle and the time increment are saved at once and r
     // The hours grid offers times at the new increment.
     await expect(page.getByRole('combobox', { name: 'Sunday Start' }).locator('option[value="10:15"]')).toHaveCount(1);
 
-    await toggle.check();
+    await toggle.click();
+    await expect(toggle).toBeChecked();
     await increment.selectOption('30');
     await expect.poll(async () => (await ownCompany(page, token)).enable_employee_booking).toBe(true);
     await expect.poll(async () => (await ownCompany(page, token)).time_increment_minutes).toBe(30);
