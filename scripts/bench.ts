@@ -24,6 +24,10 @@ const argValue = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const seconds = Number(argValue('--seconds') ?? 10);
+/** `--only slots,dates,bookings`: measure some loads only (for profiling one endpoint). */
+const only = argValue('--only')?.split(',');
+const measures = (load: string) => !only || only.includes(load);
+const skipped = { skipped: true } as const;
 
 function summarize(r: autocannon.Result) {
   return {
@@ -129,11 +133,11 @@ async function benchOnce(appointments: number) {
     return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${svc}&date=${dates[i % dates.length]}${emp}`;
   };
   await run({ url: base, connections: 10, duration: 2, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] });
-  const slots = await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] });
-  const datesRes = await run({
+  const slots = measures('slots') ? summarize(await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] })) : skipped;
+  const datesRes = measures('dates') ? summarize(await run({
     url: base, connections: 50, duration: seconds,
     requests: [{ method: 'GET', setupRequest: (r: any) => { i++; return { ...r, path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}` }; } }],
-  });
+  })) : skipped;
 
   // Contention: N requests for one slot of a service with capacity C.
   const contentionStart = today.plus({ days: 200 }).set({ hour: 10 });
@@ -151,7 +155,7 @@ async function benchOnce(appointments: number) {
   // Throughput: distinct free slots (each employee one after another, far from the seeded data).
   const throughputDay = today.plus({ days: 220 }).set({ hour: 0 });
   let k = 0;
-  const bookings = await run({
+  const bookings = measures('bookings') ? summarize(await run({
     url: base, connections: 50, duration: seconds,
     requests: [{
       method: 'POST',
@@ -169,7 +173,7 @@ async function benchOnce(appointments: number) {
         };
       },
     }],
-  });
+  })) : skipped;
   const committed = await h.db.selectFrom('appointments').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', world.companyId).where('start_time', '>=', throughputDay.toUTC().toISO()!).executeTakeFirstOrThrow();
   const peak = peakRssMb(pid);
@@ -183,13 +187,13 @@ async function benchOnce(appointments: number) {
     database: h.dialect,
     appointments: world.appointments,
     seed_seconds: Math.round(seedSeconds * 10) / 10,
-    available_slots: summarize(slots),
-    available_dates: summarize(datesRes),
+    available_slots: slots,
+    available_dates: datesRes,
     booking_contention: { requests: N, capacity: C, successes: contentionOk, exact: contentionOk === C, statuses: countBy(contention) },
     booking_throughput: {
       committed_per_s: Math.round(Number(committed.n) / seconds),
       committed: Number(committed.n),
-      ...summarize(bookings),
+      ...bookings,
     },
     double_bookings: doubles,
     server_peak_rss_mb: peak,

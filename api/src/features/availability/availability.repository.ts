@@ -1,7 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { STAFF_ROLES, type Database } from '@bookwell/db';
+import { STAFF_ROLES, arg, prepared, type Database } from '@bookwell/db';
 import type { BusyAppointment } from './availability.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -29,24 +29,30 @@ const COMPANY_COLUMNS = [
   'companies.enable_employee_booking', 'companies.subscription_expires_at', 'companies.longest_appointment_minutes',
 ] as const;
 
+const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>
+  db.selectFrom('companies').select(COMPANY_COLUMNS).where('companies.id', '=', arg(0)));
+
 export async function findBookingCompany(db: Db, companyId: number): Promise<BookingCompany | undefined> {
-  return db.selectFrom('companies').select(COMPANY_COLUMNS).where('companies.id', '=', companyId).executeTakeFirst();
+  return (await bookingCompany(db, [companyId]))[0];
 }
+
+const companyWithService = prepared<[companyId: number, serviceTypeId: number], BookingCompany & {
+  service_id: number | null; service_name: string | null; duration_minutes: number | null; available_slots: number | null;
+}>((db) => db.selectFrom('companies')
+  .leftJoin('service_types as st', (j) => j
+    .on('st.id', '=', arg(1))
+    .onRef('st.company_id', '=', 'companies.id')
+    .on('st.archived_at', 'is', null))
+  .select(COMPANY_COLUMNS)
+  .select(['st.id as service_id', 'st.name as service_name', 'st.duration_minutes', 'st.available_slots'])
+  .where('companies.id', '=', arg(0)));
 
 /**
  * The company and, when it is one of its active (not archived) services, the service, in one query:
  * the hot path of the availability endpoints.
  */
 export async function findCompanyWithService(db: Db, companyId: number, serviceTypeId: number): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
-  const row = await db.selectFrom('companies')
-    .leftJoin('service_types as st', (j) => j
-      .on('st.id', '=', serviceTypeId)
-      .onRef('st.company_id', '=', 'companies.id')
-      .on('st.archived_at', 'is', null))
-    .select(COMPANY_COLUMNS)
-    .select(['st.id as service_id', 'st.name as service_name', 'st.duration_minutes', 'st.available_slots'])
-    .where('companies.id', '=', companyId)
-    .executeTakeFirst();
+  const [row] = await companyWithService(db, [companyId, serviceTypeId]);
   if (!row) return undefined;
   const { service_id, service_name, duration_minutes, available_slots, ...company } = row;
   return {
@@ -56,11 +62,13 @@ export async function findCompanyWithService(db: Db, companyId: number, serviceT
 }
 
 /** A current (not archived) staff member of the company, with the name bookings show. */
+const staffMember = prepared<[companyId: number, userId: number], { id: number; name: string }>((db) =>
+  db.selectFrom('users').select(['id', 'name'])
+    .where('id', '=', arg(1)).where('company_id', '=', arg(0))
+    .where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null));
+
 export async function findCompanyStaffMember(db: Db, companyId: number, userId: number): Promise<{ id: number; name: string } | undefined> {
-  return db.selectFrom('users').select(['id', 'name'])
-    .where('id', '=', userId).where('company_id', '=', companyId)
-    .where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null)
-    .executeTakeFirst();
+  return (await staffMember(db, [companyId, userId]))[0];
 }
 
 export interface BusyFilter {
@@ -151,12 +159,27 @@ function collect(rows: BusyRow[], serviceTypeId?: number): BusyAppointment[] {
   return out;
 }
 
+type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
+const busyRows = prepared<BusyArgs, BusyRow>((db) =>
+  busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }));
+
 export async function busyAppointments(db: Db, f: BusyFilter): Promise<BusyAppointment[]> {
-  return collect(await busyAppointmentsQuery(db, f).execute());
+  return collect(await busyRows(db, [f.companyId, f.startFrom, f.startBefore]));
 }
 
+type SlotArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
+const serviceSlotRows = prepared<SlotArgs, BusyRow>((db) => slotAppointmentsQuery(db, {
+  serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2), companyId: 0, employeeId: null,
+}));
+const employeeSlotRows = prepared<[...SlotArgs, companyId: number, employeeId: number], BusyRow>((db) => slotAppointmentsQuery(db, {
+  serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2), companyId: arg(3), employeeId: arg(4),
+}));
+
 export async function slotAppointments(db: Db, f: SlotFilter): Promise<BusyAppointment[]> {
-  return collect(await slotAppointmentsQuery(db, f).execute(), f.serviceTypeId);
+  const rows = f.employeeId === null
+    ? await serviceSlotRows(db, [f.serviceTypeId, f.startFrom, f.startBefore])
+    : await employeeSlotRows(db, [f.serviceTypeId, f.startFrom, f.startBefore, f.companyId, f.employeeId]);
+  return collect(rows, f.serviceTypeId);
 }
 
 /** The look-back of a range query: no stored appointment is longer than this. */

@@ -56,7 +56,7 @@ async function target(c: Context<AppEnv>, q: { company_id: number; service_type_
 }
 
 function slotsOf(t: Target, date: string, hours: { company: { open: string; close: string } | null; employee?: { open: string; close: string } | null },
-  appointments: BusyAppointment[], now: Date, durationMinutes?: number) {
+  appointments: BusyAppointment[], now: Date, durationMinutes?: number, limit?: number) {
   return bookableSlots({
     timezone: t.company.timezone,
     date,
@@ -69,6 +69,7 @@ function slotsOf(t: Target, date: string, hours: { company: { open: string; clos
     capacity: t.service.available_slots,
     employeeId: t.employeeId,
     appointments,
+    limit,
   });
 }
 
@@ -138,7 +139,7 @@ export const availabilityRoutes = createRouter()
       const day = localDayBounds(tz, date);
       const from = lowerBound(Date.parse(day.start) - lookbackMs);
       const to = lowerBound(Date.parse(day.end));
-      const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes);
+      const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes, 1);
       if (slots.length) dates.push(date);
     }
     return c.json({ dates }, 200);

@@ -110,6 +110,25 @@ describe('opening hours and the grid', () => {
   });
 });
 
+describe('limit (the date picker only asks whether a day has a slot left)', () => {
+  it('answers the first free slots in order, skipping taken ones, and stops there', () => {
+    const taken: BusyAppointment = { start: '2026-06-15T08:00:00.000Z', end: '2026-06-15T08:30:00.000Z', employeeId: null, serviceTypeIds: [1] };
+    const all = bookableSlots(query({ appointments: [taken] }));
+    expect(all.map((s) => s.value)).toEqual(['09:30', '10:00', '10:30', '11:00', '11:30']);
+    expect(bookableSlots(query({ appointments: [taken], limit: 1 }))).toEqual(all.slice(0, 1));
+    expect(bookableSlots(query({ appointments: [taken], limit: 2 }))).toEqual(all.slice(0, 2));
+    expect(bookableSlots(query({ appointments: [taken], limit: 10 }))).toEqual(all);
+  });
+
+  it('finds the one free slot at the end of an otherwise full day', () => {
+    const busy = ['08:00', '08:30', '09:00', '09:30', '10:00'].map((t): BusyAppointment => ({
+      start: `2026-06-15T${t}:00.000Z`, end: new Date(Date.parse(`2026-06-15T${t}:00.000Z`) + 30 * 60_000).toISOString(), employeeId: null, serviceTypeIds: [1],
+    }));
+    expect(bookableSlots(query({ appointments: busy, limit: 1 })).map((s) => s.value)).toEqual(['11:30']);
+    expect(bookableSlots(query({ appointments: [...busy, { ...busy[0], start: '2026-06-15T10:30:00.000Z', end: '2026-06-15T11:00:00.000Z' }], limit: 1 }))).toEqual([]);
+  });
+});
+
 describe('labels', () => {
   it('uses 12-hour clock without a leading zero', () => {
     const slots = bookableSlots(query({ incrementMinutes: 15, durationMinutes: 15, companyHours: { open: '00:00', close: '24:00' } }));

@@ -30,6 +30,8 @@ export interface SlotQuery {
   capacity: number;
   employeeId?: number | null;
   appointments: BusyAppointment[];
+  /** Stop after this many slots (1 answers "is anything left on this day?" for the date picker). */
+  limit?: number;
 }
 
 /** value 'HH:MM' (local, 24h), label '9:30 AM', start/end ISO UTC. */
@@ -533,8 +535,9 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const busy = new IntervalSet(employeeBusy);
   const groups = new IntervalSet(employeeGroups);
 
+  const limit = q.limit ?? Infinity;
   const slots: Slot[] = [];
-  for (let i = 0; i < candidateStarts.length; i++) {
+  for (let i = 0; i < candidateStarts.length && slots.length < limit; i++) {
     const start = candidateStarts[i];
     const end = start + durationMs;
     if (full.overlaps(start, end) || busy.overlaps(start, end)) continue;

@@ -1,6 +1,6 @@
 // Operating hours rows (the company's and each staff member's), and the reading of them that scheduling builds on.
 import type { Kysely, Transaction } from 'kysely';
-import { STAFF_ROLES, type Database, type OperatingHoursRow } from '@bookwell/db';
+import { STAFF_ROLES, arg, prepared, type Database, type OperatingHoursRow } from '@bookwell/db';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -45,18 +45,31 @@ function dayFrom(rows: HoursFields[], isoWeekday: number, employeeId: number | n
   return { company, employee: intervalOf(personal.find((r) => r.day_of_week === isoWeekday)) };
 }
 
-/** The company's row of that day plus every row of the employee: enough to tell "no personal hours" from "closed". */
-function hoursRows(db: Db, companyId: number, employeeId: number | null | undefined, isoWeekday?: number) {
+/** The company's row of that day (or of every day) plus, with an employee, every row of theirs. */
+function hoursQuery(db: Kysely<Database>, oneDay: boolean, withEmployee: boolean) {
   return db.selectFrom('operating_hours')
     .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
-    .where('company_id', '=', companyId)
+    .where('company_id', '=', arg(0))
     .where((eb) => {
-      const companyRows = isoWeekday === undefined
-        ? eb('user_id', 'is', null)
-        : eb.and([eb('user_id', 'is', null), eb('day_of_week', '=', isoWeekday)]);
-      return employeeId == null ? companyRows : eb.or([companyRows, eb('user_id', '=', employeeId)]);
-    })
-    .execute();
+      const companyRows = oneDay
+        ? eb.and([eb('user_id', 'is', null), eb('day_of_week', '=', arg(1))])
+        : eb('user_id', 'is', null);
+      return withEmployee ? eb.or([companyRows, eb('user_id', '=', arg(oneDay ? 2 : 1))]) : companyRows;
+    });
+}
+
+// Read on every availability request: one prepared query per shape.
+const hoursShapes = [false, true].map((oneDay) => [false, true].map((withEmployee) =>
+  prepared<(number | undefined)[], HoursFields>((db) => hoursQuery(db, oneDay, withEmployee))));
+
+/** The company's row of that day plus every row of the employee: enough to tell "no personal hours" from "closed". */
+function hoursRows(db: Db, companyId: number, employeeId: number | null | undefined, isoWeekday?: number): Promise<HoursFields[]> {
+  const oneDay = isoWeekday !== undefined;
+  const withEmployee = employeeId != null;
+  const args: number[] = [companyId];
+  if (oneDay) args.push(isoWeekday);
+  if (withEmployee) args.push(employeeId);
+  return hoursShapes[Number(oneDay)][Number(withEmployee)](db, args);
 }
 
 /** One weekday (ISO: 1 Monday .. 7 Sunday) of the company's hours and, if given, the employee's, in one query. */

@@ -1,0 +1,58 @@
+// Queries built and compiled once, then run with new arguments: for the few reads on every request
+// of the booking page and every booking, where building and compiling a Kysely query each time
+// costs about as much as SQLite takes to answer it.
+//
+//   const staffMember = prepared<[companyId: number, userId: number], { id: number }>((db) =>
+//     db.selectFrom('users').select('id').where('company_id', '=', arg(0)).where('id', '=', arg(1)));
+//   const rows = await staffMember(db, [companyId, userId]);
+//
+// The query's shape is fixed at the first call; a query whose shape depends on its arguments (an IN
+// list, an optional filter) is one prepared query per shape.
+import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const MARK = '\u0000bookwell-arg:';
+
+/** Stands for the prepared query's argument number `index` (typed as the column's value). */
+export function arg<T = any>(index: number): T {
+  return `${MARK}${index}` as T;
+}
+
+interface Template {
+  compiled: CompiledQuery;
+  /** Per compiled parameter: the argument index it takes, or -1 for a constant kept from the build. */
+  slots: number[];
+}
+
+function compileTemplate(db: Db, build: (db: Kysely<Database>) => Compilable<unknown>, arity: number): Template {
+  const compiled = build(db as Kysely<Database>).compile();
+  const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? Number(p.slice(MARK.length)) : -1));
+  // An argument Kysely wrote into the SQL text (instead of a parameter) would be run as a constant.
+  if (compiled.sql.includes(MARK)) throw new Error(`prepared query inlines an argument: ${compiled.sql}`);
+  for (let i = 0; i < arity; i++) {
+    if (!slots.includes(i)) throw new Error(`prepared query does not use argument ${i}: ${compiled.sql}`);
+  }
+  return { compiled, slots };
+}
+
+/**
+ * A query compiled once per dialect (transactions of one database share it) and run with the given
+ * arguments; answers its rows.
+ */
+export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysely<Database>) => Compilable<unknown>) {
+  const templates = new WeakMap<object, Template>();
+  return async (db: Db, args: Args): Promise<Row[]> => {
+    const adapter = db.getExecutor().adapter;
+    let t = templates.get(adapter);
+    if (!t) {
+      t = compileTemplate(db, build, args.length);
+      templates.set(adapter, t);
+    }
+    const constants = t.compiled.parameters;
+    const parameters = t.slots.map((slot, i) => (slot === -1 ? constants[i] : args[slot]));
+    const result = await db.executeQuery<Row>({ ...t.compiled, parameters } as CompiledQuery<Row>);
+    return result.rows;
+  };
+}
