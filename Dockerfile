@@ -1,4 +1,4 @@
-# Build stage: compiles better-sqlite3 and builds the PWA.
+# Build stage: compiles better-sqlite3, builds the PWA and bundles the server (api/dist/server.mjs).
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -18,4 +18,4 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 EXPOSE 3000
 USER node
-CMD ["node", "--import", "tsx", "api/src/server.ts"]
+CMD ["node", "--enable-source-maps", "api/dist/server.mjs"]

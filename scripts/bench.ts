@@ -17,6 +17,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { SERVICES, STAFF, TZ, seedBenchCompany } from './lib/bench-seed.ts';
+import { buildServer } from '../api/src/build/server-bundle.ts';
 
 const args = process.argv.slice(2);
 const argValue = (name: string) => {
@@ -115,9 +116,10 @@ async function benchOnce(appointments: number) {
   const world = await seedBenchCompany(h, appointments, now);
   const seedSeconds = (Date.now() - t0) / 1000;
 
+  // The server as `npm start` runs it: the built bundle, one process.
   const server = await spawnServer({
     DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000',
-  }, 60_000, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  }, 60_000, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), bundle);
   const pid = server.child.pid!;
   console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;
@@ -206,6 +208,7 @@ function countBy(xs: number[]): Record<string, number> {
   return out;
 }
 
+const bundle = await buildServer();
 const sizes = args.includes('--scaling') ? [10_000, 1_000_000] : [Number(argValue('--appointments') ?? 100_000)];
 const runs = [];
 for (const size of sizes) runs.push(await benchOnce(size));

@@ -1,5 +1,5 @@
 // createApp(deps): the whole HTTP API as a Hono app that never listens (tests call it directly or via a real server).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
@@ -40,9 +40,10 @@ async function drainBody(req: Request, max: number): Promise<void> {
   }
 }
 
-/** HTTP/1.1 framing: a body exists only with a non-zero Content-Length or a Transfer-Encoding. */
-function mayHaveBody(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
-  return transferEncoding !== undefined || (contentLength !== undefined && contentLength.trim() !== '0');
+/** HTTP/1.1 framing: a request has a body only with a non-zero Content-Length or a Transfer-Encoding. */
+function hasBody(c: Context<AppEnv>): boolean {
+  const length = c.req.header('content-length');
+  return c.req.header('transfer-encoding') !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
 export function createApp(deps: AppDeps) {
@@ -74,7 +75,7 @@ export function createApp(deps: AppDeps) {
       maxAge: 600,
     }));
   }
-  app.use('/api/*', bodyLimit({
+  const limitBody = bodyLimit({
     maxSize: BODY_LIMIT_BYTES,
     onError: async (c) => {
       // Read (and drop) a moderately oversized body first, so the client gets the 413 instead of
@@ -82,7 +83,9 @@ export function createApp(deps: AppDeps) {
       await drainBody(c.req.raw, 16 * BODY_LIMIT_BYTES);
       return errorResponse(c, new AppError('payload_too_large', 'Request body is too large (limit 1 MB)'));
     },
-  }));
+  });
+  // bodyLimit reads c.req.raw.body, which builds a full Request object even for a GET.
+  app.use('/api/*', (c, next) => (hasBody(c) ? limitBody(c, next) : next()));
   // Who is calling: read on every request from the database. A bad token makes protected routes
   // answer 401 (via the authorisation layer) and is ignored by public ones.
   app.use('/api/*', async (c, next) => {
@@ -93,7 +96,7 @@ export function createApp(deps: AppDeps) {
     // body's bytes on a kept-alive connection, which then breaks under the client's next request.
     // A request without a body is left alone: touching c.req.raw builds a full Request object, a
     // tenth of the cost of a GET on the booking page's hot path.
-    if (mayHaveBody(c.req.header('content-length'), c.req.header('transfer-encoding')) && !c.req.raw.bodyUsed) {
+    if (hasBody(c) && !c.req.raw.bodyUsed) {
       await drainBody(c.req.raw, BODY_LIMIT_BYTES);
     }
   });

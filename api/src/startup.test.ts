@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from './testing/harness.ts';
 import { spawnServer, type ServerProcess } from './testing/process.ts';
+import { buildServer } from './build/server-bundle.ts';
+import { APP_VERSION } from './version.ts';
 
 describe('start-up on a new SQLite file', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-startup-'));
@@ -21,4 +23,28 @@ describe('start-up on a new SQLite file', () => {
     expect(reg.status).toBe(200);
     for (const s of servers) expect((await call(s.url, 'GET', '/me', { token: reg.body.token })).status).toBe(200);
   }, 90_000);
+});
+
+describe('the built server that npm start and the Docker image run', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-bundle-'));
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts from api/dist/server.mjs alone and serves the API, its documentation and its version', async () => {
+    const bundle = await buildServer();
+    server = await spawnServer({ DATABASE_URL: `file:${path.join(dir, 'app.db')}`, DISABLE_SCHEDULER: 'true' }, 30_000, [], bundle);
+    const health = await call(server.url, 'GET', '/health');
+    expect(health.status).toBe(200);
+    expect(health.text).toContain(APP_VERSION);
+    const reg = await call(server.url, 'POST', '/register', { body: { name: 'B', email: 'b@bundle.test', password: 'secret123', company_name: 'Bundle' } });
+    expect(reg.status).toBe(200);
+    expect((await call(server.url, 'GET', '/me', { token: reg.body.token })).body.email).toBe('b@bundle.test');
+    const docs = await fetch(`${server.url}/api/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+    expect((await call(server.url, 'GET', '/openapi.json')).body.openapi).toBe('3.1.0');
+  }, 60_000);
 });

@@ -23,10 +23,15 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+/**
+ * Starts the server from its sources (through tsx) or, given `bundle`, from the built
+ * api/dist/server.mjs that `npm start` runs.
+ */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000, nodeArgs: string[] = [], bundle?: string): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', SERVER_ENTRY], {
+  const entry = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', SERVER_ENTRY];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: { ...process.env, PWA_DIST: '/nonexistent', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 // Appointment rows: reading them with the names people see, writing them with their services, the
 // sync log of every change, and the customer an outside booking belongs to.
 import type { Kysely, Transaction } from 'kysely';
-import type { AppointmentRow, Database, Role } from '@bookwell/db';
+import { arg, prepared, type AppointmentRow, type Database, type Role } from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -99,12 +99,28 @@ export async function serviceIdsOf(db: Db, appointmentId: number): Promise<numbe
 
 export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status'>;
 
+const APPOINTMENT_INSERT_COLUMNS = [
+  'company_id', 'user_id', 'employee_id', 'start_time', 'end_time', 'description', 'appointment_duration_option_id',
+  'customer_name', 'customer_email', 'customer_phone', 'sms_consent', 'created_by', 'created_at', 'updated_at',
+] as const;
+// Compile-time guard: a column added to appointments must be added to the list above.
+type UnlistedColumn = Exclude<keyof NewAppointmentValues, (typeof APPOINTMENT_INSERT_COLUMNS)[number]>;
+const allColumnsListed: [UnlistedColumn] extends [never] ? true : UnlistedColumn = true;
+void allColumnsListed;
+
+// Every booking runs these two inserts: compiled once (the values are arguments in column order).
+const appointmentInsert = prepared<unknown[], { id: number }>((db) => db.insertInto('appointments')
+  .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
+  .returning('id'));
+const serviceLinkInsert = prepared<[appointmentId: number, serviceTypeId: number], never>((db) =>
+  db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }));
+
 export async function insertAppointment(trx: Db, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
   const iso = now.toISOString();
-  const { id } = await trx.insertInto('appointments')
-    .values({ ...values, status: 'booked', version: 1, created_at: iso, updated_at: iso })
-    .returning('id').executeTakeFirstOrThrow();
-  if (serviceTypeIds.length) {
+  const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso };
+  const [{ id }] = await appointmentInsert(trx, APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]));
+  if (serviceTypeIds.length === 1) await serviceLinkInsert(trx, [id, serviceTypeIds[0]]);
+  else if (serviceTypeIds.length) {
     await trx.insertInto('appointment_service_types')
       .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))).execute();
   }
@@ -137,8 +153,11 @@ export async function deleteAppointment(trx: Db, id: number): Promise<void> {
  * lockCompanyForBooking): ids then commit in the order they were taken, so a reader that has seen id
  * n has seen every change below n, and the id is a safe cursor.
  */
+const syncChangeInsert = prepared<[companyId: number, appointmentId: number, op: 'upsert' | 'delete', createdAt: string], never>((db) =>
+  db.insertInto('sync_changes').values({ company_id: arg(0), appointment_id: arg(1), op: arg(2), created_at: arg(3) }));
+
 export async function recordSyncChange(trx: Transaction<Database>, companyId: number, appointmentId: number, op: 'upsert' | 'delete', now: Date): Promise<void> {
-  await trx.insertInto('sync_changes').values({ company_id: companyId, appointment_id: appointmentId, op, created_at: now.toISOString() }).execute();
+  await syncChangeInsert(trx, [companyId, appointmentId, op, now.toISOString()]);
 }
 
 export interface SyncChangeRow {
@@ -168,10 +187,12 @@ export interface CompanyPerson {
 }
 
 /** A non-archived user of the company (any role: staff may book a colleague as the customer). */
+const companyPerson = prepared<[companyId: number, userId: number], CompanyPerson>((db) =>
+  db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
+    .where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
+
 export async function findCompanyPerson(db: Db, companyId: number, userId: number): Promise<CompanyPerson | undefined> {
-  return db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
-    .where('id', '=', userId).where('company_id', '=', companyId).where('archived_at', 'is', null)
-    .executeTakeFirst();
+  return (await companyPerson(db, [companyId, userId]))[0];
 }
 
 /**

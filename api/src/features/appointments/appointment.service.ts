@@ -4,8 +4,8 @@
 // The order inside each transaction is fixed (see lockCompanyForBooking for why):
 //   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
 //   pure availability engine -> write -> append the sync change -> queue the emails -> commit.
-import type { Transaction } from 'kysely';
-import type { AppointmentRow, Database, Dialect } from '@bookwell/db';
+import type { Kysely, Transaction } from 'kysely';
+import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
 import { busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
@@ -43,9 +43,14 @@ export const notAcceptingBookings = () => new AppError('not_accepting_bookings',
  * could commit ids 11 then 10, and a reader who saw 11 would skip 10 for ever. Under the lock each
  * company's ids are taken and committed in the same order.
  */
+const companyLockQuery = (db: Kysely<Database>) => db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
+const companyLock = {
+  sqlite: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>(companyLockQuery),
+  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) => companyLockQuery(db).forNoKeyUpdate()),
+};
+
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
-  const query = trx.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', companyId);
-  return (dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+  return (await companyLock[dialect](trx, [companyId]))[0];
 }
 
 export interface WriteContext {

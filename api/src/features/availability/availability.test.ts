@@ -110,6 +110,20 @@ describe('opening hours and the grid', () => {
   });
 });
 
+describe('calendar dates', () => {
+  it('names every day of four centuries as the Gregorian calendar does (leap years, 1900, 2000, 2100)', () => {
+    const from = Date.UTC(1899, 11, 25);
+    const dates = windowDates('UTC', new Date(from + 3_600_000), 150_000);
+    expect(dates).toHaveLength(150_000);
+    dates.forEach((d, i) => {
+      if (d !== new Date(from + i * 86_400_000).toISOString().slice(0, 10)) throw new Error(`day ${i}: ${d}`);
+    });
+    expect(dates).toContain('2000-02-29');
+    expect(dates).not.toContain('1900-02-29');
+    expect(dates).not.toContain('2100-02-29');
+  });
+});
+
 describe('limit (the date picker only asks whether a day has a slot left)', () => {
   it('answers the first free slots in order, skipping taken ones, and stops there', () => {
     const taken: BusyAppointment = { start: '2026-06-15T08:00:00.000Z', end: '2026-06-15T08:30:00.000Z', employeeId: null, serviceTypeIds: [1] };

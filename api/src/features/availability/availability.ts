@@ -85,8 +85,19 @@ function wallMidnight(date: string): number {
   throw new Error(`Invalid date ${JSON.stringify(date)}: expected an existing calendar date as YYYY-MM-DD`);
 }
 
+/** 'YYYY-MM-DD' of a wall-clock instant (Hinnant's civil_from_days; Date#toISOString was a twentieth of a slots request). */
 function dateOfWall(wall: number): string {
-  return new Date(wall).toISOString().slice(0, 10);
+  const z = Math.floor(wall / DAY) + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  if (y < 0 || y > 9999) return new Date(wall).toISOString().slice(0, 10);
+  return `${y < 1000 ? String(y).padStart(4, '0') : y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
 function addDays(date: string, days: number): string {

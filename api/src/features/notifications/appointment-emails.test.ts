@@ -50,6 +50,9 @@ describe('booking email content', () => {
   it('writes the time for people in the company zone', () => {
     expect(formatForPeople('2026-11-24T09:30:00.000Z', 'Europe/London')).toBe('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
     expect(formatForPeople('2026-07-01T16:05:00.000Z', 'America/New_York')).toBe('Wednesday, 1 July 2026 at 12:05 PM (America/New_York)');
+    // Midnight is 12 AM, and a zone east of UTC can be on the next calendar day.
+    expect(formatForPeople('2026-07-01T04:00:00.000Z', 'America/New_York')).toBe('Wednesday, 1 July 2026 at 12:00 AM (America/New_York)');
+    expect(formatForPeople('2026-12-31T13:45:00.000Z', 'Pacific/Auckland')).toBe('Friday, 1 January 2027 at 2:45 AM (Pacific/Auckland)');
   });
 
   it('names the business, the services, the time and the address to contact, with an escaped HTML version', () => {

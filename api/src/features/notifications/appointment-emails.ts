@@ -1,7 +1,6 @@
 // The customer's booking emails (confirmation, reschedule, cancellation) with their iCalendar invitation,
 // queued through the outbox inside the transaction that changed the appointment.
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { DateTime } from 'luxon';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@bookwell/db';
 import { enqueueEmail, type Attachment } from './outbox.ts';
@@ -31,9 +30,22 @@ export interface RenderedEmail {
 }
 
 /** 'Tuesday, 24 November 2026 at 9:30 AM (Europe/London)': the time as people there read it. */
+// One formatter per zone: building an Intl.DateTimeFormat (or a luxon DateTime) per email was a
+// twentieth of a booking's cost.
+const peopleFormats = new Map<string, Intl.DateTimeFormat>();
+
 export function formatForPeople(iso: string, timezone: string): string {
-  const t = DateTime.fromISO(iso, { zone: 'utc' }).setZone(timezone).setLocale('en-US');
-  return `${t.toFormat("cccc, d LLLL yyyy 'at' h:mm a")} (${timezone})`;
+  let f = peopleFormats.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true,
+    });
+    if (peopleFormats.size > 500) peopleFormats.clear();
+    peopleFormats.set(timezone, f);
+  }
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const p of f.formatToParts(new Date(iso))) part[p.type] = p.value;
+  return `${part.weekday}, ${part.day} ${part.month} ${part.year} at ${part.hour}:${part.minute} ${part.dayPeriod} (${timezone})`;
 }
 
 /** A calendar UID that stays the same for the whole life of the appointment, so updates replace the event. */

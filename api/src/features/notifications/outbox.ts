@@ -2,7 +2,7 @@
 // the change that caused it, so no message is lost when a process dies or SMTP is down.
 import crypto from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+import { arg, prepared, type Database } from '@bookwell/db';
 
 export interface Attachment {
   filename: string;
@@ -29,8 +29,25 @@ export function newMessageId(domain = 'bookwell.local'): string {
   return `<${crypto.randomUUID()}@${domain}>`;
 }
 
+const OUTBOX_COLUMNS = [
+  'company_id', 'appointment_id', 'channel', 'kind', 'to_address', 'subject', 'body_text', 'body_html', 'attachments',
+  'message_id', 'dedupe_key', 'due_at', 'created_at',
+] as const;
+type OutboxValues = Record<(typeof OUTBOX_COLUMNS)[number], string | number | null>;
+
+// Queued inside every booking's transaction: compiled once (values are arguments in column order).
+const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) => db.insertInto('outbox_messages')
+  .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never)
+  .onConflict((oc) => oc.column('dedupe_key').doNothing())
+  .returning('id'));
+
+async function insertOutboxMessage(db: Kysely<Database> | Transaction<Database>, values: OutboxValues): Promise<number | null> {
+  const [row] = await outboxInsert(db, OUTBOX_COLUMNS.map((c) => values[c]));
+  return row?.id ?? null;
+}
+
 export async function enqueueEmail(db: Kysely<Database> | Transaction<Database>, m: EmailMessage, now: Date): Promise<number | null> {
-  const row = await db.insertInto('outbox_messages').values({
+  return insertOutboxMessage(db, {
     company_id: m.companyId ?? null,
     appointment_id: m.appointmentId ?? null,
     channel: 'email',
@@ -42,15 +59,9 @@ export async function enqueueEmail(db: Kysely<Database> | Transaction<Database>,
     attachments: m.attachments?.length ? JSON.stringify(m.attachments) : null,
     message_id: newMessageId(),
     dedupe_key: m.dedupeKey ?? null,
-    state: 'pending',
-    attempts: 0,
     due_at: (m.dueAt ?? now).toISOString(),
     created_at: now.toISOString(),
-  })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id ?? null;
+  });
 }
 
 export interface SmsMessage {
@@ -64,7 +75,7 @@ export interface SmsMessage {
 }
 
 export async function enqueueSms(db: Kysely<Database> | Transaction<Database>, m: SmsMessage, now: Date): Promise<number | null> {
-  const row = await db.insertInto('outbox_messages').values({
+  return insertOutboxMessage(db, {
     company_id: m.companyId ?? null,
     appointment_id: m.appointmentId ?? null,
     channel: 'sms',
@@ -76,13 +87,7 @@ export async function enqueueSms(db: Kysely<Database> | Transaction<Database>, m
     attachments: null,
     message_id: newMessageId(),
     dedupe_key: m.dedupeKey ?? null,
-    state: 'pending',
-    attempts: 0,
     due_at: (m.dueAt ?? now).toISOString(),
     created_at: now.toISOString(),
-  })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id ?? null;
+  });
 }

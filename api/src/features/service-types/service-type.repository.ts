@@ -1,6 +1,6 @@
 // Service type rows: the company's active catalogue, lookups for booking, and archive-or-delete.
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import type { Database, ServiceTypeRow } from '@bookwell/db';
+import { arg, prepared, type Database, type ServiceTypeRow } from '@bookwell/db';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -27,8 +27,13 @@ export async function findActiveServiceType(db: Db, companyId: number, id: numbe
 }
 
 /** Several bookable service types at once; ids that are unknown, archived or another company's are simply absent. */
+// A booking of one service (the usual case) reads it on every write: compiled once.
+const oneActiveServiceType = prepared<[companyId: number, id: number], ServiceTypeRow>((db) =>
+  db.selectFrom('service_types').selectAll().where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
+
 export async function findActiveServiceTypes(db: Db, companyId: number, ids: readonly number[]): Promise<ServiceTypeRow[]> {
   if (ids.length === 0) return [];
+  if (new Set(ids).size === 1) return oneActiveServiceType(db, [companyId, ids[0]]);
   return db.selectFrom('service_types').selectAll()
     .where('id', 'in', [...new Set(ids)]).where('company_id', '=', companyId).where('archived_at', 'is', null)
     .orderBy('id').execute();

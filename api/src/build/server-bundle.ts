@@ -1,0 +1,33 @@
+// Bundles the API server's TypeScript (api/src and the @bookwell workspace packages) into one ES
+// module, api/dist/server.mjs, which `npm start` and the Docker image run with plain node. Packages
+// from node_modules stay imports (native ones like better-sqlite3 cannot be bundled). Running the
+// bundle instead of the sources through tsx starts faster and keeps about 60 MB less memory: no
+// module-loader thread and no transformed sources held in memory.
+//
+// api/dist sits at the same depth as api/src, so the sources' paths relative to their own file
+// (../../package.json, ../../pwa/dist) resolve to the same places.
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+export const SERVER_BUNDLE = path.join(root, 'api', 'dist', 'server.mjs');
+
+export async function buildServer(): Promise<string> {
+  await build({
+    entryPoints: [path.join(root, 'api', 'src', 'server.ts')],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [{
+      name: 'node-modules-stay-external',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@bookwell/') ? undefined : { external: true }));
+      },
+    }],
+  });
+  return SERVER_BUNDLE;
+}
