@@ -95,64 +95,57 @@ export function busyAppointmentsQuery(db: Db, f: BusyFilter) {
     .where('a.status', '=', 'booked');
 }
 
-interface BusyRow {
-  /** Absent when only one service's times were read. */
-  id?: number;
-  start_time: string | null;
-  end_time: string | null;
-  employee_id?: number | null;
-  service_type_id?: number | null;
-}
-
 export interface SlotFilter extends BusyFilter {
   serviceTypeId: number;
   employeeId: number | null;
 }
 
 /**
- * What the slots of one service (and optionally one employee) depend on, in one query of two
- * index ranges: the service's bookings by service_bookings' (service_type_id, start_time), and the employee's
- * appointments by (employee_id, start_time), both bounded at both ends. A busy day of the whole
- * company is never read, which keeps a 30-day window to a few hundred index entries.
+ * One service's booked times in a range, answered from service_bookings' covering
+ * (service_type_id, start_time, ...) index alone, bounded at both ends. With `withIds` each row also
+ * names its appointment, so an employee's own appointments read separately are not counted twice.
+ * A busy day of the whole company is never read, which keeps a 30-day window to a few hundred entries.
  */
-export function slotAppointmentsQuery(db: Db, f: SlotFilter) {
-  const ofService = db.selectFrom('service_bookings as s')
+export function serviceBookingsQuery(db: Db, f: Omit<SlotFilter, 'companyId' | 'employeeId'>, withIds: boolean) {
+  const q = db.selectFrom('service_bookings as s')
     .where('s.service_type_id', '=', f.serviceTypeId)
     .where('s.start_time', '>=', f.startFrom)
     .where('s.start_time', '<', f.startBefore)
     .where('s.status', '=', 'booked');
-  // Without an employee only the times matter; fewer columns is most of the cost of a 30-day read.
-  if (f.employeeId === null) return ofService.select(['s.start_time', 's.end_time']).$castTo<BusyRow>();
-  return ofService
-    .select(['s.appointment_id as id', 's.start_time', 's.end_time', sql<number | null>`null`.as('employee_id'), 's.service_type_id'])
-    .$castTo<BusyRow>()
-    .unionAll(db.selectFrom('appointments as a')
-      .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
-      .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'x.service_type_id'])
-      .where('a.employee_id', '=', f.employeeId)
-      .where('a.company_id', '=', f.companyId)
-      .where('a.start_time', '>=', f.startFrom)
-      .where('a.start_time', '<', f.startBefore)
-      .where('a.status', '=', 'booked')
-      .$castTo<BusyRow>());
+  // Fewer columns is most of the cost of a 30-day read: each timestamp is a string to build.
+  return withIds ? q.select(['s.appointment_id as id', 's.start_time', 's.end_time']) : q.select(['s.start_time', 's.end_time']);
 }
 
-/** Rows (one per appointment and service) into appointments; a row with its employee wins over a service-only copy. */
-function collect(rows: BusyRow[], serviceTypeId?: number): BusyAppointment[] {
+/** One employee's booked appointments in a range, one row per service, by (employee_id, start_time) bounded at both ends. */
+export function employeeAppointmentsQuery(db: Db, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) {
+  return db.selectFrom('appointments as a')
+    .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
+    .select(['a.id', 'a.start_time', 'a.end_time', 'x.service_type_id'])
+    .where('a.employee_id', '=', f.employeeId)
+    .where('a.company_id', '=', f.companyId)
+    .where('a.start_time', '>=', f.startFrom)
+    .where('a.start_time', '<', f.startBefore)
+    .where('a.status', '=', 'booked');
+}
+
+interface BusyRow {
+  id: number;
+  start_time: string;
+  end_time: string;
+  employee_id: number | null;
+  service_type_id: number | null;
+}
+
+/** Rows (one per appointment and service) into appointments. */
+function collect(rows: BusyRow[]): BusyAppointment[] {
   const byId = new Map<number, BusyAppointment>();
   const out: BusyAppointment[] = [];
   for (const r of rows) {
-    if (r.id === undefined) {
-      out.push({ start: r.start_time!, end: r.end_time!, employeeId: null, serviceTypeIds: [serviceTypeId!] });
-      continue;
-    }
     let a = byId.get(r.id);
     if (!a) {
-      a = { id: r.id, start: r.start_time!, end: r.end_time!, employeeId: r.employee_id ?? null, serviceTypeIds: [] };
+      a = { id: r.id, start: r.start_time, end: r.end_time, employeeId: r.employee_id ?? null, serviceTypeIds: [] };
       byId.set(r.id, a);
       out.push(a);
-    } else if (r.employee_id != null) {
-      a.employeeId = r.employee_id;
     }
     if (r.service_type_id != null && !a.serviceTypeIds.includes(r.service_type_id)) a.serviceTypeIds.push(r.service_type_id);
   }
@@ -167,19 +160,33 @@ export async function busyAppointments(db: Db, f: BusyFilter): Promise<BusyAppoi
   return collect(await busyRows(db, [f.companyId, f.startFrom, f.startBefore]));
 }
 
-type SlotArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
-const serviceSlotRows = prepared<SlotArgs, BusyRow>((db) => slotAppointmentsQuery(db, {
-  serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2), companyId: 0, employeeId: null,
-}));
-const employeeSlotRows = prepared<[...SlotArgs, companyId: number, employeeId: number], BusyRow>((db) => slotAppointmentsQuery(db, {
-  serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2), companyId: arg(3), employeeId: arg(4),
-}));
+type ServiceArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
+const serviceTimes = prepared<ServiceArgs, { start_time: string; end_time: string }>((db) =>
+  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, false));
+const serviceTimesWithIds = prepared<ServiceArgs, { id: number; start_time: string; end_time: string }>((db) =>
+  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true));
+const employeeRows = prepared<[employeeId: number, companyId: number, startFrom: string, startBefore: string], Omit<BusyRow, 'employee_id'>>((db) =>
+  employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }));
 
+/**
+ * What the slots of one service (and optionally one employee) depend on: the service's bookings
+ * (capacity) and the employee's own appointments (never double-booked), two bounded index ranges.
+ */
 export async function slotAppointments(db: Db, f: SlotFilter): Promise<BusyAppointment[]> {
-  const rows = f.employeeId === null
-    ? await serviceSlotRows(db, [f.serviceTypeId, f.startFrom, f.startBefore])
-    : await employeeSlotRows(db, [f.serviceTypeId, f.startFrom, f.startBefore, f.companyId, f.employeeId]);
-  return collect(rows, f.serviceTypeId);
+  const range: ServiceArgs = [f.serviceTypeId, f.startFrom, f.startBefore];
+  if (f.employeeId === null) {
+    const rows = await serviceTimes(db, range);
+    return rows.map((r) => ({ start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] }));
+  }
+  const employeeId = f.employeeId;
+  const own = collect((await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })));
+  const ownIds = new Set(own.map((a) => a.id));
+  const out = own;
+  for (const r of await serviceTimesWithIds(db, range)) {
+    // The employee's own appointments of this service are already in, with all their services.
+    if (!ownIds.has(r.id)) out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] });
+  }
+  return out;
 }
 
 /** The look-back of a range query: no stored appointment is longer than this. */

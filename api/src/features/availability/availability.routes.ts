@@ -11,7 +11,7 @@ import { subscriptionActive } from '../companies/company.repository.ts';
 import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
 import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from '../appointments/appointment.schema.ts';
 import { notAcceptingBookings } from '../appointments/appointment.service.ts';
-import { bookableSlots, isoWeekday, localDayBounds, windowDates, type BusyAppointment } from './availability.ts';
+import { bookableSlots, isoWeekday, localDayBounds, parseInstant, windowDates, type BusyAppointment } from './availability.ts';
 import { slotAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
 
 const errorResponses = {
@@ -119,7 +119,7 @@ export const availabilityRoutes = createRouter()
       serviceTypeId: t.service.id,
       employeeId: t.employeeId,
     });
-    const starts = busy.map((a) => Date.parse(a.start));
+    const starts = busy.map((a) => parseInstant(a.start));
     const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
     const sortedStarts = order.map((i) => starts[i]);
     const sorted = order.map((i) => busy[i]);
@@ -137,8 +137,8 @@ export const availabilityRoutes = createRouter()
     const dates: string[] = [];
     for (const date of open) {
       const day = localDayBounds(tz, date);
-      const from = lowerBound(Date.parse(day.start) - lookbackMs);
-      const to = lowerBound(Date.parse(day.end));
+      const from = lowerBound(parseInstant(day.start) - lookbackMs);
+      const to = lowerBound(parseInstant(day.end));
       const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes, 1);
       if (slots.length) dates.push(date);
     }

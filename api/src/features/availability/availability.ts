@@ -504,21 +504,25 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const closesAt = instantReaching(day, day.wallMidnight + closeWall * MINUTE);
   const durationMs = Math.round(duration * MINUTE);
 
-  const candidateWalls: number[] = [];
-  const candidateStarts: number[] = [];
-  for (let minute = company.open; minute < company.close; minute += increment) {
-    if (minute < openWall) continue;
-    const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
-    if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
-    if (start < now || start < opensAt || start + durationMs > closesAt) continue;
-    candidateWalls.push(minute);
-    candidateStarts.push(start);
-  }
-  if (candidateStarts.length === 0) return [];
+  // A start is a candidate when it exists on the local clock, is not past, and its whole duration
+  // fits in the open hours; candidates are produced lazily so a caller asking for one slot stops early.
+  const nextCandidate = (fromMinute: number): { minute: number; start: number } | null => {
+    for (let minute = fromMinute; minute < company.close; minute += increment) {
+      if (minute < openWall) continue;
+      const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
+      if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
+      if (start < now || start < opensAt || start + durationMs > closesAt) continue;
+      return { minute, start };
+    }
+    return null;
+  };
+  const first = nextCandidate(company.open);
+  if (first === null) return [];
 
-  // Rows the caller over-fetched (the query reaches back by the longest duration) are dropped before sorting.
-  const earliest = Math.min(...candidateStarts);
-  const latest = Math.max(...candidateStarts) + durationMs;
+  // Rows the caller over-fetched (the query reaches back by the longest duration) are dropped before
+  // sorting: nothing ending before the first candidate or starting after the day's last possible end matters.
+  const earliest = first.start;
+  const latest = closesAt;
   const serviceId = q.serviceTypeId;
   const employeeId = q.employeeId ?? null;
   const serviceStarts: number[] = [];
@@ -548,13 +552,13 @@ export function bookableSlots(q: SlotQuery): Slot[] {
 
   const limit = q.limit ?? Infinity;
   const slots: Slot[] = [];
-  for (let i = 0; i < candidateStarts.length && slots.length < limit; i++) {
-    const start = candidateStarts[i];
+  for (let c: { minute: number; start: number } | null = first; c !== null && slots.length < limit; c = nextCandidate(c.minute + increment)) {
+    const start = c.start;
     const end = start + durationMs;
     if (full.overlaps(start, end) || busy.overlaps(start, end)) continue;
     // The employee may join only a session of this service that starts at the same instant.
     if (groups.runningAt(start) || groups.startsWithin(start, end)) continue;
-    const minute = candidateWalls[i];
+    const minute = c.minute;
     const h = Math.floor(minute / 60);
     const mm = pad2(minute % 60);
     slots.push({

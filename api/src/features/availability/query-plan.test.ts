@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { busyAppointmentsQuery, slotAppointmentsQuery, startBound } from './availability.repository.ts';
+import { busyAppointmentsQuery, employeeAppointmentsQuery, serviceBookingsQuery, startBound } from './availability.repository.ts';
 import { appointmentListQuery } from '../appointments/appointment.repository.ts';
 
 const COMPANIES = 10;
@@ -101,9 +101,12 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   });
 
   it("slots read the service's bookings by (service_type_id, start_time) and the employee's appointments by (employee_id, start_time)", async () => {
-    const text = await plan(slotAppointmentsQuery(t.db, {
-      companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd, serviceTypeId: serviceIds[9], employeeId: employeeIds[15],
-    }).compile());
+    const range = { startFrom: startBound(dayStart, 45), startBefore: dayEnd };
+    const text = [
+      await plan(serviceBookingsQuery(t.db, { ...range, serviceTypeId: serviceIds[9] }, true).compile()),
+      await plan(serviceBookingsQuery(t.db, { ...range, serviceTypeId: serviceIds[9] }, false).compile()),
+      await plan(employeeAppointmentsQuery(t.db, { ...range, companyId: companyIds[3], employeeId: employeeIds[15] }).compile()),
+    ].join('\n');
     if (dialect === 'sqlite') {
       expect(text).toMatch(/SEARCH s USING COVERING INDEX service_bookings_service_start_idx \(service_type_id=\? AND start_time>\? AND start_time<\?\)/);
       expect(text).toMatch(/SEARCH a USING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/);
