@@ -42,6 +42,8 @@ const schema = z
     PWA_DIST: z.string().optional(),
     /** Background jobs (outbox dispatcher, reminders): off in some tests. */
     DISABLE_SCHEDULER: bool.default(false),
+    /** Keep availability answers until the next write (SQLite only); off computes every request. */
+    AVAILABILITY_CACHE: bool.default(true),
   })
   .superRefine((c, ctx) => {
     if (c.ADMIN_EMAIL && !c.ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required with ADMIN_EMAIL' });

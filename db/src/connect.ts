@@ -17,6 +17,13 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Human-readable location without credentials, for logs. */
   describe: string;
+  /**
+   * SQLite only: a value that changes whenever any row is inserted, updated or deleted, through
+   * this connection (total_changes(), triggers included) or by any other connection or process
+   * (PRAGMA data_version). Equal stamps mean nothing was written in between. Cheap (one read of
+   * two counters), so a cache can check it on every request. PostgreSQL has no such counter.
+   */
+  changeStamp?: () => string;
   close(): Promise<void>;
 }
 
@@ -119,7 +126,12 @@ export function connect(url: string, options: { poolSize?: number } = {}): Datab
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, close: () => db.destroy() };
+  const stamp = sqlite.prepare('select total_changes(), data_version from pragma_data_version()').raw(true);
+  const changeStamp = () => {
+    const [changes, version] = stamp.get() as [number, number];
+    return `${changes}.${version}`;
+  };
+  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, changeStamp, close: () => db.destroy() };
 }
 
 /** Brings the schema up to date. Safe to call at every start and from several processes at once. */

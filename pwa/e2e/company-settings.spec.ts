@@ -258,7 +258,10 @@ test('appointment lengths offered and the default are saved', async ({ page }) =
   const options = page.getByRole('group', { name: 'Appointment lengths offered' });
   try {
     await expect(options.getByRole('checkbox', { name: '90 minutes' })).not.toBeChecked();
-    await options.getByRole('checkbox', { name: '90 minutes' }).check();
+    // The box is optimistic (it flips, then the server confirms): click and wait for the state, as
+    // check() reads the state the instant after its click and can catch it mid-update.
+    await options.getByRole('checkbox', { name: '90 minutes' }).click();
+    await expect(options.getByRole('checkbox', { name: '90 minutes' })).toBeChecked();
     await expect.poll(offered).toContain(90);
     // The default stays offered: its box cannot be unticked.
     await expect(options.getByRole('checkbox', { name: `${beforeDefault} minutes` })).toBeDisabled();
@@ -268,7 +271,8 @@ test('appointment lengths offered and the default are saved', async ({ page }) =
     await page.getByLabel('Default appointment length').selectOption(String(beforeDefault));
     await expect.poll(defaultMinutes).toBe(beforeDefault);
 
-    await options.getByRole('checkbox', { name: '90 minutes' }).uncheck();
+    await options.getByRole('checkbox', { name: '90 minutes' }).click();
+    await expect(options.getByRole('checkbox', { name: '90 minutes' })).not.toBeChecked();
     await expect.poll(offered).toEqual(before);
   } finally {
     const rows = (await call<{ id: number; duration_minutes: number }[]>(page.request, token, 'GET', `/company-duration-options?company_id=${company.id}`)).body;

@@ -1,7 +1,8 @@
 // The public availability endpoints: a day's bookable slots and the next 30 days that still have one.
 // They sit on the booking page's hot path, so each answers from a handful of bounded queries, with
 // nothing cached across requests (a cache would outlive the writes that change the answer).
-import type { Context } from 'hono';
+import type { Context, TypedResponse } from 'hono';
+import type { z } from 'zod';
 import { isStaff } from '../../lib/authorize.ts';
 import type { AppEnv } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -11,7 +12,7 @@ import { subscriptionActive } from '../companies/company.repository.ts';
 import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
 import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from '../appointments/appointment.schema.ts';
 import { notAcceptingBookings } from '../appointments/appointment.service.ts';
-import { bookableSlots, isoWeekday, localDayBounds, parseInstant, windowDates, type BusyAppointment } from './availability.ts';
+import { bookableSlots, isoWeekday, localDayBounds, parseInstant, windowDates, type BusyAppointment, type Slot } from './availability.ts';
 import { slotAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
 
 const errorResponses = {
@@ -44,10 +45,8 @@ async function target(c: Context<AppEnv>, q: { company_id: number; service_type_
   const { db } = c.get('deps');
   const found = await findCompanyWithService(db, q.company_id, q.service_type_id);
   if (!found) throw notFound('Company not found');
-  const actor = c.get('actor');
   // Staff still see their own calendar's availability after the subscription lapses.
-  const insider = actor !== null && (actor.role === 'global_admin' || (isStaff(actor.role) && actor.company_id === found.company.id));
-  if (!insider && !subscriptionActive(found.company, now)) throw notAcceptingBookings();
+  if (!insiderOf(c, found.company.id) && !subscriptionActive(found.company, now)) throw notAcceptingBookings();
   if (!found.service) throw notFound('Service not found');
   if (q.employee_id !== undefined && !(await findCompanyStaffMember(db, found.company.id, q.employee_id))) {
     throw notFound('Employee not found');
@@ -73,74 +72,116 @@ function slotsOf(t: Target, date: string, hours: { company: { open: string; clos
   });
 }
 
+/** Whether the caller sees the company's availability even when its subscription has lapsed. */
+function insiderOf(c: Context<AppEnv>, companyId: number): boolean {
+  const actor = c.get('actor');
+  return actor !== null && (actor.role === 'global_admin' || (isStaff(actor.role) && actor.company_id === companyId));
+}
+
+/** The first instant at which the clock alone could change an answer computed now (see availability.cache.ts). */
+function clockLimit(t: Target, window: string[], firstStartToday: string | undefined): number {
+  let until = parseInstant(localDayBounds(t.company.timezone, window[0]).end);
+  if (firstStartToday) until = Math.min(until, parseInstant(firstStartToday));
+  if (t.company.subscription_expires_at) until = Math.min(until, parseInstant(t.company.subscription_expires_at));
+  return until;
+}
+
+/**
+ * Answers from the cache when it has a current answer for this exact question, or computes one
+ * (reads made after the change stamp is taken) and offers it to the cache. The body is JSON text
+ * either way, so a cached answer is not serialised again.
+ */
+async function cachedJson(c: Context<AppEnv>, key: string, compute: () => Promise<{ body: unknown; validUntil: number }>): Promise<Response> {
+  const { availabilityCache: cache, now } = c.get('deps');
+  const at = now().getTime();
+  let text = cache?.get(key, at);
+  if (text === undefined) {
+    const stamp = cache?.stamp();
+    const { body, validUntil } = await compute();
+    text = JSON.stringify(body);
+    if (cache && stamp !== undefined) cache.set(key, stamp, text, validUntil, at);
+  }
+  return c.body(text, 200, { 'Content-Type': 'application/json' });
+}
+
 export const availabilityRoutes = createRouter()
   .openapi(availableSlots, async (c) => {
-    const { db, now } = c.get('deps');
     const q = c.req.valid('query');
-    const at = now();
-    const t = await target(c, q, at);
-    const tz = t.company.timezone;
-    const window = windowDates(tz, at);
-    if (q.date < window[0] || q.date > window[window.length - 1]) return c.json({ slots: [] }, 200);
-    const hours = await hoursForDay(db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
-    if (!hours.company || hours.employee === null) return c.json({ slots: [] }, 200);
-    const day = localDayBounds(tz, q.date);
-    const busy = await slotAppointments(db, {
-      companyId: t.company.id,
-      startFrom: startBound(day.start, t.company.longest_appointment_minutes),
-      startBefore: day.end,
-      serviceTypeId: t.service.id,
-      employeeId: t.employeeId,
-    });
-    return c.json({ slots: slotsOf(t, q.date, hours, busy, at, q.duration_minutes) }, 200);
+    const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${insiderOf(c, q.company_id) ? 1 : 0}`;
+    // The typed client reads this route's 200 as SlotsResponse, which is what the JSON text holds.
+    return cachedJson(c, key, async () => {
+      const { db, now } = c.get('deps');
+      const at = now();
+      const t = await target(c, q, at);
+      const tz = t.company.timezone;
+      const window = windowDates(tz, at);
+      const answer = (slots: Slot[]) => ({ body: { slots }, validUntil: clockLimit(t, window, q.date === window[0] ? slots[0]?.start : undefined) });
+      if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
+      const hours = await hoursForDay(db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
+      if (!hours.company || hours.employee === null) return answer([]);
+      const day = localDayBounds(tz, q.date);
+      const busy = await slotAppointments(db, {
+        companyId: t.company.id,
+        startFrom: startBound(day.start, t.company.longest_appointment_minutes),
+        startBefore: day.end,
+        serviceTypeId: t.service.id,
+        employeeId: t.employeeId,
+      });
+      return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes));
+    }) as unknown as TypedResponse<z.infer<typeof SlotsResponse>, 200, 'json'>;
   })
   .openapi(availableDates, async (c) => {
-    const { db, now } = c.get('deps');
     const q = c.req.valid('query');
-    const at = now();
-    const t = await target(c, q, at);
-    const tz = t.company.timezone;
-    const window = windowDates(tz, at);
-    const week = await hoursForWeek(db, t.company.id, t.employeeId);
-    const open = window.filter((date) => {
-      const h = week[isoWeekday(tz, date)];
-      return h.company !== null && h.employee !== null;
-    });
-    if (open.length === 0) return c.json({ dates: [] }, 200);
+    const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${insiderOf(c, q.company_id) ? 1 : 0}`;
+    return cachedJson(c, key, async () => {
+      const { db, now } = c.get('deps');
+      const at = now();
+      const t = await target(c, q, at);
+      const tz = t.company.timezone;
+      const window = windowDates(tz, at);
+      const week = await hoursForWeek(db, t.company.id, t.employeeId);
+      const open = window.filter((date) => {
+        const h = week[isoWeekday(tz, date)];
+        return h.company !== null && h.employee !== null;
+      });
+      if (open.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
 
-    const lookbackMs = Math.max(0, t.company.longest_appointment_minutes) * 60_000;
-    const first = localDayBounds(tz, open[0]);
-    const last = localDayBounds(tz, open[open.length - 1]);
-    // One bounded query for the whole window, then each day takes its share by binary search.
-    const busy = await slotAppointments(db, {
-      companyId: t.company.id,
-      startFrom: startBound(first.start, t.company.longest_appointment_minutes),
-      startBefore: last.end,
-      serviceTypeId: t.service.id,
-      employeeId: t.employeeId,
-    });
-    const starts = busy.map((a) => parseInstant(a.start));
-    const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
-    const sortedStarts = order.map((i) => starts[i]);
-    const sorted = order.map((i) => busy[i]);
-    const lowerBound = (x: number) => {
-      let lo = 0;
-      let hi = sortedStarts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (sortedStarts[mid] < x) lo = mid + 1;
-        else hi = mid;
+      const lookbackMs = Math.max(0, t.company.longest_appointment_minutes) * 60_000;
+      const first = localDayBounds(tz, open[0]);
+      const last = localDayBounds(tz, open[open.length - 1]);
+      // One bounded query for the whole window, then each day takes its share by binary search.
+      const busy = await slotAppointments(db, {
+        companyId: t.company.id,
+        startFrom: startBound(first.start, t.company.longest_appointment_minutes),
+        startBefore: last.end,
+        serviceTypeId: t.service.id,
+        employeeId: t.employeeId,
+      });
+      const starts = busy.map((a) => parseInstant(a.start));
+      const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
+      const sortedStarts = order.map((i) => starts[i]);
+      const sorted = order.map((i) => busy[i]);
+      const lowerBound = (x: number) => {
+        let lo = 0;
+        let hi = sortedStarts.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (sortedStarts[mid] < x) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      };
+
+      const dates: string[] = [];
+      let firstStartToday: string | undefined;
+      for (const date of open) {
+        const day = localDayBounds(tz, date);
+        const from = lowerBound(parseInstant(day.start) - lookbackMs);
+        const to = lowerBound(parseInstant(day.end));
+        const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes, 1);
+        if (slots.length) dates.push(date);
+        if (date === window[0]) firstStartToday = slots[0]?.start;
       }
-      return lo;
-    };
-
-    const dates: string[] = [];
-    for (const date of open) {
-      const day = localDayBounds(tz, date);
-      const from = lowerBound(parseInstant(day.start) - lookbackMs);
-      const to = lowerBound(parseInstant(day.end));
-      const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes, 1);
-      if (slots.length) dates.push(date);
-    }
-    return c.json({ dates }, 200);
+      return { body: { dates }, validUntil: clockLimit(t, window, firstStartToday) };
+    }) as unknown as TypedResponse<z.infer<typeof DatesResponse>, 200, 'json'>;
   });

@@ -1,0 +1,141 @@
+// The availability cache never answers with something a write or the clock has changed: unit tests
+// of its rules, then the endpoints on every dialect (on PostgreSQL the cache is off and the same
+// answers are computed), with writes from this server, from another connection, and a moving clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type DatabaseHandle } from '@bookwell/db';
+import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { bookableCompany, customerContact, setHours, type BookableCompany } from '../appointments/booking-fixtures.ts';
+import { AvailabilityCache } from './availability.cache.ts';
+
+describe('AvailabilityCache', () => {
+  it('answers while the stamp is unchanged and the time has not come, and forgets everything on a change', () => {
+    let stamp = 's1';
+    const cache = new AvailabilityCache(() => stamp);
+    const taken = cache.stamp();
+    cache.set('a', taken, '{"slots":[]}', 2_000, 1_000);
+    cache.set('b', taken, '{"dates":[]}', 5_000, 1_000);
+    expect(cache.get('a', 1_500)).toBe('{"slots":[]}');
+    expect(cache.get('a', 2_000)).toBeUndefined();
+    expect(cache.get('b', 2_000)).toBe('{"dates":[]}');
+    stamp = 's2';
+    expect(cache.get('b', 2_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('refuses an answer computed across a write, or one already out of date', () => {
+    let stamp = 's1';
+    const cache = new AvailabilityCache(() => stamp);
+    const before = cache.stamp();
+    stamp = 's2'; // a booking committed while the answer was being computed
+    cache.set('a', before, 'old', 10_000, 1_000);
+    expect(cache.get('a', 1_000)).toBeUndefined();
+    cache.set('b', cache.stamp(), 'late', 1_000, 1_000);
+    expect(cache.get('b', 1_000)).toBeUndefined();
+  });
+
+  it('keeps at most its limit, dropping the oldest', () => {
+    const cache = new AvailabilityCache(() => 's', 2);
+    for (const k of ['a', 'b', 'c']) cache.set(k, cache.stamp(), k, 10, 0);
+    expect([cache.get('a', 1), cache.get('b', 1), cache.get('c', 1)]).toEqual([undefined, 'b', 'c']);
+  });
+});
+
+// Monday 23 November 2026, 10:15 in London.
+const NOW = new Date('2026-11-23T10:15:00.000Z');
+
+describe.each(testDialects())('cached availability answers on %s', (dialect) => {
+  let database: TestDatabase;
+  let t: TestServer;
+  let other: DatabaseHandle;
+  let clock = NOW;
+  let co: BookableCompany;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    t = await startTestServer(dialect, { now: () => clock, database });
+    other = connect(database.url);
+    co = await bookableCompany(t, { name: 'Cache Cuts', timezone: 'Europe/London' });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+    await database?.drop();
+  });
+
+  const slotValues = async (date: string) => {
+    const res = await t.call('GET', `/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=${date}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    return res.body.slots.map((s: { value: string }) => s.value) as string[];
+  };
+  const dateList = async () => {
+    const res = await t.call('GET', `/appointments/available-dates?company_id=${co.companyId}&service_type_id=${co.serviceId}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body.dates as string[];
+  };
+
+  it('is on for SQLite (one stamp read per request) and off for PostgreSQL', async () => {
+    await slotValues('2026-11-24');
+    const cache = t.server.deps.availabilityCache;
+    if (dialect === 'sqlite') expect(cache!.size).toBeGreaterThan(0);
+    else expect(cache).toBeNull();
+  });
+
+  it('shows a booking written by another connection (another API process, an import) at once', async () => {
+    expect(await slotValues('2026-11-25')).toContain('11:00');
+    await other.db.transaction().execute(async (trx) => {
+      const { id } = await trx.insertInto('appointments').values({
+        company_id: co.companyId, user_id: null, employee_id: null, start_time: '2026-11-25T11:00:00.000Z', end_time: '2026-11-25T11:30:00.000Z',
+        description: null, appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
+        customer_phone: null, sms_consent: 0, created_by: null, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+      }).returning('id').executeTakeFirstOrThrow();
+      await trx.insertInto('appointment_service_types').values({ appointment_id: id, service_type_id: co.serviceId }).execute();
+    });
+    expect(await slotValues('2026-11-25')).not.toContain('11:00');
+  });
+
+  it('shows this server\'s own bookings and hours changes at once', async () => {
+    expect(await slotValues('2026-11-26')).toContain('09:30');
+    const booked = await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-26T09:30:00.000Z', customer: customerContact() } });
+    expect(booked.status, booked.text).toBe(201);
+    expect(await slotValues('2026-11-26')).not.toContain('09:30');
+    // Thursday 26 November closes at noon from now on.
+    await setHours(t, co.admin.token, { day_of_week: 4, open_time: '09:00', close_time: '12:00' });
+    expect((await slotValues('2026-11-26')).at(-1)).toBe('11:30');
+  });
+
+  it('follows the clock: a start that passes is no longer offered, and the window moves at local midnight', async () => {
+    try {
+      expect((await slotValues('2026-11-23'))[0]).toBe('10:30');
+      clock = new Date('2026-11-23T10:31:00.000Z');
+      expect((await slotValues('2026-11-23'))[0]).toBe('11:00');
+      expect((await dateList())[0]).toBe('2026-11-23');
+      clock = new Date('2026-11-23T23:59:00.000Z');
+      expect((await dateList())[0]).toBe('2026-11-24');
+      expect(await dateList()).not.toContain('2026-12-23');
+      clock = new Date('2026-11-24T00:01:00.000Z');
+      expect(await dateList()).toContain('2026-12-23');
+      expect(await slotValues('2026-11-23')).toEqual([]);
+    } finally {
+      clock = NOW;
+    }
+  });
+
+  it('stops answering for the public when the subscription ends, even with a fresh answer in hand', async () => {
+    const c = await bookableCompany(t, { name: 'Ending Soon' });
+    await t.db.updateTable('companies').set({ subscription_expires_at: '2026-11-23T12:00:00.000Z' }).where('id', '=', c.companyId).execute();
+    const ask = () => t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}`);
+    try {
+      expect((await ask()).status).toBe(200);
+      clock = new Date('2026-11-23T12:00:01.000Z');
+      const after = await ask();
+      expect(after.status).toBe(403);
+      expect(after.body.code).toBe('not_accepting_bookings');
+      // Staff of the company still see their availability.
+      expect((await t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}`, { token: c.admin.token })).status).toBe(200);
+    } finally {
+      clock = NOW;
+    }
+  });
+});
