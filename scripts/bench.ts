@@ -216,8 +216,8 @@ const report = {
   at: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   duration_seconds_per_load: seconds,
-  // Availability answers kept until the next write (SQLite); AVAILABILITY_CACHE=off measures the computation alone.
-  availability_cache: !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+  // Availability answers kept until the next write (SQLite only); AVAILABILITY_CACHE=off measures the computation alone.
+  availability_cache: runs[0].database === 'sqlite' && !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
   connections: 50,
   runs,
 };

@@ -72,6 +72,25 @@ function slotsOf(t: Target, date: string, hours: { company: { open: string; clos
   });
 }
 
+/** The query's company, service and employee, and the clock's view of them: now and the 30 local dates from today. */
+async function resolve(c: Context<AppEnv>, q: { company_id: number; service_type_id: number; employee_id?: number }) {
+  const at = c.get('deps').now();
+  const t = await target(c, q, at);
+  return { t, at, tz: t.company.timezone, window: windowDates(t.company.timezone, at) };
+}
+
+/** The bookings that can touch the local days `first` to `last`: one read bounded at both ends. */
+function busyOver(c: Context<AppEnv>, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
+  const tz = t.company.timezone;
+  return slotAppointments(c.get('deps').db, {
+    companyId: t.company.id,
+    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes),
+    startBefore: localDayBounds(tz, last).end,
+    serviceTypeId: t.service.id,
+    employeeId: t.employeeId,
+  });
+}
+
 /** Whether the caller sees the company's availability even when its subscription has lapsed. */
 function insiderOf(c: Context<AppEnv>, companyId: number): boolean {
   const actor = c.get('actor');
@@ -110,23 +129,13 @@ export const availabilityRoutes = createRouter()
     const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${insiderOf(c, q.company_id) ? 1 : 0}`;
     // The typed client reads this route's 200 as SlotsResponse, which is what the JSON text holds.
     return cachedJson(c, key, async () => {
-      const { db, now } = c.get('deps');
-      const at = now();
-      const t = await target(c, q, at);
-      const tz = t.company.timezone;
-      const window = windowDates(tz, at);
+      const { db } = c.get('deps');
+      const { t, at, tz, window } = await resolve(c, q);
       const answer = (slots: Slot[]) => ({ body: { slots }, validUntil: clockLimit(t, window, q.date === window[0] ? slots[0]?.start : undefined) });
       if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
       const hours = await hoursForDay(db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
       if (!hours.company || hours.employee === null) return answer([]);
-      const day = localDayBounds(tz, q.date);
-      const busy = await slotAppointments(db, {
-        companyId: t.company.id,
-        startFrom: startBound(day.start, t.company.longest_appointment_minutes),
-        startBefore: day.end,
-        serviceTypeId: t.service.id,
-        employeeId: t.employeeId,
-      });
+      const busy = await busyOver(c, t, q.date, q.date);
       return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes));
     }) as unknown as TypedResponse<z.infer<typeof SlotsResponse>, 200, 'json'>;
   })
@@ -134,11 +143,8 @@ export const availabilityRoutes = createRouter()
     const q = c.req.valid('query');
     const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${insiderOf(c, q.company_id) ? 1 : 0}`;
     return cachedJson(c, key, async () => {
-      const { db, now } = c.get('deps');
-      const at = now();
-      const t = await target(c, q, at);
-      const tz = t.company.timezone;
-      const window = windowDates(tz, at);
+      const { db } = c.get('deps');
+      const { t, at, tz, window } = await resolve(c, q);
       const week = await hoursForWeek(db, t.company.id, t.employeeId);
       const open = window.filter((date) => {
         const h = week[isoWeekday(tz, date)];
@@ -147,16 +153,8 @@ export const availabilityRoutes = createRouter()
       if (open.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
 
       const lookbackMs = Math.max(0, t.company.longest_appointment_minutes) * 60_000;
-      const first = localDayBounds(tz, open[0]);
-      const last = localDayBounds(tz, open[open.length - 1]);
       // One bounded query for the whole window, then each day takes its share by binary search.
-      const busy = await slotAppointments(db, {
-        companyId: t.company.id,
-        startFrom: startBound(first.start, t.company.longest_appointment_minutes),
-        startBefore: last.end,
-        serviceTypeId: t.service.id,
-        employeeId: t.employeeId,
-      });
+      const busy = await busyOver(c, t, open[0], open[open.length - 1]);
       const starts = busy.map((a) => parseInstant(a.start));
       const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
       const sortedStarts = order.map((i) => starts[i]);
