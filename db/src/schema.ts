@@ -201,6 +201,11 @@ export interface OutboxMessageTable {
   body_html: string | null;
   /** JSON array of {filename, contentType, content} */
   attachments: string | null;
+  /**
+   * JSON {template, input, at}: the message is rendered when it is sent (the body columns are filled
+   * in then); null when the body was stored rendered.
+   */
+  render: string | null;
   /** Stable RFC 5322 Message-ID, reused on retries so receivers drop duplicates. */
   message_id: string;
   /** Optional uniqueness key (for example 'reminder:<appointment>:<start>') to never queue twice. */

@@ -8,7 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
-import { busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
+import { bookingNeighbours, busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
 import { queueAppointmentEmail, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import {
   deleteAppointment, findAppointmentRow, findAppointmentView, findOrCreateCustomer, insertAppointment,
@@ -113,7 +113,10 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
   if (!locked) throw notFound('Company not found');
 
-  const busy = await busyFor(ctx, b.company.id, locked.longest_appointment_minutes, b.start, b.end);
+  const busy = await bookingNeighbours(trx, {
+    companyId: b.company.id, employeeId: b.employee?.id ?? null, services: b.services,
+    start: b.start, end: b.end, longestMinutes: locked.longest_appointment_minutes,
+  });
   if (b.offeredSlot) {
     const service = b.services[0];
     const slots = bookableSlots({

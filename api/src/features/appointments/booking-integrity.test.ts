@@ -39,6 +39,21 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       expect(await doubleBookings(t, serviceId, capacity)).toBe(0);
     });
 
+    it('checks capacity by the peak, not the count: a long booking over two back-to-back ones fits a capacity of 2, a third does not', async () => {
+      const serviceId = await addService(t, co.admin.token, { name: 'Pairs', duration_minutes: 30, available_slots: 2 });
+      const staff = (start: string, end: string) => book({ company_id: co.companyId, service_type_ids: [serviceId], start_time: start, end_time: end }, { token: co.admin.token });
+      expect((await staff('2026-11-28T09:00:00.000Z', '2026-11-28T09:30:00.000Z')).status).toBe(201);
+      expect((await staff('2026-11-28T09:30:00.000Z', '2026-11-28T10:00:00.000Z')).status).toBe(201);
+      // Two bookings overlap 09:00-10:00, but never at once: one place is always free.
+      expect((await staff('2026-11-28T09:00:00.000Z', '2026-11-28T10:00:00.000Z')).status).toBe(201);
+      // Now 09:15-09:45 has two at once everywhere.
+      const full = await staff('2026-11-28T09:15:00.000Z', '2026-11-28T09:45:00.000Z');
+      expect(full.status).toBe(409);
+      const rows = await t.db.selectFrom('appointments as a').innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
+        .select('a.id').where('ast.service_type_id', '=', serviceId).execute();
+      expect(rows).toHaveLength(3);
+    });
+
     it('staff racing to put one employee into overlapping appointments: one wins', async () => {
       const starts = Array.from({ length: 20 }, (_, i) => new Date(Date.parse('2026-11-25T09:00:00Z') + i * 60_000).toISOString());
       const results = await Promise.all(starts.map((start) => book(

@@ -189,6 +189,44 @@ export async function slotAppointments(db: Db, f: SlotFilter): Promise<BusyAppoi
   return out;
 }
 
+// How many booked appointments of a service overlap [start, end): an upper bound of how many run at
+// once there, answered from the covering index without building rows.
+const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: string, end: string], { n: number | string }>((db) =>
+  db.selectFrom('service_bookings as s').select((eb) => eb.fn.countAll().as('n'))
+    .where('s.service_type_id', '=', arg(0))
+    .where('s.start_time', '>=', arg(1))
+    .where('s.start_time', '<', arg(3))
+    .where('s.end_time', '>', arg(2))
+    .where('s.status', '=', 'booked'));
+
+/**
+ * What a new booking of [start, end) must be checked against, read inside its transaction: every
+ * appointment of its employee that can overlap (with all their services), and, for each service,
+ * the bookings that can overlap, but only when there are at least as many as its capacity (fewer
+ * can never fill it, so the check needs none of them). Same answers as reading the company's whole
+ * range, for a fraction of the rows on a busy day.
+ */
+export async function bookingNeighbours(db: Db, b: {
+  companyId: number;
+  employeeId: number | null;
+  services: { id: number; available_slots: number }[];
+  start: string;
+  end: string;
+  longestMinutes: number;
+}): Promise<BusyAppointment[]> {
+  const from = startBound(b.start, b.longestMinutes);
+  const out = b.employeeId === null ? [] : collect((await employeeRows(db, [b.employeeId, b.companyId, from, b.end])).map((r) => ({ ...r, employee_id: b.employeeId })));
+  const own = new Set(out.map((a) => a.id));
+  for (const s of b.services) {
+    const [{ n }] = await overlapping(db, [s.id, from, b.start, b.end]);
+    if (Number(n) < s.available_slots) continue;
+    for (const r of await serviceTimesWithIds(db, [s.id, from, b.end])) {
+      if (!own.has(r.id)) out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [s.id] });
+    }
+  }
+  return out;
+}
+
 /** The look-back of a range query: no stored appointment is longer than this. */
 export function startBound(rangeStart: string, longestMinutes: number): string {
   return new Date(Date.parse(rangeStart) - Math.max(0, longestMinutes) * 60_000).toISOString();

@@ -5,7 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { decodeQuotedPrintable, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../appointments/booking-fixtures.ts';
-import { appointmentIcs, formatForPeople, renderAppointmentEmail, type AppointmentEmailInput } from './appointment-emails.ts';
+import { appointmentIcs, formatForPeople, renderAppointmentEmail, renderQueuedEmail, type AppointmentEmailInput } from './appointment-emails.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
@@ -66,6 +66,13 @@ describe('booking email content', () => {
     expect(m.html).toContain('Ann &lt;Anon&gt;');
     expect(m.html).not.toContain('<Anon>');
     expect(m.attachments).toEqual([{ filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: expect.any(String) }]);
+  });
+
+  it('renders a queued snapshot exactly as it would have been rendered when queued', () => {
+    const snapshot = JSON.stringify({ template: 'appointment', input: sample, at: NOW.toISOString() });
+    expect(renderQueuedEmail(snapshot)).toEqual(renderAppointmentEmail(sample, NOW));
+    expect(() => renderQueuedEmail('{"template":"other"}')).toThrow(/unknown outbox render snapshot/);
+    expect(() => renderQueuedEmail('not json')).toThrow();
   });
 
   it('invites with METHOD:REQUEST, the business as organiser, a stable UID and the version as SEQUENCE; cancels with METHOD:CANCEL', () => {
@@ -145,6 +152,28 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
       { kind: 'appointment_reschedule', state: 'sent' },
       { kind: 'appointment_cancellation', state: 'sent' },
     ]);
+    // Rendered when sent, and recorded as sent: the rows keep what went out.
+    const kept = await t.db.selectFrom('outbox_messages').select(['subject', 'body_text', 'body_html', 'attachments', 'render'])
+      .where('appointment_id', '=', id).orderBy('id').executeTakeFirstOrThrow();
+    expect(kept.render).toBeNull();
+    expect(kept.subject).toBe('Booking confirmed: Haircut at Mail Salon');
+    expect(kept.body_text).toContain('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
+    expect(kept.body_html).toContain('<table>');
+    expect(kept.attachments).toContain('METHOD:REQUEST');
+  });
+
+  it('keeps a message whose snapshot cannot be rendered, marked failed with the reason, and goes on with the others', async () => {
+    const { id } = await t.db.insertInto('outbox_messages').values({
+      company_id: co.companyId, appointment_id: null, channel: 'email', kind: 'appointment_confirmation', to_address: 'broken@example.test',
+      subject: 'Booking confirmed', body_text: '', body_html: null, attachments: null, message_id: '<broken@test>', dedupe_key: null,
+      state: 'pending', attempts: 0, due_at: NOW.toISOString(), created_at: NOW.toISOString(), render: '{"template":"nope"}',
+    }).returning('id').executeTakeFirstOrThrow();
+    await t.server.dispatcher.runOnce();
+    const row = await t.db.selectFrom('outbox_messages').select(['state', 'last_error', 'render']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'failed', last_error: 'unknown outbox render snapshot', render: '{"template":"nope"}' });
+    const who = customerContact('After Broken');
+    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-26T09:30:00Z', customer: who } })).status).toBe(201);
+    await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
   });
 
   it('queues the email in the booking transaction: a refused booking queues nothing', async () => {

@@ -101,6 +101,12 @@ export function appointmentIcs(input: AppointmentEmailInput, now: Date): string 
   return cal.toString();
 }
 
+export function appointmentEmailSubject(input: AppointmentEmailInput): string {
+  const services = input.serviceNames.length ? input.serviceNames.join(', ') : 'Appointment';
+  const what = input.kind === 'confirmation' ? 'Booking confirmed' : input.kind === 'reschedule' ? 'Appointment moved' : 'Appointment cancelled';
+  return `${what}: ${services} at ${input.company.name}`;
+}
+
 export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date): RenderedEmail {
   const { company, appointment, customer } = input;
   const tz = company.timezone;
@@ -111,18 +117,12 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date):
     ? `To change or cancel it, contact ${company.name} at ${company.email}.`
     : `To change or cancel it, contact ${company.name}.`;
 
-  let subject: string;
-  let intro: string;
-  if (input.kind === 'confirmation') {
-    subject = `Booking confirmed: ${services} at ${company.name}`;
-    intro = `Your appointment at ${company.name} is booked.`;
-  } else if (input.kind === 'reschedule') {
-    subject = `Appointment moved: ${services} at ${company.name}`;
-    intro = `Your appointment at ${company.name} has moved to a new time.`;
-  } else {
-    subject = `Appointment cancelled: ${services} at ${company.name}`;
-    intro = `Your appointment at ${company.name} has been cancelled.`;
-  }
+  const subject = appointmentEmailSubject(input);
+  const intro = input.kind === 'confirmation'
+    ? `Your appointment at ${company.name} is booked.`
+    : input.kind === 'reschedule'
+      ? `Your appointment at ${company.name} has moved to a new time.`
+      : `Your appointment at ${company.name} has been cancelled.`;
 
   const lines: [string, string][] = [['What', services], ['When', when]];
   if (input.kind !== 'cancellation') lines.push(['Duration', `${minutes} minutes`]);
@@ -170,21 +170,39 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date):
   };
 }
 
-/** Queues the email in the caller's transaction; the caller nudges the dispatcher after commit. */
+interface AppointmentRender {
+  template: 'appointment';
+  input: AppointmentEmailInput;
+  /** The moment of the change (the invitation's DTSTAMP). */
+  at: string;
+}
+
+/**
+ * Queues the email in the caller's transaction; the caller nudges the dispatcher after commit. The
+ * row holds a snapshot of everything the email says (the appointment as this transaction wrote
+ * it), and the dispatcher renders it when sending: text, HTML and invitation are the same as if
+ * rendered now, but the work (a tenth of a booking) is done outside the write lock.
+ */
 export async function queueAppointmentEmail(
   db: Kysely<Database> | Transaction<Database>,
   input: AppointmentEmailInput,
   now: Date,
 ): Promise<void> {
-  const rendered = renderAppointmentEmail(input, now);
+  const render: AppointmentRender = { template: 'appointment', input, at: now.toISOString() };
   await enqueueEmail(db, {
     to: input.customer.email,
     kind: `appointment_${input.kind}`,
     companyId: input.company.id,
     appointmentId: input.appointment.id,
-    subject: rendered.subject,
-    text: rendered.text,
-    html: rendered.html,
-    attachments: rendered.attachments,
+    subject: appointmentEmailSubject(input),
+    text: '',
+    render: JSON.stringify(render),
   }, now);
+}
+
+/** The email an outbox row's `render` snapshot describes; throws on a snapshot it cannot read. */
+export function renderQueuedEmail(render: string): RenderedEmail {
+  const r = JSON.parse(render) as AppointmentRender;
+  if (r?.template !== 'appointment' || !r.input || typeof r.at !== 'string') throw new Error('unknown outbox render snapshot');
+  return renderAppointmentEmail(r.input, new Date(r.at));
 }

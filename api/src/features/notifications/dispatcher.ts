@@ -6,6 +6,7 @@ import type { Database, OutboxMessageRow } from '@bookwell/db';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Attachment } from './outbox.ts';
+import { renderQueuedEmail } from './appointment-emails.ts';
 
 const CLAIM_MS = 2 * 60_000;
 const MAX_ATTEMPTS = 8;
@@ -22,6 +23,9 @@ export interface Dispatcher {
   nudge(): void;
   stop(): Promise<void>;
 }
+
+/** The body columns of a message rendered at send time, recorded with its 'sent' state. */
+type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
 
 export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
@@ -57,23 +61,31 @@ export function createDispatcher(opts: {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  async function deliver(row: OutboxMessageRow): Promise<void> {
+  /** Sends the message; answers the body columns to record when it was rendered only now. */
+  async function deliver(row: OutboxMessageRow): Promise<RenderedColumns> {
     if (row.channel === 'email') {
       if (!transport) throw new Error('SMTP is not configured');
-      const attachments = row.attachments ? (JSON.parse(row.attachments) as Attachment[]) : [];
+      let body = { subject: row.subject ?? '', text: row.body_text, html: row.body_html ?? undefined, attachments: row.attachments ? (JSON.parse(row.attachments) as Attachment[]) : [] };
+      let rendered: RenderedColumns = {};
+      if (row.render) {
+        const r = renderQueuedEmail(row.render);
+        body = { subject: r.subject, text: r.text, html: r.html, attachments: r.attachments };
+        rendered = { subject: r.subject, body_text: r.text, body_html: r.html, attachments: JSON.stringify(r.attachments), render: null };
+      }
       await transport.sendMail({
         from: config.MAIL_FROM,
         to: row.to_address,
-        subject: row.subject ?? '',
-        text: row.body_text,
-        html: row.body_html ?? undefined,
+        subject: body.subject,
+        text: body.text,
+        html: body.html,
         messageId: row.message_id,
-        attachments: attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+        attachments: body.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
       });
-      return;
+      return rendered;
     }
     if (!opts.sms) throw new Error('SMS is not configured');
     await opts.sms.send(row.to_address, row.body_text);
+    return {};
   }
 
   async function pass(): Promise<number> {
@@ -103,8 +115,8 @@ export function createDispatcher(opts: {
       }
       if (!(await claim(row, at))) continue;
       try {
-        await deliver(row);
-        await db.updateTable('outbox_messages').set({ state: 'sent', sent_at: now().toISOString(), locked_until: null, last_error: null })
+        const rendered = await deliver(row);
+        await db.updateTable('outbox_messages').set({ ...rendered, state: 'sent', sent_at: now().toISOString(), locked_until: null, last_error: null })
           .where('id', '=', row.id).execute();
         sent++;
       } catch (err) {

@@ -23,6 +23,8 @@ export interface EmailMessage {
   dueAt?: Date;
   /** Never queue two messages with the same key (for example one reminder per appointment start). */
   dedupeKey?: string | null;
+  /** Render at send time from this JSON (see outbox_messages.render); text/html are then placeholders. */
+  render?: string | null;
 }
 
 export function newMessageId(domain = 'bookwell.local'): string {
@@ -31,7 +33,7 @@ export function newMessageId(domain = 'bookwell.local'): string {
 
 const OUTBOX_COLUMNS = [
   'company_id', 'appointment_id', 'channel', 'kind', 'to_address', 'subject', 'body_text', 'body_html', 'attachments',
-  'message_id', 'dedupe_key', 'due_at', 'created_at',
+  'message_id', 'dedupe_key', 'due_at', 'created_at', 'render',
 ] as const;
 type OutboxValues = Record<(typeof OUTBOX_COLUMNS)[number], string | number | null>;
 
@@ -61,6 +63,7 @@ export async function enqueueEmail(db: Kysely<Database> | Transaction<Database>,
     dedupe_key: m.dedupeKey ?? null,
     due_at: (m.dueAt ?? now).toISOString(),
     created_at: now.toISOString(),
+    render: m.render ?? null,
   });
 }
 
@@ -89,5 +92,6 @@ export async function enqueueSms(db: Kysely<Database> | Transaction<Database>, m
     dedupe_key: m.dedupeKey ?? null,
     due_at: (m.dueAt ?? now).toISOString(),
     created_at: now.toISOString(),
+    render: null,
   });
 }
