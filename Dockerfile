@@ -18,4 +18,4 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 EXPOSE 3000
 USER node
-CMD ["node", "--enable-source-maps", "api/dist/server.mjs"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "api/dist/server.mjs"]

@@ -1,6 +1,5 @@
 // createApp(deps): the whole HTTP API as a Hono app that never listens (tests call it directly or via a real server).
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
@@ -40,6 +39,26 @@ async function drainBody(req: Request, max: number): Promise<void> {
   }
 }
 
+/** The whole body if it is at most `max` bytes; null (after reading on up to `drainMax`) if larger. */
+async function readLimited(req: Request, max: number, drainMax: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size <= max) chunks.push(value);
+      else if (size > drainMax) {
+        await reader.cancel();
+        break;
+      }
+    }
+  }
+  return size > max ? null : Buffer.concat(chunks);
+}
+
 /** HTTP/1.1 framing: a request has a body only with a non-zero Content-Length or a Transfer-Encoding. */
 function hasBody(c: Context<AppEnv>): boolean {
   const length = c.req.header('content-length');
@@ -75,17 +94,27 @@ export function createApp(deps: AppDeps) {
       maxAge: 600,
     }));
   }
-  const limitBody = bodyLimit({
-    maxSize: BODY_LIMIT_BYTES,
-    onError: async (c) => {
-      // Read (and drop) a moderately oversized body first, so the client gets the 413 instead of
-      // a reset connection while it is still sending.
-      await drainBody(c.req.raw, 16 * BODY_LIMIT_BYTES);
-      return errorResponse(c, new AppError('payload_too_large', 'Request body is too large (limit 1 MB)'));
-    },
+  const tooLarge = async (c: Context<AppEnv>) => {
+    // Read (and drop) a moderately oversized body first, so the client gets the 413 instead of
+    // a reset connection while it is still sending.
+    await drainBody(c.req.raw, 16 * BODY_LIMIT_BYTES);
+    return errorResponse(c, new AppError('payload_too_large', 'Request body is too large (limit 1 MB)'));
+  };
+  // With Content-Length the size is known before reading, and the JSON is then read straight from
+  // Node's request (touching c.req.raw.body would build a web Request and a web stream over the
+  // socket). A chunked body is counted as it arrives; an oversized one is read on (up to 16 MB) and
+  // dropped, so the client gets the 413 rather than a connection closed under its upload.
+  app.use('/api/*', async (c, next) => {
+    if (!hasBody(c)) return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number(length) > BODY_LIMIT_BYTES ? tooLarge(c) : next();
+    }
+    const body = await readLimited(c.req.raw, BODY_LIMIT_BYTES, 16 * BODY_LIMIT_BYTES);
+    if (body === null) return errorResponse(c, new AppError('payload_too_large', 'Request body is too large (limit 1 MB)'));
+    c.req.raw = new Request(c.req.raw, { body });
+    return next();
   });
-  // bodyLimit reads c.req.raw.body, which builds a full Request object even for a GET.
-  app.use('/api/*', (c, next) => (hasBody(c) ? limitBody(c, next) : next()));
   // Who is calling: read on every request from the database. A bad token makes protected routes
   // answer 401 (via the authorisation layer) and is ignored by public ones.
   app.use('/api/*', async (c, next) => {

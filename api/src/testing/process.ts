@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../build/server-bundle.ts';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../server.ts', import.meta.url));
 
@@ -30,7 +31,7 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000, nodeArgs: string[] = [], bundle?: string): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const entry = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', SERVER_ENTRY];
+  const entry = bundle ? [...SERVER_NODE_FLAGS, bundle] : ['--import', 'tsx', SERVER_ENTRY];
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: { ...process.env, PWA_DIST: '/nonexistent', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -162,6 +162,17 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       const huge = await t.call('POST', '/register', { raw: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) });
       expect(huge.status).toBe(413);
       expect(huge.body.code).toBe('payload_too_large');
+      // Without Content-Length (chunked), the size is counted as the body arrives.
+      const chunked = (text: string) => fetch(`${t.url}/api/register`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, duplex: 'half',
+        body: new ReadableStream({ start(ctl) { for (let i = 0; i < text.length; i += 65536) ctl.enqueue(new TextEncoder().encode(text.slice(i, i + 65536))); ctl.close(); } }),
+      } as RequestInit);
+      const hugeChunked = await chunked(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+      expect(hugeChunked.status).toBe(413);
+      expect(((await hugeChunked.json()) as { code: string }).code).toBe('payload_too_large');
+      const smallChunked = await chunked(JSON.stringify({ name: 'Chunky', email: 'not-an-email', password: 'secret1', company_name: 'c' }));
+      expect(smallChunked.status).toBe(400);
+      expect(JSON.stringify((await smallChunked.json()) as object)).toContain('email');
       const longName = await t.call('POST', '/register', { body: { name: 'n'.repeat(5000), email: uniqueEmail(), password: 'secret1', company_name: 'c' } });
       expect(longName.status).toBe(400);
       expect(await countRows(t, 'users')).toBe(before);
