@@ -210,10 +210,19 @@ const spaces = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ').trim();
 // ---------- the page ----------
 
 function form(page: Page) {
+  const name = page.getByLabel('Full Name');
+  const email = page.getByLabel('Email Address');
+  const phone = page.getByLabel('Phone Number');
   return {
-    name: page.getByLabel('Full Name'),
-    email: page.getByLabel('Email Address'),
-    phone: page.getByLabel('Phone Number'),
+    name,
+    email,
+    phone,
+    /** Types the booker's name, email and phone. */
+    contact: async (who: { name: string; email: string; phone: string }) => {
+      await name.fill(who.name);
+      await email.fill(who.email);
+      await phone.fill(who.phone);
+    },
     employee: page.getByLabel('Team Member'),
     time: page.getByLabel('Time', { exact: true }),
     notes: page.getByLabel('Additional Notes'),
@@ -329,9 +338,7 @@ test.describe('anonymous visitor on a phone', () => {
     await expect(page.getByRole('group', { name: 'Personal Information' })).toBeVisible();
     await expect(f.name).toBeEnabled();
     await expect(f.email).toBeEnabled();
-    await f.name.fill(who.name);
-    await f.email.fill(who.email);
-    await f.phone.fill(who.phone);
+    await f.contact(who);
 
     // Services: a radio list with duration and price (hidden for Consultation, which hides it).
     await expect(page.locator('label.choice', { hasText: 'Haircut' })).toContainText('30 min');
@@ -492,9 +499,7 @@ test('an anonymous booker signs up from the success panel and sees the booking i
 
   await openBookingPage(page);
   const f = form(page);
-  await f.name.fill(who.name);
-  await f.email.fill(who.email);
-  await f.phone.fill(who.phone);
+  await f.contact(who);
   await f.service('Beard Trim').check();
   await f.employee.selectOption({ label: 'Ava Coach' });
   const { date, slots } = await pickDate(page, page.request, { company: company.id, service: beard.id, employee: ava });
@@ -702,9 +707,7 @@ test('the 409 race: a second browser takes the chosen time first, the customer i
 
   await openBookingPage(page);
   const f = form(page);
-  await f.name.fill(who.name);
-  await f.email.fill(who.email);
-  await f.phone.fill(who.phone);
+  await f.contact(who);
   await f.service('Colour & Style').check();
   await f.employee.selectOption({ label: 'Emma Stylist' });
   // A day with plenty of free times (the latest such), so that once one is taken the day itself

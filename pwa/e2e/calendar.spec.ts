@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import AxeBuilder from '@axe-core/playwright';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
+import { addDays, titleOf } from './support/appointments.ts';
 
 interface Appt {
   id: number;
@@ -32,16 +33,7 @@ function wall(iso: string, zone: string): { date: string; time: string } {
   return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
 }
 
-function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
-function titleOf(a: Appt): string {
-  return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 async function api<T>(request: APIRequestContext, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await request.fetch(`/api${path}`, {

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
+import { addDays, titleOf } from './support/appointments.ts';
 
 const PROXY_FAILED = 'Proxy connection failed. Switching to direct API connection.';
 const BOTH_FAILED = 'Both proxy and direct API connections failed. Please check your network.';
@@ -115,17 +116,7 @@ interface Appt {
   customer_name: string | null;
 }
 
-function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
-/** The calendar's event title (SPEC.md: customer, description, services). */
-function titleOf(a: Appt): string {
-  return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 /** Titles of the company's appointments within 16 days of today (the calendar's week and the weeks either side). */
 async function titlesAroundToday(request: APIRequestContext, token: string): Promise<Set<string>> {

@@ -5,6 +5,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import AxeBuilder from '@axe-core/playwright';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
+import { addDays } from './support/appointments.ts';
 
 interface Appt {
   id: number;
@@ -18,10 +19,6 @@ function dateIn(iso: string, zone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 
-function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 async function get<T>(request: APIRequestContext, token: string, path: string): Promise<T> {
   const res = await request.get(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });

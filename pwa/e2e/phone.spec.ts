@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SCREENS_DIR, SIZES } from './support/screens.ts';
+import { addDays, titleOf } from './support/appointments.ts';
 
 test.use({ viewport: SIZES.phone, hasTouch: true });
 
@@ -37,17 +38,7 @@ function localDate(iso: string, zone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 
-function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
-/** SPEC.md's event title: customer, description, services. */
-function titleOf(a: Appt): string {
-  return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
-    .filter(Boolean)
-    .join(', ');
-}
 
 async function noHorizontalScroll(page: Page, what: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,0 +1,22 @@
+// Reading appointments the way the staff calendar shows them, for specs that compare the two.
+
+/** The fields of an appointment the calendar's title and date checks need. */
+export interface TitledAppointment {
+  user_id: number | null;
+  description: string | null;
+  service_types: { name: string }[];
+  customer_name?: string | null;
+}
+
+/** 'YYYY-MM-DD' plus (or minus) whole days. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/** SPEC.md's event title: customer, description, services. */
+export function titleOf(a: TitledAppointment): string {
+  return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
+    .filter(Boolean)
+    .join(', ');
+}
