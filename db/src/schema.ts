@@ -7,7 +7,7 @@
 //   the connection parses them back into the same strings;
 // - booleans are integers 0/1 (better-sqlite3 cannot bind JS booleans), mapped in services;
 // - nullable columns are `T | null`, never optional.
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 type Timestamp = string;
 type Flag = number; // 0 | 1
@@ -277,3 +277,9 @@ export type ServiceTypeRow = Selectable<ServiceTypeTable>;
 export type OperatingHoursRow = Selectable<OperatingHoursTable>;
 export type AppointmentRow = Selectable<AppointmentTable>;
 export type OutboxMessageRow = Selectable<OutboxMessageTable>;
+
+/**
+ * The database or an open transaction: repositories take either, so the caller decides whether a
+ * read or write joins a transaction (handlers open it; repositories never do).
+ */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
