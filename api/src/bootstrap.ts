@@ -1,5 +1,5 @@
 // Starts the whole product on one port: database + migrations, the API, background jobs and the built PWA.
-import { AvailabilityCache } from './features/availability/availability.cache.ts';
+import { ChangeStampedCache } from './lib/change-stamped-cache.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
   const deps: AppDeps = {
     db: database.db, database, config, log, now, jwtKey,
     nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
-    availabilityCache: config.AVAILABILITY_CACHE && database.changeStamp ? new AvailabilityCache(database.changeStamp) : null,
+    availabilityCache: config.AVAILABILITY_CACHE && database.changeStamp ? new ChangeStampedCache(database.changeStamp) : null,
   };
   return { deps, dispatcher };
 }

@@ -7,7 +7,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { hashPassword, issueToken } from './lib/auth.ts';
 import { uniqueEmail, startTestServer, type TestServer } from './testing/harness.ts';
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from './testing/company-people.ts';
-import { bookableCompany, customerContact, type BookableCompany } from './features/appointments/booking-fixtures.ts';
+import { bookableCompany, customerContact, type BookableCompany } from './testing/booking-fixtures.ts';
 import { databaseFingerprint } from './testing/fingerprint.ts';
 
 const ACTORS = ['anonymous', 'customer', 'employee', 'user', 'manager', 'admin', 'other_admin', 'global_admin'] as const;

@@ -1,17 +1,14 @@
-// Answers of the availability endpoints, kept only while they are certainly still right: until the
-// database changes (any write, by this process or another, on SQLite's change stamp) and until the
-// clock could change them (the first offered start of today passing, local midnight moving the
-// 30-day window, the subscription ending). Writes never read it: every booking re-checks
-// availability inside its own transaction, so a cached answer can at worst show a time that was
-// just taken, and a write clears every entry, so even that lasts no longer than the write itself.
-// PostgreSQL has no cheap change counter across processes, so there the endpoints always compute.
+// Answers kept only while they are certainly still right: until the database's change stamp moves
+// (any write, by this process or another; SQLite's data_version) and until each entry's own deadline,
+// which the caller sets to the first instant the clock alone could change that answer. Bodies are
+// JSON text, so an answer served from here is not serialised again.
 
 interface Entry {
   body: string;
   validUntil: number;
 }
 
-export class AvailabilityCache {
+export class ChangeStampedCache {
   private readonly entries = new Map<string, Entry>();
   private seen: string;
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, DatabaseHandle, Role } from '@bookwell/db';
 import type { Config } from '../config.ts';
 import type { Logger } from './logger.ts';
-import type { AvailabilityCache } from '../features/availability/availability.cache.ts';
+import type { ChangeStampedCache } from './change-stamped-cache.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -17,7 +17,7 @@ export interface AppDeps {
   /** Tells the outbox dispatcher that a message is due now (no-op when no dispatcher runs). */
   nudgeOutbox: () => void;
   /** Answers of the availability endpoints while provably current (SQLite); null computes every time. */
-  availabilityCache: AvailabilityCache | null;
+  availabilityCache: ChangeStampedCache | null;
 }
 
 /** The authenticated caller, as read from the database on this request (not from the token alone). */

@@ -1,8 +1,8 @@
 // Test fixtures for booking suites: a company that takes bookings (zone, hours, one service), built
 // through the real endpoints where they exist.
 import { expect } from 'vitest';
-import { companyWithPeople, type TestCompany } from '../../testing/company-people.ts';
-import { uniqueEmail, type TestServer } from '../../testing/harness.ts';
+import { companyWithPeople, type TestCompany } from './company-people.ts';
+import { uniqueEmail, type TestServer } from './harness.ts';
 
 export interface BookableCompany extends TestCompany {
   serviceId: number;

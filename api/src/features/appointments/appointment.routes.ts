@@ -14,7 +14,8 @@ import { ErrorSchema, IdParam } from '../../lib/validation.ts';
 import { subscriptionActive } from '../companies/company.repository.ts';
 import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
-import { bookableSlots, isoWeekday, localDayBounds } from '../availability/availability.ts';
+import { canonicalInstant, isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
+import { bookableSlots } from '../availability/availability.ts';
 import { findBookingCompany, findCompanyStaffMember, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
 import { availabilityRoutes } from '../availability/availability.routes.ts';
 import {
@@ -22,7 +23,7 @@ import {
 } from './appointment.repository.ts';
 import { etagOf, parseIfMatch, toAppointmentDto } from './appointment.mapper.ts';
 import {
-  AppointmentSchema, canonicalInstant, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody,
+  AppointmentSchema, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody,
   type CreateAppointmentInput, type UpdateAppointmentInput,
 } from './appointment.schema.ts';
 import {

@@ -5,7 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, uniqueEmail, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, addPerson, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
-import { addService, bookableCompany, countRows, customerContact, type BookableCompany } from './booking-fixtures.ts';
+import { addService, bookableCompany, countRows, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 // Monday 23 November 2026, 08:00 in London (GMT): Tuesday's 09:30 is bookable.
 const NOW = new Date('2026-11-23T08:00:00.000Z');

@@ -5,7 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 import { IDEMPOTENCY_LEASE_MS, pruneIdempotencyKeys, requestHash } from '../../lib/idempotency.ts';
-import { addService, bookableCompany, countRows, customerContact, doubleBookings, type BookableCompany } from './booking-fixtures.ts';
+import { addService, bookableCompany, countRows, customerContact, doubleBookings, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 

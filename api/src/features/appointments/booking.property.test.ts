@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { bookableCompany, customerContact, type BookableCompany } from './booking-fixtures.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 

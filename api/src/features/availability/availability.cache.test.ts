@@ -1,45 +1,11 @@
-// The availability cache never answers with something a write or the clock has changed: unit tests
-// of its rules, then the endpoints on every dialect (on PostgreSQL the cache is off and the same
+// The availability endpoints' cache never answers with something a write or the clock has changed:
+// the endpoints on every dialect (on PostgreSQL the cache is off and the same
 // answers are computed), with writes from this server, from another connection, and a moving clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DatabaseHandle } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { bookableCompany, customerContact, setHours, type BookableCompany } from '../appointments/booking-fixtures.ts';
-import { AvailabilityCache } from './availability.cache.ts';
-
-describe('AvailabilityCache', () => {
-  it('answers while the stamp is unchanged and the time has not come, and forgets everything on a change', () => {
-    let stamp = 's1';
-    const cache = new AvailabilityCache(() => stamp);
-    const taken = cache.stamp();
-    cache.set('a', taken, '{"slots":[]}', 2_000, 1_000);
-    cache.set('b', taken, '{"dates":[]}', 5_000, 1_000);
-    expect(cache.get('a', 1_500)).toBe('{"slots":[]}');
-    expect(cache.get('a', 2_000)).toBeUndefined();
-    expect(cache.get('b', 2_000)).toBe('{"dates":[]}');
-    stamp = 's2';
-    expect(cache.get('b', 2_000)).toBeUndefined();
-    expect(cache.size).toBe(0);
-  });
-
-  it('refuses an answer computed across a write, or one already out of date', () => {
-    let stamp = 's1';
-    const cache = new AvailabilityCache(() => stamp);
-    const before = cache.stamp();
-    stamp = 's2'; // a booking committed while the answer was being computed
-    cache.set('a', before, 'old', 10_000, 1_000);
-    expect(cache.get('a', 1_000)).toBeUndefined();
-    cache.set('b', cache.stamp(), 'late', 1_000, 1_000);
-    expect(cache.get('b', 1_000)).toBeUndefined();
-  });
-
-  it('keeps at most its limit, dropping the oldest', () => {
-    const cache = new AvailabilityCache(() => 's', 2);
-    for (const k of ['a', 'b', 'c']) cache.set(k, cache.stamp(), k, 10, 0);
-    expect([cache.get('a', 1), cache.get('b', 1), cache.get('c', 1)]).toEqual([undefined, 'b', 'c']);
-  });
-});
+import { bookableCompany, customerContact, setHours, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 // Monday 23 November 2026, 10:15 in London.
 const NOW = new Date('2026-11-23T10:15:00.000Z');

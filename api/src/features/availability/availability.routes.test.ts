@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { addService, bookableCompany, customerContact, setHours, type BookableCompany } from '../appointments/booking-fixtures.ts';
+import { addService, bookableCompany, customerContact, setHours, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 // Monday 23 November 2026, 10:15 in London.
 const NOW = new Date('2026-11-23T10:15:00.000Z');

@@ -10,9 +10,10 @@ import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { ErrorSchema } from '../../lib/validation.ts';
 import { subscriptionActive } from '../companies/company.repository.ts';
 import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
-import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from '../appointments/appointment.schema.ts';
+import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from './availability.schema.ts';
 import { notAcceptingBookings } from '../appointments/appointment.service.ts';
-import { bookableSlots, isoWeekday, localDayBounds, parseInstant, windowDates, type BusyAppointment, type Slot } from './availability.ts';
+import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { bookableSlots, windowDates, type BusyAppointment, type Slot } from './availability.ts';
 import { slotAppointments, findCompanyStaffMember, findCompanyWithService, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
 
 const errorResponses = {

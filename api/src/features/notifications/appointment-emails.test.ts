@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { decodeQuotedPrintable, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
-import { bookableCompany, customerContact, type BookableCompany } from '../appointments/booking-fixtures.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 import { appointmentIcs, formatForPeople, renderAppointmentEmail, renderQueuedEmail, type AppointmentEmailInput } from './appointment-emails.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');

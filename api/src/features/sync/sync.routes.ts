@@ -15,7 +15,8 @@ import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { findBookingCompany } from '../availability/availability.repository.ts';
 import { appointmentViewsByIds, changesAfter, latestChangeId, listAppointmentViews } from '../appointments/appointment.repository.ts';
 import { toAppointmentDto } from '../appointments/appointment.mapper.ts';
-import { SyncQuery, SyncResponse, type AppointmentDto } from '../appointments/appointment.schema.ts';
+import type { AppointmentDto } from '../appointments/appointment.schema.ts';
+import { SyncQuery, SyncResponse } from './sync.schema.ts';
 
 export const SYNC_PAGE_SIZE = 500;
 
