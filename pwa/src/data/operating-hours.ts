@@ -1,0 +1,155 @@
+// Opening hours: the company's own (rows without a user_id) and each person's working hours, read
+// and written under operatingHoursKeys. Times go to the API as 'HH:MM:SS' in the company's zone.
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InferResponseType } from 'hono/client';
+import { client, rpc } from '../lib/rpc.ts';
+
+export type OperatingHours = InferResponseType<(typeof client)['operating-hours']['$get'], 200>[number];
+
+/** One weekday's hours as a form holds them: 'HH:MM'. */
+export interface WallHours {
+  open: string;
+  close: string;
+}
+
+export const operatingHoursKeys = {
+  all: ['operating-hours'] as const,
+  company: (companyId: number | null) => [...operatingHoursKeys.all, 'company', companyId] as const,
+  person: (companyId: number | null, userId: number) => [...operatingHoursKeys.all, 'person', companyId, userId] as const,
+};
+
+const apiTime = (hhmm: string) => `${hhmm}:00`;
+
+async function listHours(companyId: number, userId: number | null, signal?: AbortSignal): Promise<OperatingHours[]> {
+  const query = { company_id: String(companyId), ...(userId !== null ? { user_id: String(userId) } : {}) };
+  const rows = await rpc(client['operating-hours'].$get({ query }, { init: { signal } }));
+  return rows.filter((r) => (userId === null ? r.user_id === null || r.user_id === undefined : r.user_id === userId));
+}
+
+/** POST /operating-hours creates the day's row, or updates it when the day has one (the server upserts). */
+export function setDayHours(companyId: number, userId: number | null, day: number, hours: WallHours): Promise<OperatingHours> {
+  return rpc(
+    client['operating-hours'].$post({
+      json: {
+        company_id: companyId,
+        ...(userId !== null ? { user_id: userId } : {}),
+        day_of_week: day,
+        open_time: apiTime(hours.open),
+        close_time: apiTime(hours.close),
+        is_closed: false,
+      },
+    }),
+  );
+}
+
+export function updateDayHours(rowId: number, hours: WallHours): Promise<OperatingHours> {
+  return rpc(
+    client['operating-hours'][':id'].$put({
+      param: { id: String(rowId) },
+      json: { open_time: apiTime(hours.open), close_time: apiTime(hours.close), is_closed: false },
+    }),
+  );
+}
+
+export async function deleteDayHours(rowId: number): Promise<void> {
+  await rpc(client['operating-hours'][':id'].$delete({ param: { id: String(rowId) } }));
+}
+
+/** What turns a person's stored rows into the edited week (see hoursChanges in components/weekly-hours.ts). */
+export interface DayHoursChange {
+  day: number;
+  kind: 'create' | 'update' | 'delete';
+  row?: { id: number };
+  hours?: WallHours;
+}
+
+/** Applies a person's changes one after another (a failure stops the rest and is reported). */
+export async function applyWorkHours(companyId: number, userId: number, changes: readonly DayHoursChange[]): Promise<void> {
+  for (const c of changes) {
+    if (c.kind === 'create') await setDayHours(companyId, userId, c.day, c.hours!);
+    else if (c.kind === 'update') await updateDayHours(c.row!.id, c.hours!);
+    else await deleteDayHours(c.row!.id);
+  }
+}
+
+// Screens show their own failure text, hence errorBanner: false.
+export const companyHoursQuery = (companyId: number) =>
+  queryOptions({
+    queryKey: operatingHoursKeys.company(companyId),
+    queryFn: ({ signal }) => listHours(companyId, null, signal),
+    meta: { errorBanner: false },
+  });
+
+export const workHoursQuery = (companyId: number | null, userId: number) =>
+  queryOptions({
+    queryKey: operatingHoursKeys.person(companyId, userId),
+    queryFn: ({ signal }) => listHours(companyId!, userId, signal),
+    enabled: companyId !== null,
+    meta: { errorBanner: false },
+  });
+
+export function useCompanyHours(companyId: number) {
+  return useQuery(companyHoursQuery(companyId));
+}
+
+export function useWorkHours(companyId: number | null, userId: number) {
+  return useQuery(workHoursQuery(companyId, userId));
+}
+
+export type CompanyHoursChange = { kind: 'set'; day: number; hours: WallHours } | { kind: 'clear'; day: number; row: { id: number } };
+
+let tempId = -1;
+
+/**
+ * The company's hours, applied on screen at once and put back when the server refuses
+ * (SPEC.md section 4, DECISIONS.md section 8).
+ */
+export function useSaveCompanyHours(companyId: number) {
+  const queryClient = useQueryClient();
+  const key = operatingHoursKeys.company(companyId);
+  return useMutation({
+    mutationFn: async (change: CompanyHoursChange): Promise<OperatingHours | null> => {
+      if (change.kind === 'set') return setDayHours(companyId, null, change.day, change.hours);
+      await deleteDayHours(change.row.id);
+      return null;
+    },
+    meta: { errorBanner: false },
+    onMutate: async (change) => {
+      await queryClient.cancelQueries({ queryKey: key });
+      const previous = queryClient.getQueryData<OperatingHours[]>(key);
+      queryClient.setQueryData<OperatingHours[]>(key, (rows = []) => {
+        const others = rows.filter((r) => r.day_of_week !== change.day);
+        if (change.kind === 'clear') return others;
+        const id = rows.find((r) => r.day_of_week === change.day)?.id ?? tempId--;
+        return [
+          ...others,
+          {
+            id,
+            hours_id: id,
+            company_id: companyId,
+            user_id: null,
+            day_of_week: change.day,
+            open_time: apiTime(change.hours.open),
+            close_time: apiTime(change.hours.close),
+            open_time_slot_id: null,
+            close_time_slot_id: null,
+            is_closed: false,
+          },
+        ];
+      });
+      return { previous };
+    },
+    onError: (_err, _change, context) => {
+      if (context?.previous) queryClient.setQueryData(key, context.previous);
+    },
+    onSuccess: (row, change) => {
+      if (change.kind === 'set' && row && typeof row === 'object') {
+        queryClient.setQueryData<OperatingHours[]>(key, (rows = []) => [
+          ...rows.filter((r) => r.day_of_week !== change.day),
+          { ...row, user_id: null },
+        ]);
+      }
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: operatingHoursKeys.all }),
+  });
+}
