@@ -1,0 +1,73 @@
+// From appointments to what FullCalendar draws: which ones are shown, each one's colour, title and
+// label, and the hours the week and day views span. Pure functions, no React, no FullCalendar.
+import type { EventInput } from '@fullcalendar/core';
+import { formatDate, formatWallTime, toWallIso, toWallTime } from '../../lib/zoned-time.ts';
+import { eventTitle } from './appointment-text.ts';
+import type { CalendarAppointment } from './types.ts';
+
+/** Colours with white text at 4.5:1 or better; one per staff member, in id order. */
+export const STAFF_COLOURS = ['#0f766e', '#1d4ed8', '#7c3aed', '#b45309', '#be185d', '#15803d', '#0369a1', '#4338ca', '#9f1239', '#4d7c0f'];
+export const UNASSIGNED_COLOUR = '#475569';
+
+/** Each staff member's colour: the palette in id order, so a colour stays with a person whatever the sort. */
+export function staffColours(staff: { id: number }[]): Map<number, string> {
+  const map = new Map<number, string>();
+  [...staff].sort((a, b) => a.id - b.id).forEach((s, i) => map.set(s.id, STAFF_COLOURS[i % STAFF_COLOURS.length]));
+  return map;
+}
+
+/** The staff filter: 'all', 'none' (no specific employee) or an employee id. */
+export type EmployeeFilter = string;
+
+export function visibleAppointments(list: CalendarAppointment[], employeeFilter: EmployeeFilter, showCancelled: boolean): CalendarAppointment[] {
+  let shown = list;
+  if (!showCancelled) shown = shown.filter((a) => a.status !== 'cancelled');
+  if (employeeFilter === 'none') shown = shown.filter((a) => a.employee_id == null);
+  else if (employeeFilter !== 'all') shown = shown.filter((a) => String(a.employee_id) === employeeFilter);
+  return shown;
+}
+
+/** FullCalendar events at the company's wall times; the appointment rides along in extendedProps. */
+export function toEvents(list: CalendarAppointment[], zone: string, colours: Map<number, string>, canEdit: boolean): EventInput[] {
+  return list.map((a) => {
+    const cancelled = a.status === 'cancelled';
+    const colour = cancelled ? '#e2e8f0' : a.employee_id != null ? (colours.get(a.employee_id) ?? UNASSIGNED_COLOUR) : UNASSIGNED_COLOUR;
+    return {
+      id: String(a.id),
+      title: eventTitle(a),
+      start: toWallIso(a.start_time, zone),
+      end: toWallIso(a.end_time, zone),
+      backgroundColor: colour,
+      borderColor: cancelled ? '#94a3b8' : colour,
+      textColor: cancelled ? '#334155' : '#ffffff',
+      classNames: cancelled ? ['appt-event', 'is-cancelled'] : ['appt-event'],
+      editable: canEdit && !cancelled,
+      extendedProps: { appointment: a },
+    };
+  });
+}
+
+/** The hours the time grid shows: the working day (7:00 to 21:00), widened to whole hours around any appointment outside it. */
+export function slotBounds(list: CalendarAppointment[], zone: string): { slotMinTime: string; slotMaxTime: string } {
+  let min = 7 * 60;
+  let max = 21 * 60;
+  for (const a of list) {
+    const s = toWallTime(a.start_time, zone);
+    const e = toWallTime(a.end_time, zone);
+    const sm = Number(s.time.slice(0, 2)) * 60 + Number(s.time.slice(3));
+    const em = e.date !== s.date ? 24 * 60 : Number(e.time.slice(0, 2)) * 60 + Number(e.time.slice(3));
+    min = Math.min(min, Math.floor(sm / 60) * 60);
+    max = Math.max(max, Math.ceil(em / 60) * 60);
+  }
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00`;
+  return { slotMinTime: hhmm(min), slotMaxTime: hhmm(Math.min(max, 24 * 60)) };
+}
+
+/** What an event says to a screen reader and in its tooltip: title, when, with whom, and whether cancelled. */
+export function eventLabel(title: string, a: CalendarAppointment, zone: string): string {
+  const s = toWallTime(a.start_time, zone);
+  const e = toWallTime(a.end_time, zone);
+  return `${title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
+    a.employee_name ? `, with ${a.employee_name}` : ''
+  }${a.status === 'cancelled' ? ', cancelled' : ''}`;
+}

@@ -1,0 +1,336 @@
+// The appointment modal's form: its fields, their validation, the checked submit and delete, and
+// what to do when someone else changed or deleted the appointment meanwhile (the 412 choice).
+//
+// Writes are checked: POST carries an Idempotency-Key (one per submission attempt, reused when
+// the same body is sent again after no answer came), PUT and DELETE carry If-Match with the
+// version the user saw. A 409 says the time is taken; a 412 shows what changed elsewhere and
+// lets the user load it or keep their own changes (DECISIONS.md section 5).
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
+import { addMinutesWall, toWallTime, todayIn, zonedTimeToUtc } from '../../../lib/zoned-time.ts';
+import { APPOINTMENTS_KEY } from '../api/get-appointments.ts';
+import { createAppointment, type AppointmentInput } from '../api/create-appointment.ts';
+import { updateAppointment } from '../api/update-appointment.ts';
+import { deleteAppointment } from '../api/delete-appointment.ts';
+import { describeWriteError, type WriteProblem } from '../appointment-errors.ts';
+import { choiceFitting, durationMinutes, durationValueFor, preferredChoice } from '../durations.ts';
+import type { AppointmentStatus, CalendarAppointment, DurationChoice } from '../types.ts';
+import type { ServiceType } from '../../../lib/api-types.ts';
+import type { FooterState } from '../components/appointment-modal-footer.tsx';
+
+export const CLOSE_AFTER_SUCCESS_MS = 1500;
+
+export interface AppointmentModalInitial {
+  /** Prefill the customer (Directory's Schedule Appointment). */
+  customerId?: number;
+  /** Prefill the start date, 'YYYY-MM-DD' in the company's zone (a clicked day). */
+  date?: string;
+  /** Prefill the start time, 'HH:MM' (a clicked slot in week or day view). */
+  time?: string;
+  /** Edit this appointment instead of creating one. */
+  appointment?: CalendarAppointment;
+}
+
+export type SavedResult = { action: 'created' | 'updated' | 'deleted'; appointment: CalendarAppointment | null };
+
+export interface AppointmentFormValues {
+  customerId: string;
+  employeeId: string;
+  date: string;
+  time: string;
+  /** A DurationChoice id, or 'm:<minutes>' for an appointment whose length no option matches. */
+  duration: string;
+  description: string;
+  serviceIds: number[];
+  status: AppointmentStatus;
+}
+
+/** The fields that must be filled, in the order the first missing one gets the focus. */
+export type RequiredField = 'customerId' | 'date' | 'time' | 'duration';
+
+const FIELD_ERRORS: Record<RequiredField, string> = {
+  customerId: 'Please select a customer.',
+  date: 'Please enter a start date.',
+  time: 'Please enter a start time.',
+  duration: 'Please select a duration.',
+};
+
+type Phase = 'editing' | 'saving' | 'deleting' | 'done';
+
+function valuesFromAppointment(a: CalendarAppointment, zone: string, choices: DurationChoice[]): AppointmentFormValues {
+  const start = toWallTime(a.start_time, zone);
+  return {
+    customerId: a.user_id != null ? String(a.user_id) : '',
+    employeeId: a.employee_id != null ? String(a.employee_id) : '',
+    date: start.date,
+    time: start.time,
+    duration: durationValueFor(a, choices),
+    description: a.description ?? '',
+    serviceIds: (a.service_types ?? []).map((s) => s.id),
+    status: a.status ?? 'booked',
+  };
+}
+
+function newValues(initial: AppointmentModalInitial | undefined, zone: string, choices: DurationChoice[], defaultMinutes: number | null): AppointmentFormValues {
+  const preferred = preferredChoice(defaultMinutes, choices);
+  return {
+    customerId: initial?.customerId != null ? String(initial.customerId) : '',
+    employeeId: '',
+    date: initial?.date ?? todayIn(zone),
+    time: initial?.time ?? '',
+    duration: preferred ? String(preferred.id) : '',
+    description: '',
+    serviceIds: [],
+    status: 'booked',
+  };
+}
+
+export interface AppointmentFormOptions {
+  initial?: AppointmentModalInitial;
+  companyId: number;
+  zone: string;
+  services: ServiceType[];
+  choices: DurationChoice[];
+  defaultMinutes: number | null;
+  onClose: () => void;
+  onSaved?: (result: SavedResult) => void;
+  onBusyChange: (busy: boolean) => void;
+  onFooterChange: (state: FooterState) => void;
+}
+
+export function useAppointmentForm({
+  initial,
+  companyId,
+  zone,
+  services,
+  choices,
+  defaultMinutes,
+  onClose,
+  onSaved,
+  onBusyChange,
+  onFooterChange,
+}: AppointmentFormOptions) {
+  const queryClient = useQueryClient();
+  const ids = {
+    customerId: useId(),
+    employeeId: useId(),
+    date: useId(),
+    time: useId(),
+    duration: useId(),
+    endDate: useId(),
+    endTime: useId(),
+    description: useId(),
+    status: useId(),
+    company: useId(),
+    zoneHint: useId(),
+  };
+
+  const [base, setBase] = useState<CalendarAppointment | null>(initial?.appointment ?? null);
+  const editing = base !== null || !!initial?.appointment;
+
+  const [values, setValues] = useState<AppointmentFormValues>(() =>
+    initial?.appointment ? valuesFromAppointment(initial.appointment, zone, choices) : newValues(initial, zone, choices, defaultMinutes),
+  );
+  const [durationTouched, setDurationTouched] = useState(editing);
+  const [errors, setErrors] = useState<Partial<Record<RequiredField, string>>>({});
+  const [phase, setPhase] = useState<Phase>('editing');
+  const [success, setSuccess] = useState<string | null>(null);
+  const [problem, setProblem] = useState<WriteProblem | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const attempts = useIdempotencyKey();
+  const closeTimer = useRef<number | undefined>(undefined);
+  const problemRef = useRef<HTMLDivElement>(null);
+  const firstFieldRef = useRef<HTMLSelectElement>(null);
+
+  // The dialog opened while the form data loaded, so it holds the focus: hand it to the first field.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body || active.tagName === 'DIALOG') firstFieldRef.current?.focus();
+  }, []);
+
+  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
+  useEffect(() => onBusyChange(phase === 'saving' || phase === 'deleting'), [phase, onBusyChange]);
+
+  const minutes = durationMinutes(values.duration, choices);
+  const end = values.date && /^\d{2}:\d{2}$/.test(values.time) && minutes ? addMinutesWall(values.date, values.time, minutes, zone) : null;
+
+  const set = <K extends keyof AppointmentFormValues>(key: K, value: AppointmentFormValues[K]) => {
+    setValues((f) => ({ ...f, [key]: value }));
+    if (key in FIELD_ERRORS) setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  /** The user picked a length: from now on the services no longer choose it. */
+  const chooseDuration = (value: string) => {
+    setDurationTouched(true);
+    set('duration', value);
+  };
+
+  const toggleService = (id: number, checked: boolean) => {
+    setValues((f) => {
+      const serviceIds = checked ? [...f.serviceIds, id] : f.serviceIds.filter((x) => x !== id);
+      let duration = f.duration;
+      // Until the user picks a length, a new appointment's length follows the chosen services.
+      if (!durationTouched && serviceIds.length > 0) {
+        const total = serviceIds.reduce((sum, sid) => sum + (services.find((s) => s.id === sid)?.duration_minutes ?? 0), 0);
+        const fit = total > 0 ? choiceFitting(total, choices) : undefined;
+        if (fit) duration = String(fit.id);
+      }
+      return { ...f, serviceIds, duration };
+    });
+    setErrors((e) => ({ ...e, duration: undefined }));
+  };
+
+  const validate = (): boolean => {
+    const next: Partial<Record<RequiredField, string>> = {};
+    if (!values.customerId) next.customerId = FIELD_ERRORS.customerId;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) next.date = FIELD_ERRORS.date;
+    if (!/^\d{2}:\d{2}$/.test(values.time)) next.time = FIELD_ERRORS.time;
+    if (!minutes) next.duration = FIELD_ERRORS.duration;
+    setErrors(next);
+    const first = (['customerId', 'date', 'time', 'duration'] as RequiredField[]).find((k) => next[k]);
+    if (first) {
+      document.getElementById(ids[first])?.focus();
+      return false;
+    }
+    return true;
+  };
+
+  const finish = (message: string, action: SavedResult['action'], appointment: CalendarAppointment | null) => {
+    setPhase('done');
+    setSuccess(message);
+    setProblem(null);
+    void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+    onSaved?.({ action, appointment });
+    closeTimer.current = window.setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
+  };
+
+  const showProblem = (p: WriteProblem) => {
+    setProblem(p);
+    setPhase('editing');
+    // Someone else's change or deletion: the calendar behind the modal should show it too.
+    if (p.kind === 'changed' || p.kind === 'gone' || p.kind === 'slot_taken') {
+      void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+    }
+    requestAnimationFrame(() => problemRef.current?.focus());
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (phase !== 'editing') return;
+    setNotice(null);
+    if (!validate() || !minutes) return;
+    const start = zonedTimeToUtc(values.date, values.time, zone);
+    const endInstant = new Date(start.getTime() + minutes * 60_000);
+    const optionId = values.duration.startsWith('m:') ? null : Number(values.duration);
+    const input: AppointmentInput = {
+      company_id: companyId,
+      user_id: Number(values.customerId),
+      employee_id: values.employeeId ? Number(values.employeeId) : null,
+      start_time: start.toISOString(),
+      end_time: endInstant.toISOString(),
+      description: values.description.trim() || null,
+      appointment_duration_option_id: optionId,
+      service_type_ids: values.serviceIds,
+    };
+    setPhase('saving');
+    setProblem(null);
+    const body = JSON.stringify(base ? { ...input, status: values.status, id: base.id, v: base.version } : input);
+    const key = attempts.keyFor(body);
+    try {
+      if (base) {
+        const { company_id: _c, ...changes } = input;
+        const saved = await updateAppointment(base.id, base.version, { ...changes, status: values.status }, key);
+        attempts.succeeded();
+        finish('Appointment updated successfully!', 'updated', saved);
+      } else {
+        const saved = await createAppointment(input, key);
+        attempts.succeeded();
+        finish('Appointment created successfully!', 'created', saved);
+      }
+    } catch (err) {
+      const p = describeWriteError(err, 'Failed to save appointment');
+      attempts.failed(p.kind === 'other' && p.retryable);
+      showProblem(p);
+    }
+  };
+
+  const onDelete = async () => {
+    if (!base) return;
+    setPhase('deleting');
+    setProblem(null);
+    const key = attempts.keyFor({ delete: base.id, v: base.version });
+    try {
+      await deleteAppointment(base.id, base.version, key);
+      attempts.succeeded();
+      setConfirmingDelete(false);
+      finish('Appointment deleted successfully!', 'deleted', null);
+    } catch (err) {
+      const p = describeWriteError(err, 'Failed to delete appointment');
+      attempts.failed(p.kind === 'other' && p.retryable);
+      setConfirmingDelete(false);
+      showProblem(p);
+    }
+  };
+
+  // The footer (outside the form's DOM) follows the form's state.
+  useEffect(() => {
+    if (confirmingDelete) {
+      onFooterChange({
+        mode: 'confirm-delete',
+        deleting: phase === 'deleting',
+        onConfirm: () => void onDelete(),
+        onKeep: () => setConfirmingDelete(false),
+      });
+    } else {
+      onFooterChange({
+        mode: 'buttons',
+        disabled: phase !== 'editing',
+        saving: phase === 'saving',
+        deleting: phase === 'deleting',
+        onDelete: base ? () => setConfirmingDelete(true) : undefined,
+      });
+    }
+    // onDelete closes over base and phase, both listed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [confirmingDelete, phase, base, onFooterChange]);
+
+  /** 412: take the other version and drop the user's changes. */
+  const loadTheirs = (current: CalendarAppointment) => {
+    setBase(current);
+    setValues(valuesFromAppointment(current, zone, choices));
+    setProblem(null);
+    setNotice('The latest version is loaded. Make your changes again if they are still needed.');
+  };
+
+  /** 412: keep the user's changes, to be saved over the other version. */
+  const keepMine = (current: CalendarAppointment) => {
+    setBase(current);
+    setProblem(null);
+    setNotice('Your changes are kept. Press Update Appointment to save them over the latest version.');
+  };
+
+  return {
+    ids,
+    base,
+    editing,
+    values,
+    errors,
+    end,
+    busy: phase === 'saving' || phase === 'deleting',
+    disabled: phase !== 'editing',
+    success,
+    problem,
+    notice,
+    dismissNotice: () => setNotice(null),
+    problemRef,
+    firstFieldRef,
+    set,
+    chooseDuration,
+    toggleService,
+    onSubmit,
+    loadTheirs,
+    keepMine,
+  };
+}

@@ -1,0 +1,66 @@
+// Which view and days the staff calendar shows: the first view and date from the URL (else the
+// list on phones, the week elsewhere), then whatever FullCalendar reports after each move, written
+// back to the URL (?view=&date=) so a reload or a shared link opens the same place.
+import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { DatesSetArg } from '@fullcalendar/core';
+import { addDays, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
+import type { AppointmentRange } from '../api/get-appointments.ts';
+
+/** Our view names (in the URL and on the buttons) and FullCalendar's. */
+export const VIEWS = {
+  month: 'dayGridMonth',
+  week: 'timeGridWeek',
+  day: 'timeGridDay',
+  list: 'listWeek',
+} as const;
+export type ViewKey = keyof typeof VIEWS;
+export const VIEW_LABELS: Record<ViewKey, string> = { month: 'Month', week: 'Week', day: 'Day', list: 'List' };
+const viewKeyOf = (type: string): ViewKey => (Object.entries(VIEWS).find(([, t]) => t === type)?.[0] as ViewKey) ?? 'week';
+
+export const PHONE_QUERY = '(max-width: 639px)';
+
+function isDate(v: string | null): v is string {
+  return !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
+}
+
+export function useCalendarRange() {
+  const [params, setParams] = useSearchParams();
+
+  // The first view: the URL's, else the list on phones and the week elsewhere.
+  const [initialView] = useState<ViewKey>(() => {
+    const fromUrl = params.get('view');
+    if (fromUrl && fromUrl in VIEWS) return fromUrl as ViewKey;
+    return window.matchMedia(PHONE_QUERY).matches ? 'list' : 'week';
+  });
+  const [initialDate] = useState(() => (isDate(params.get('date')) ? params.get('date')! : undefined));
+
+  const [view, setView] = useState<ViewKey>(initialView);
+  const [title, setTitle] = useState('');
+  /** The visible days (company-local), null until FullCalendar has rendered. */
+  const [range, setRange] = useState<AppointmentRange | null>(null);
+
+  const onDatesSet = useCallback(
+    (arg: DatesSetArg) => {
+      const start = wallFromCalendarDate(arg.start).date;
+      const end = addDays(wallFromCalendarDate(arg.end).date, -1);
+      setRange((r) => (r && r.start === start && r.end === end ? r : { start, end }));
+      setTitle(arg.view.title);
+      const key = viewKeyOf(arg.view.type);
+      setView(key);
+      const anchor = wallFromCalendarDate(arg.view.currentStart).date;
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          next.set('view', key);
+          next.set('date', anchor);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  return { initialView, initialDate, view, title, range, onDatesSet };
+}
