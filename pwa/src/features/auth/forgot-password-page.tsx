@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { messageFor } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { requestPasswordReset } from './api/auth-calls.ts';
+import { requestPasswordReset } from '../../data/auth.ts';
 
 const SENT_FALLBACK = 'If an account exists for that email, a password reset link is on its way.';
 

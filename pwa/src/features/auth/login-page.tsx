@@ -5,7 +5,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { failureText } from './failure-text.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { login } from './api/auth-calls.ts';
+import { login } from '../../data/auth.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
 import { redirectTarget } from './redirect-target.ts';
 

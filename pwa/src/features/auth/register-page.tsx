@@ -4,10 +4,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
-import type { PublicCompany } from '../../lib/api-types.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { getCompanyBySlug, register } from './api/auth-calls.ts';
+import { register } from '../../data/auth.ts';
+import { getCompanyBySlug, type CompanyView } from '../../data/companies.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
 import { failureText } from './failure-text.ts';
 
@@ -44,7 +44,7 @@ export default function RegisterPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [registered, setRegistered] = useState(false);
-  const [company, setCompany] = useState<PublicCompany | null>(null);
+  const [company, setCompany] = useState<CompanyView | null>(null);
   useDocumentTitle('Create your account');
 
   useEffect(() => {

@@ -9,7 +9,7 @@ import { isApiError, messageFor } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { confirmPasswordReset, validateResetToken } from './api/auth-calls.ts';
+import { confirmPasswordReset, validateResetToken } from '../../data/auth.ts';
 
 export const RESET_TEXT = {
   noToken: 'Invalid reset link. Please request a new password reset.',

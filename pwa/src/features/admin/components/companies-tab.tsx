@@ -2,7 +2,7 @@
 // subscription status and expiry, and an Edit button for the expiry.
 import { useId, useMemo, useState } from 'react';
 import { Loading } from '../../../components/loading.tsx';
-import { useAdminCompanies, isCompanyActive, type AdminCompany } from '../api/get-admin-companies.ts';
+import { useAdminCompanies, isCompanyActive, type AdminCompany } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import { EditSubscriptionModal } from './edit-subscription-modal.tsx';
 

@@ -3,7 +3,7 @@
 import { useId } from 'react';
 import { Loading } from '../../../components/loading.tsx';
 import { Alert } from '../../../components/alert.tsx';
-import { useAdminStats } from '../api/get-admin-stats.ts';
+import { useAdminStats } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import type { AdminTab } from '../admin-tabs.ts';
 

@@ -2,8 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Modal } from '../../../components/modal.tsx';
 import { Alert } from '../../../components/alert.tsx';
-import type { AdminCompany } from '../api/get-admin-companies.ts';
-import { useUpdateSubscription } from '../api/update-subscription.ts';
+import { useUpdateSubscription, type AdminCompany } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 
 /** 'YYYY-MM-DDTHH:MM' in the reader's time zone, as datetime-local inputs want it. */

@@ -12,7 +12,7 @@ import {
   type EmailExport,
   type ExportFilters,
   type ExportedEmail,
-} from '../api/export-user-emails.ts';
+} from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 
 const EXPORT_ROLES = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];

@@ -3,7 +3,7 @@
 import { useId, useMemo, useState } from 'react';
 import { Loading } from '../../../components/loading.tsx';
 import { RoleBadge, roleLabel } from '../../../components/role-badge.tsx';
-import { useAdminUsers, type AdminUser } from '../api/get-admin-users.ts';
+import { useAdminUsers, type AdminUser } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 
 const ROLE_ORDER = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
