@@ -71,9 +71,14 @@ export function useCompany(id: number | null) {
   return useQuery(companyQuery(id));
 }
 
-/** The company as its members see it; only for screens behind a member's sign-in. */
+/** The company as its members (and global_admin) see it: for screens only they reach. */
 export function useMemberCompany(id: number | null) {
-  return useQuery({ ...companyQuery(id), select: (c: CompanyView) => (isMemberView(c) ? c : undefined) });
+  return useQuery({ ...companyQuery(id), select: asMemberView });
+}
+
+function asMemberView(company: CompanyView): Company {
+  if (!isMemberView(company)) throw new Error('Only members of the company see its settings.');
+  return company;
 }
 
 export function useCompanyByRef(ref: CompanyRef | null) {

@@ -5,7 +5,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { errorMessage } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useCompany } from './api/get-company.ts';
+import { useMemberCompany } from '../../data/companies.ts';
 import { BookingLinkCard } from './components/booking-link-card.tsx';
 import { SubscriptionCard } from './components/subscription-card.tsx';
 import { CompanyProfileCard } from './components/company-profile-card.tsx';
@@ -22,7 +22,7 @@ export default function CompanySettingsPage() {
 }
 
 function CompanySettings({ companyId, canManageBilling }: { companyId: number; canManageBilling: boolean }) {
-  const company = useCompany(companyId);
+  const company = useMemberCompany(companyId);
   if (company.isPending) return <Loading label="Loading company settings..." />;
   if (company.isError) {
     return (

@@ -1,6 +1,6 @@
 // The company's public booking link ({origin}/public/booking/{slug}) with a Copy button.
 import { useEffect, useId, useState } from 'react';
-import type { Company } from '../api/get-company.ts';
+import type { Company } from '../../../data/companies.ts';
 
 export function bookingLink(slug: string, origin = window.location.origin): string {
   return `${origin}/public/booking/${slug}`;

@@ -4,13 +4,14 @@
 import { useId, useState } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
-import type { Company } from '../api/get-company.ts';
-import { useOptimisticCompanySetting } from '../api/update-company.ts';
-import { useDurationOptions } from '../api/get-duration-options.ts';
-import { useCompanyDurationOptions } from '../api/get-company-duration-options.ts';
-import { useToggleCompanyDurationOption } from '../api/toggle-company-duration-option.ts';
-import { useCompanyDurationDefault } from '../api/get-company-duration-default.ts';
-import { useSaveCompanyDurationDefault } from '../api/save-company-duration-default.ts';
+import { useOptimisticCompanySetting, type Company, type CompanyChanges } from '../../../data/companies.ts';
+import {
+  useCompanyDurationDefault,
+  useCompanyDurationOptions,
+  useDurationOptions,
+  useSaveCompanyDurationDefault,
+  useToggleCompanyDurationOption,
+} from '../../../data/durations.ts';
 
 export const EMPLOYEE_BOOKING_LABEL = 'I want customers to book with a specific employee';
 export const TIME_INCREMENTS = [15, 30, 45, 60] as const;
@@ -20,7 +21,7 @@ export function BookingOptionsCard({ company }: { company: Company }) {
   const setting = useOptimisticCompanySetting(company.id);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const apply = (changes: Partial<Company>, what: string) => {
+  const apply = (changes: CompanyChanges, what: string) => {
     setNotice(null);
     setting.mutate(changes, {
       onError: (err) => {
@@ -53,7 +54,7 @@ export function BookingOptionsCard({ company }: { company: Company }) {
           className="select"
           value={company.time_increment_minutes}
           aria-describedby={`${id}-inc-hint`}
-          onChange={(e) => apply({ time_increment_minutes: Number(e.target.value) }, 'the time increment')}
+          onChange={(e) => apply({ time_increment_minutes: Number(e.target.value) as CompanyChanges['time_increment_minutes'] }, 'the time increment')}
         >
           {TIME_INCREMENTS.map((m) => (
             <option key={m} value={m}>

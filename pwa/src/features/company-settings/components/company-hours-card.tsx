@@ -7,9 +7,8 @@ import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
 import { FIX_ERRORS_TEXT, dayError, dayName, isClosedRow, weekFromRows, type DayHours } from '../../../components/weekly-hours.ts';
-import type { Company } from '../api/get-company.ts';
-import { useCompanyHours } from '../api/get-company-hours.ts';
-import { useSaveCompanyHours } from '../api/save-company-hours.ts';
+import type { Company } from '../../../data/companies.ts';
+import { useCompanyHours, useSaveCompanyHours } from '../../../data/operating-hours.ts';
 
 export function CompanyHoursCard({ company }: { company: Company }) {
   const id = useId();

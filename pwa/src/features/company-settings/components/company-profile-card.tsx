@@ -3,8 +3,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
-import type { Company } from '../api/get-company.ts';
-import { useUpdateCompany } from '../api/update-company.ts';
+import { useUpdateCompany, type Company } from '../../../data/companies.ts';
 
 /** IANA zones the browser knows, with the company's own zone kept even if it is not among them. */
 export function timeZoneChoices(current: string): string[] {

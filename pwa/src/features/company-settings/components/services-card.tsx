@@ -2,12 +2,10 @@
 // 'Name and duration are required.'; duration at least 1, default 30 for a new one; price at
 // least 0; available slots at least 1; price can be hidden from customers).
 import { useId, useState, type FormEvent } from 'react';
-import type { ServiceType } from '../../../lib/api-types.ts';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
-import { useServiceTypes } from '../api/get-service-types.ts';
-import { useWriteServiceType, type ServiceTypeInput } from '../api/write-service-type.ts';
+import { useServiceTypes, useWriteServiceType, type ServiceType, type ServiceTypeInput } from '../../../data/service-types.ts';
 
 export const SERVICE_TEXT = {
   required: 'Name and duration are required.',

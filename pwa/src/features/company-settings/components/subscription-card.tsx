@@ -2,7 +2,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { SubscriptionStatusBlock } from '../../../components/subscription-status.tsx';
-import type { Company } from '../api/get-company.ts';
+import type { Company } from '../../../data/companies.ts';
 
 export function SubscriptionCard({ company, canManageBilling }: { company: Company; canManageBilling: boolean }) {
   const id = useId();
