@@ -1,13 +1,16 @@
 // The public booking page (issue 6, SPEC.md sections 2, 4, 5 and 8; DECISIONS.md sections 4 and 5)
 // against the real server: an anonymous visitor on a phone books through to the confirmation
 // email in the SMTP inbox, a signed-in customer books, an anonymous booker becomes a customer and
-// finds the booking in their calendar, the not-found company, the dates on offer (no closed days,
-// no full days), the 409 race with a second browser, screenshots and axe.
+// finds the booking in their calendar, Cancel back to the page before (another website too), the
+// not-found company, the dates on offer (no closed days, no full days), the 409 race with a
+// second browser, screenshots and axe.
 //
 // Every test reads what it needs from the server at run time (free dates and slots, ids) and uses
 // its own email addresses, so it does not depend on run order or on other specs.
 import { expect, test, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { shootAllSizes, SIZES } from './support/screens.ts';
 import { apiToken, DEMO } from './support/session.ts';
 import { MAIL_URL, linkIn, waitForMail, type Mail } from './support/mail.ts';
@@ -561,6 +564,33 @@ test('an anonymous booker signs up from the success panel and sees the booking i
   const mine = await api<Appointment[]>(page.request, token, 'GET', '/appointments');
   expect(mine.body.map((a) => a.id)).toEqual([bookingId]);
   expect(mine.body[0]!.start_time).toBe(slots[0]!.start);
+});
+
+test('Cancel goes back one page, also to another website; in a fresh tab to the landing page', async ({ page, baseURL }) => {
+  // The business's own website, on another origin, links to its booking page.
+  const site = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Demo Studio website</title><h1>Welcome to Demo Studio</h1><a href="${baseURL}/public/booking/${SLUG}">Book online</a> <a href="${baseURL}/public/booking/${SLUG}" target="_blank">Book in a new tab</a>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  await page.goto(siteUrl);
+  await page.getByRole('link', { name: 'Book online', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Book Appointment' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(siteUrl);
+  await expect(page.getByRole('heading', { name: 'Welcome to Demo Studio' })).toBeVisible();
+
+  // Opened in a new tab (the website's second link, like a link in an email): nothing to go back to.
+  await page.goto(siteUrl);
+  const [fresh] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Book in a new tab' }).click()]);
+  await expect(fresh.getByRole('heading', { level: 1, name: 'Book Appointment' })).toBeVisible();
+  expect(await fresh.evaluate(() => history.length)).toBe(1);
+  await fresh.getByRole('button', { name: 'Cancel' }).click();
+  await expect(fresh).toHaveURL(/\/$/);
+  await expect(fresh.getByRole('link', { name: 'Start Free Trial' }).first()).toBeVisible();
+  await fresh.close();
+  await new Promise((resolve) => site.close(resolve));
 });
 
 test('an unknown company: Company not found with Go Home', async ({ page }) => {

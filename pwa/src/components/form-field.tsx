@@ -71,11 +71,16 @@ export function FormField({
           {hint}
         </span>
       )}
-      {error && (
-        <span id={ids.error} className="field-error">
-          {error}
-        </span>
-      )}
+      <FieldError id={ids.error} message={error} />
     </div>
   );
+}
+
+/** A field's validation message; also for fields that are not a FormField (radio groups). */
+export function FieldError({ id, message }: { id: string; message?: string | null }) {
+  return message ? (
+    <span id={id} className="field-error">
+      {message}
+    </span>
+  ) : null;
 }

@@ -3,14 +3,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { isApiError, errorMessage } from '../../lib/api-errors.ts';
-import type { PublicCompany } from '../../lib/api-types.ts';
 import { usePublicBrand } from '../../lib/public-brand.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useCompany, type CompanyRef } from './api/get-company.ts';
-import { usePublicCompanies } from './api/get-public-companies.ts';
-import { BOOKING_TEXT, BookingForm } from './booking-form.tsx';
+import { FormField } from '../../components/form-field.tsx';
+import { useCompanyByRef, usePublicCompanies, type CompanyRef, type CompanyView } from '../../data/companies.ts';
+import { BookingForm } from './booking-form.tsx';
+import { BOOKING_TEXT } from './booking-text.ts';
 import './booking-page.css';
 
 const NOT_FOUND = 'Company not found';
@@ -35,7 +35,7 @@ function CompanyNotFound() {
   );
 }
 
-function CompanyHeading({ company }: { company: PublicCompany | null }) {
+function CompanyHeading({ company }: { company: CompanyView | null }) {
   const [logoFailed, setLogoFailed] = useState(false);
   return (
     <header className="booking-head">
@@ -56,7 +56,7 @@ function CompanyHeading({ company }: { company: PublicCompany | null }) {
   );
 }
 
-function NotAccepting({ company }: { company: PublicCompany }) {
+function NotAccepting({ company }: { company: CompanyView }) {
   return (
     <div className="card">
       <Alert tone="warn">{BOOKING_TEXT.notAccepting}</Alert>
@@ -77,7 +77,7 @@ export default function BookingPage() {
 
   const ref: CompanyRef | null =
     fixedRef === 'invalid' ? null : (fixedRef ?? (pickedId ? { by: 'id', id: Number(pickedId) } : null));
-  const company = useCompany(ref);
+  const company = useCompanyByRef(ref);
   const companies = usePublicCompanies(choosing);
   const [notAccepting, setNotAccepting] = useState(false);
   const onNotAccepting = useCallback(() => setNotAccepting(true), []);
@@ -118,32 +118,29 @@ export default function BookingPage() {
   const closed = current && (notAccepting || current.accepting_bookings === false);
 
   const businessSelect = choosing ? (
-    <div className="field">
-      <label htmlFor="bk-business">Business</label>
-      <select
-        id="bk-business"
-        className="select"
-        value={pickedId}
-        onChange={(e) => setPickedId(e.target.value)}
-        disabled={!companies.data}
-      >
-        <option value="">
-          {companies.isPending
-            ? 'Loading...'
-            : companies.data?.length === 0
-              ? 'No businesses take online bookings yet'
-              : 'Select a business'}
-        </option>
-        {companies.data?.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      {companies.isError && <span className="field-error">{BOOKING_TEXT.loadFailed}</span>}
-      {pickedId && company.isPending && <Loading />}
-      {pickedId && company.isError && <span className="field-error">{errorMessage(company.error)}</span>}
-    </div>
+    <FormField label="Business" id="bk-business">
+      {(control) => (
+        <>
+          <select {...control} className="select" value={pickedId} onChange={(e) => setPickedId(e.target.value)} disabled={!companies.data}>
+            <option value="">
+              {companies.isPending
+                ? 'Loading...'
+                : companies.data?.length === 0
+                  ? 'No businesses take online bookings yet'
+                  : 'Select a business'}
+            </option>
+            {companies.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          {companies.isError && <span className="field-error">{BOOKING_TEXT.loadFailed}</span>}
+          {pickedId && company.isPending && <Loading />}
+          {pickedId && company.isError && <span className="field-error">{errorMessage(company.error)}</span>}
+        </>
+      )}
+    </FormField>
   ) : undefined;
 
   return (

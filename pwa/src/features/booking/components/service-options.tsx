@@ -1,5 +1,5 @@
 // The services as a radio list: name, duration and (unless hidden) price.
-import type { ServiceType } from '../../../lib/api-types.ts';
+import type { ServiceType } from '../../../data/service-types.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 

@@ -1,0 +1,52 @@
+// What is booked, and with whom: the team member (only where the business lets customers choose)
+// and the service, as a radio list.
+import { FieldError, FormField } from '../../../components/form-field.tsx';
+import type { BookingFormState } from '../use-booking-form.ts';
+import { ServiceOptions } from './service-options.tsx';
+
+export function EmployeeField({ form }: { form: BookingFormState }) {
+  const { employees, values, edit, errors, ids } = form;
+  return (
+    <FormField label="Team Member" id={ids('employee').control} error={errors.employee}>
+      <select
+        className="select"
+        required
+        value={values.employeeId}
+        disabled={!employees.data}
+        onChange={(e) => edit.employee(e.target.value)}
+      >
+        <option value="">{employees.isPending ? 'Loading...' : 'Select a team member'}</option>
+        {employees.data?.map((emp) => (
+          <option key={emp.id} value={emp.id}>
+            {emp.name}
+          </option>
+        ))}
+      </select>
+    </FormField>
+  );
+}
+
+/** A radio group, so its label is a caption the group points at (not a <label>). */
+export function ServiceField({ form }: { form: BookingFormState }) {
+  const { services, values, edit, errors, ids } = form;
+  if (!services.data) return null;
+  return (
+    <div className="field">
+      <span id="bk-service-label" className="field-label">
+        Service
+      </span>
+      {services.data.length === 0 ? (
+        <p className="hint">This business has no services to book online yet.</p>
+      ) : (
+        <ServiceOptions
+          services={services.data}
+          value={values.serviceId}
+          onChange={edit.service}
+          invalid={!!errors.service}
+          describedBy={errors.service ? ids('service').error : undefined}
+        />
+      )}
+      <FieldError id={ids('service').error} message={errors.service} />
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+// When: the day (only the days with a free slot, as a grid of chips) and the time (only the
+// day's free start times). Times are in the business's zone, said so when the browser's differs.
+import { Alert } from '../../../components/alert.tsx';
+import { FieldError, FormField } from '../../../components/form-field.tsx';
+import { Loading } from '../../../components/loading.tsx';
+import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
+import type { BookingFormState } from '../use-booking-form.ts';
+import { DateOptions } from './date-options.tsx';
+
+function browserZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** A 403 means the business stopped taking bookings: the page says so instead of this field. */
+const notAccepting = (err: unknown) => isApiError(err) && err.status === 403;
+
+export function DateField({ form }: { form: BookingFormState }) {
+  const { datesParams, dates, dateList, employeeBooking, service, values, edit, errors, ids } = form;
+  return (
+    <div className="field">
+      <span id="bk-date-label" className="field-label">
+        Date
+      </span>
+      {!datesParams ? (
+        <p className="hint">
+          {employeeBooking && !values.employeeId && service
+            ? 'Choose a team member to see available dates.'
+            : 'Choose a service to see available dates.'}
+        </p>
+      ) : dates.isPending ? (
+        <Loading label="Finding available dates..." />
+      ) : dates.isError ? (
+        notAccepting(dates.error) ? null : (
+          <Alert tone="error">
+            {errorMessage(dates.error)}{' '}
+            <button type="button" className="btn-link" onClick={() => void dates.refetch()}>
+              Try again
+            </button>
+          </Alert>
+        )
+      ) : dateList.length === 0 ? (
+        <p className="hint">No dates are available in the next 30 days. Please try another service.</p>
+      ) : (
+        <DateOptions
+          dates={dateList}
+          value={values.date}
+          onChange={edit.date}
+          invalid={!!errors.date}
+          describedBy={errors.date ? ids('date').error : undefined}
+        />
+      )}
+      <FieldError id={ids('date').error} message={errors.date} />
+    </div>
+  );
+}
+
+export function TimeField({ form }: { form: BookingFormState }) {
+  const { company, slotsParams, slots, slotList, slotNotice, values, edit, errors, ids, uid } = form;
+  const companyZone = company?.timezone ?? null;
+  const zoneHint = companyZone && browserZone() && browserZone() !== companyZone ? companyZone : null;
+  const zoneHintId = `${uid}-zone`;
+  // The zone hint is not FormField's hint: it stands above the load error, which stands above the field error.
+  return (
+    <FormField label="Time" id={ids('time').control} error={errors.time} describedBy={zoneHint ? zoneHintId : undefined}>
+      {(control) => (
+        <>
+          {slotNotice && <Alert tone="warn">{slotNotice}</Alert>}
+          <select
+            {...control}
+            className="select"
+            required
+            value={values.time}
+            disabled={!slotsParams || slots.isPending || slotList.length === 0}
+            onChange={(e) => edit.time(e.target.value)}
+          >
+            <option value="">
+              {!slotsParams
+                ? 'Select a date first'
+                : slots.isPending
+                  ? 'Loading times...'
+                  : slots.isError
+                    ? 'Could not load times'
+                    : slotList.length === 0
+                      ? 'No times available on this date'
+                      : 'Select a time'}
+            </option>
+            {slotList.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+          {zoneHint && (
+            <span id={zoneHintId} className="hint">
+              Times are in the business’s time zone ({zoneHint.replace(/_/g, ' ')}).
+            </span>
+          )}
+          {slots.isError && !notAccepting(slots.error) && (
+            <Alert tone="error">
+              {errorMessage(slots.error)}{' '}
+              <button type="button" className="btn-link" onClick={() => void slots.refetch()}>
+                Try again
+              </button>
+            </Alert>
+          )}
+        </>
+      )}
+    </FormField>
+  );
+}
