@@ -4,13 +4,14 @@
 // end from the emailed link, and screenshots of every public page at the three sizes.
 //
 // Each test makes its own account (unique emails), so nothing depends on run order or other specs.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { shootAllSizes } from './support/screens.ts';
 import { linkIn, waitForMail } from './support/mail.ts';
 
 const UNREACHABLE = 'Unable to connect to the server. Please check your connection and try again.';
 const INVALID_TOKEN = 'Invalid or expired reset token';
+const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
 
 let serial = 0;
 function uniqueEmail(tag: string): string {
@@ -159,6 +160,49 @@ test('login and register check the server on load and say when it cannot be reac
   await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
   expect((await checked).status()).toBe(200);
   await expect(page.getByText(UNREACHABLE)).toHaveCount(0);
+});
+
+test('a wrong password on /login says the page\'s own words; no answer, a server error and a rate limit keep theirs', async ({ page }) => {
+  const email = uniqueEmail('login-owner');
+  const registered = await api<{ token: string }>(page.request, null, 'POST', '/register', {
+    name: 'Lena Login',
+    email,
+    password: 'right-pass-1',
+    role: 'admin',
+    company_name: `Login Co ${Date.now().toString(36)}`,
+  });
+  expect(registered.status).toBe(200);
+
+  await page.goto('/login');
+  const signIn = async (password: string) => {
+    await page.getByLabel('Email address').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/login'));
+  await signIn('wrong-pass-1');
+  expect((await refused).status()).toBe(400);
+  await expect(page.getByRole('alert')).toHaveText(SIGN_IN_FAILED);
+  await expect(page.getByText('Invalid email or password')).toHaveCount(0);
+
+  const answers: [string, (route: Route) => Promise<void>, string][] = [
+    ['no answer', (route) => route.abort('connectionrefused'), 'Cannot connect to the server. Please check your network connection.'],
+    ['server error', (route) => route.fulfill({ status: 500, json: {} }), 'An internal server error occurred. Please try again later.'],
+    [
+      'rate limit',
+      (route) => route.fulfill({ status: 429, json: { error: 'Too many failed sign-in attempts. Please try again in 15 minutes.', code: 'rate_limited' } }),
+      'Too many failed sign-in attempts. Please try again in 15 minutes.',
+    ],
+  ];
+  for (const [what, answer, text] of answers) {
+    await page.route('**/api/login', answer);
+    await signIn('wrong-pass-1');
+    await expect(page.getByRole('alert'), what).toHaveText(text);
+    await page.unroute('**/api/login');
+  }
+
+  await signIn('right-pass-1');
+  await expect(page).toHaveURL(/\/calendar/);
 });
 
 test('forgot and reset password end to end from the emailed link', async ({ page, context }) => {

@@ -46,7 +46,7 @@ test('the guard remembers the page and signing in returns to it', async ({ page 
   await page.getByLabel('Email address').fill(DEMO.owner);
   await page.getByLabel('Password').fill('wrong-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toContainText('Invalid email or password');
+  await expect(page.getByRole('alert')).toHaveText('Failed to sign in. Please check your credentials.');
   await page.getByLabel('Password').fill(DEMO.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/coming-soon-1$/);

@@ -5,6 +5,7 @@ import { messageFor } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { requestPasswordReset } from '../../data/auth.ts';
+import { FormField } from '../../components/form-field.tsx';
 
 const SENT_FALLBACK = 'If an account exists for that email, a password reset link is on its way.';
 
@@ -41,10 +42,8 @@ export default function ForgotPasswordPage() {
         <p className="auth-sub">Enter your email address and we will send you a link to set a new password.</p>
         {result && <Alert tone={result.tone}>{result.text}</Alert>}
         <form onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="forgot-email">Email address</label>
+          <FormField label="Email address" id="forgot-email">
             <input
-              id="forgot-email"
               className="input"
               type="email"
               name="email"
@@ -54,7 +53,7 @@ export default function ForgotPasswordPage() {
               onChange={(e) => setEmail(e.target.value)}
               disabled={submitting}
             />
-          </div>
+          </FormField>
           <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
             {submitting ? 'Sending...' : 'Send reset link'}
           </button>

@@ -3,13 +3,24 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { failureText } from './failure-text.ts';
+import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { login } from '../../data/auth.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
 import { redirectTarget } from './redirect-target.ts';
 
 const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
+
+/**
+ * A refused sign-in (400, wrong email or password) shows the page's own words, not the server's
+ * (docs/product/08-errors.md); no answer, a 5xx or a rate limit keep failureText's.
+ */
+function signInFailureText(err: unknown): string {
+  if (isApiError(err) && err.status === 400) return SIGN_IN_FAILED;
+  return failureText(err, SIGN_IN_FAILED);
+}
 
 export default function LoginPage() {
   const { isAuthenticated, signIn } = useAuth();
@@ -36,7 +47,7 @@ export default function LoginPage() {
       navigate(redirectTarget(location), { replace: true });
     } catch (err) {
       setSignedIn(false);
-      setError(failureText(err, SIGN_IN_FAILED));
+      setError(signInFailureText(err));
       setSubmitting(false);
     }
   }
@@ -49,10 +60,8 @@ export default function LoginPage() {
         {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
         {error && <Alert tone="error">{error}</Alert>}
         <form onSubmit={onSubmit} noValidate={false}>
-          <div className="field">
-            <label htmlFor="login-email">Email address</label>
+          <FormField label="Email address" id="login-email">
             <input
-              id="login-email"
               className="input"
               type="email"
               name="email"
@@ -62,11 +71,9 @@ export default function LoginPage() {
               onChange={(e) => setEmail(e.target.value)}
               disabled={submitting}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">Password</label>
+          </FormField>
+          <FormField label="Password" id="login-password">
             <input
-              id="login-password"
               className="input"
               type="password"
               name="password"
@@ -76,7 +83,7 @@ export default function LoginPage() {
               onChange={(e) => setPassword(e.target.value)}
               disabled={submitting}
             />
-          </div>
+          </FormField>
           <div className="auth-row">
             <Link to="/forgot-password">Forgot your password?</Link>
           </div>

@@ -5,6 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { Alert } from '../../components/alert.tsx';
+import { FormField } from '../../components/form-field.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { register } from '../../data/auth.ts';
 import { getCompanyBySlug, type CompanyView } from '../../data/companies.ts';
@@ -130,22 +131,11 @@ export default function RegisterPage() {
         {error && <Alert tone="error">{error}</Alert>}
         <form onSubmit={onSubmit} noValidate>
           <fieldset disabled={submitting}>
-            <div className="field">
-              <label htmlFor="reg-name">Full name</label>
+            <FormField label="Full name" id="reg-name">
+              <input className="input" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+            </FormField>
+            <FormField label="Email address" id="reg-email">
               <input
-                id="reg-name"
-                className="input"
-                name="name"
-                autoComplete="name"
-                required
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="reg-email">Email address</label>
-              <input
-                id="reg-email"
                 className="input"
                 type="email"
                 name="email"
@@ -154,32 +144,24 @@ export default function RegisterPage() {
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
               />
-            </div>
-            <div className="field">
-              <label htmlFor="reg-password">Password</label>
+            </FormField>
+            <FormField label="Password" id="reg-password" hint="At least 6 characters.">
               <input
-                id="reg-password"
                 className="input"
                 type="password"
                 name="password"
                 autoComplete="new-password"
                 required
                 minLength={6}
-                aria-describedby="reg-password-hint"
                 value={password}
                 onChange={(e) => {
                   setPassword(e.target.value);
                   clearMismatch();
                 }}
               />
-              <span id="reg-password-hint" className="hint">
-                At least 6 characters.
-              </span>
-            </div>
-            <div className="field">
-              <label htmlFor="reg-confirm">Confirm password</label>
+            </FormField>
+            <FormField label="Confirm password" id="reg-confirm">
               <input
-                id="reg-confirm"
                 className="input"
                 type="password"
                 name="confirm_password"
@@ -191,12 +173,10 @@ export default function RegisterPage() {
                   clearMismatch();
                 }}
               />
-            </div>
+            </FormField>
             {!isCustomerSignUp && (
-              <div className="field">
-                <label htmlFor="reg-company">Company name</label>
+              <FormField label="Company name" id="reg-company">
                 <input
-                  id="reg-company"
                   className="input"
                   name="company_name"
                   autoComplete="organization"
@@ -204,7 +184,7 @@ export default function RegisterPage() {
                   value={companyName}
                   onChange={(e) => setCompanyName(e.target.value)}
                 />
-              </div>
+              </FormField>
             )}
             <button type="submit" className="btn btn-primary btn-block">
               {submitting ? 'Creating account...' : 'Create account'}

@@ -10,6 +10,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { confirmPasswordReset, validateResetToken } from '../../data/auth.ts';
+import { FormField } from '../../components/form-field.tsx';
 
 export const RESET_TEXT = {
   noToken: 'Invalid reset link. Please request a new password reset.',
@@ -120,10 +121,8 @@ export default function ResetPasswordPage() {
             {success && <Alert tone="success">{success}</Alert>}
             <form onSubmit={onSubmit} noValidate>
               <fieldset disabled={submitting || success !== null}>
-                <div className="field">
-                  <label htmlFor="reset-password">New password</label>
+                <FormField label="New password" id="reset-password">
                   <input
-                    id="reset-password"
                     className="input"
                     type="password"
                     autoComplete="new-password"
@@ -132,11 +131,9 @@ export default function ResetPasswordPage() {
                     value={password}
                     onChange={(e) => setPassword(e.target.value)}
                   />
-                </div>
-                <div className="field">
-                  <label htmlFor="reset-confirm">Confirm password</label>
+                </FormField>
+                <FormField label="Confirm password" id="reset-confirm">
                   <input
-                    id="reset-confirm"
                     className="input"
                     type="password"
                     autoComplete="new-password"
@@ -144,7 +141,7 @@ export default function ResetPasswordPage() {
                     value={confirm}
                     onChange={(e) => setConfirm(e.target.value)}
                   />
-                </div>
+                </FormField>
                 <button type="submit" className="btn btn-primary btn-block">
                   {submitting ? 'Resetting...' : 'Reset password'}
                 </button>
