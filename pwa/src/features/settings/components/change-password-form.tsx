@@ -1,7 +1,8 @@
 // The Change Password section of the signed-in user's own settings (SPEC.md sections 5 and 8).
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert.tsx';
-import { changePasswordError, useChangePassword } from '../api/change-password.ts';
+import { useChangePassword } from '../../../data/auth.ts';
+import { changePasswordError } from '../change-password-error.ts';
 
 export const PASSWORD_TEXT = {
   currentRequired: 'Current password is required.',

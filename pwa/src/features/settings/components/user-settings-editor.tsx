@@ -7,7 +7,6 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../../../lib/auth.tsx';
 import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
-import type { Role, User } from '../../../lib/api-types.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { ROLE_LABELS, RoleBadge } from '../../../components/role-badge.tsx';
@@ -21,11 +20,9 @@ import {
   type OperatingHoursRow,
   type WeekHours,
 } from '../../../components/weekly-hours.ts';
-import { useUser } from '../api/get-user.ts';
-import { updateUser, type UserChanges } from '../api/update-user.ts';
-import { useWorkHours } from '../api/get-work-hours.ts';
-import { applyWorkHours } from '../api/write-work-hours.ts';
-import { useCompany } from '../api/get-company.ts';
+import { updateUser, useUser, userKeys, type Role, type User, type UserChanges } from '../../../data/users.ts';
+import { applyWorkHours, operatingHoursKeys, useWorkHours } from '../../../data/operating-hours.ts';
+import { useMemberCompany } from '../../../data/companies.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import './user-settings-editor.css';
 
@@ -44,7 +41,7 @@ export function UserSettingsEditor({ userId }: { userId: number }) {
   const companyId = user.data?.company_id ?? null;
   const showHours = !!user.data && user.data.role !== 'customer' && companyId !== null;
   const hours = useWorkHours(showHours ? companyId : null, userId);
-  const company = useCompany(showHours ? companyId : null);
+  const company = useMemberCompany(showHours ? companyId : null);
 
   if (user.isPending || (showHours && hours.isPending)) return <Loading label={SETTINGS_TEXT.loading} />;
   if (user.isError) {
@@ -150,7 +147,7 @@ function SettingsForm({
     try {
       if (Object.keys(changes).length > 0) {
         const updated = await updateUser(user.id, changes);
-        queryClient.setQueryData(['user', user.id], updated);
+        queryClient.setQueryData(userKeys.detail(user.id), updated);
       }
       if (hourChanges.length > 0) await applyWorkHours(user.company_id!, user.id, hourChanges);
       setStatus({ tone: 'success', text: SETTINGS_TEXT.saved });
@@ -159,9 +156,8 @@ function SettingsForm({
     } finally {
       setSaving(false);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['user', user.id] }),
-        queryClient.invalidateQueries({ queryKey: ['users'] }),
-        queryClient.invalidateQueries({ queryKey: ['operating-hours'] }),
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
+        queryClient.invalidateQueries({ queryKey: operatingHoursKeys.all }),
       ]);
       if (isSelf) refreshUser().catch(() => undefined);
     }
