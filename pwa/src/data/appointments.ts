@@ -66,3 +66,8 @@ export const appointmentsQuery = (range: AppointmentRange | null, enabled = true
 export function useAppointments(range: AppointmentRange | null, enabled = true) {
   return useQuery({ ...appointmentsQuery(range, enabled), placeholderData: keepPreviousData });
 }
+
+/** A list kept current while it is on screen (the dashboard): refetched every minute. */
+export function useLiveAppointments(range: AppointmentRange | null) {
+  return useQuery({ ...appointmentsQuery(range, range !== null), refetchInterval: 60_000 });
+}

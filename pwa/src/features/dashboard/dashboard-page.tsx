@@ -6,8 +6,8 @@ import { Link } from 'react-router-dom';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useAuth } from '../../lib/auth.tsx';
-import { useCompany } from './api/get-company.ts';
-import { useDashboardAppointments, type DashboardAppointment } from './api/get-appointments.ts';
+import { useCompany } from '../../data/companies.ts';
+import { useLiveAppointments, type Appointment } from '../../data/appointments.ts';
 import { addDays, dateIn, formatDay, formatTime, isKnownZone } from '../../lib/zoned-time.ts';
 import './dashboard-page.css';
 
@@ -15,7 +15,7 @@ const DAYS_AHEAD = 7;
 /** The next days' panel shows this many per day, then a link to the day in the calendar. */
 const PER_DAY = 4;
 
-function customerOf(a: DashboardAppointment): string {
+function customerOf(a: Appointment): string {
   return a.customer_name?.trim() || (a.user_id != null ? `Customer #${a.user_id}` : 'Customer');
 }
 
@@ -26,12 +26,12 @@ export default function DashboardPage() {
   const zone = isKnownZone(company.data?.timezone) ? company.data!.timezone : Intl.DateTimeFormat().resolvedOptions().timeZone;
   const today = company.data ? dateIn(new Date(), zone) : null;
   const last = today ? addDays(today, DAYS_AHEAD) : null;
-  const appointments = useDashboardAppointments(today, last);
+  const appointments = useLiveAppointments(today && last ? { start: today, end: last } : null);
   const [onlyMine, setOnlyMine] = useState(false);
   const canManageCompany = user?.role === 'admin' || user?.role === 'manager';
 
   const { byDay, counts } = useMemo(() => {
-    const byDay = new Map<string, DashboardAppointment[]>();
+    const byDay = new Map<string, Appointment[]>();
     const counts = { today: 0, week: 0, cancelled: 0 };
     if (!today) return { byDay, counts };
     for (let i = 0; i <= DAYS_AHEAD; i++) byDay.set(addDays(today, i), []);
@@ -164,7 +164,7 @@ export default function DashboardPage() {
   );
 }
 
-function AppointmentList({ items, zone, compact }: { items: DashboardAppointment[]; zone: string; compact?: boolean }) {
+function AppointmentList({ items, zone, compact }: { items: Appointment[]; zone: string; compact?: boolean }) {
   return (
     <ul className={`dash-list${compact ? ' is-compact' : ''}`}>
       {items.map((a) => {

@@ -4,14 +4,12 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
-import { STAFF_ROLES, type Role, type User } from '../../lib/api-types.ts';
+import { STAFF_ROLES, useUsers, type PersonKind, type Role, type User } from '../../data/users.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
-import { useDirectory } from './api/get-directory.ts';
 import { PersonList } from './components/person-list.tsx';
 import { PersonDetail } from './components/person-detail.tsx';
 import { AddPersonModal } from './components/add-person-modal.tsx';
-import type { PersonKind } from './api/add-person.ts';
 import './directory-page.css';
 
 export const DIRECTORY_TEXT = {
@@ -38,7 +36,7 @@ export default function DirectoryPage() {
 
 function Directory({ companyId, role }: { companyId: number; role: Role }) {
   const id = useId();
-  const directory = useDirectory(companyId);
+  const directory = useUsers(companyId);
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);

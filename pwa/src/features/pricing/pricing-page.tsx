@@ -5,7 +5,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { createCheckoutSession, type PaidPlan } from './api/create-checkout-session.ts';
+import { createCheckoutSession, type PaidPlan } from '../../data/billing.ts';
 import './pricing-page.css';
 
 export const CHECKOUT_TEXT = {

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { PLAN_NAMES, SubscriptionStatusBlock, subscriptionStatus } from '../../components/subscription-status.tsx';
-import { useCompanyPlan } from './api/get-company.ts';
+import { useMemberCompany } from '../../data/companies.ts';
 import './upgrade-page.css';
 
 const PLANS = [
@@ -31,7 +31,7 @@ export default function UpgradePage() {
 }
 
 function Upgrade({ companyId }: { companyId: number }) {
-  const company = useCompanyPlan(companyId);
+  const company = useMemberCompany(companyId);
   if (company.isPending) return <Loading label="Loading your plan..." />;
   if (company.isError) return <Alert tone="error">{errorMessage(company.error)}</Alert>;
 

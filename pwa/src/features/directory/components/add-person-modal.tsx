@@ -2,11 +2,11 @@
 // Phone (optional) and, for staff, Role*. On success a notice says an email was sent to set the
 // password, and the modal closes 2 seconds later.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { Role } from '../../../lib/api-types.ts';
+import { useAddPerson, type PersonKind, type Role } from '../../../data/users.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ROLE_LABELS } from '../../../components/role-badge.tsx';
-import { addPersonError, useAddPerson, type PersonKind } from '../api/add-person.ts';
+import { addPersonError } from '../add-person-error.ts';
 
 export const CLOSE_AFTER_ADD_MS = 2000;
 

@@ -1,7 +1,7 @@
 // One person opened from the Directory: their settings editor, Back to Directory and, for a
 // customer, Schedule Appointment (the calendar's appointment modal with the customer prefilled).
 import { useState } from 'react';
-import type { User } from '../../../lib/api-types.ts';
+import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 // Cross-feature imports, deliberate and the only ones: the Directory shows the same settings
 // editor as /settings, and books through the calendar's appointment modal.

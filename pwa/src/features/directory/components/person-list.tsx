@@ -1,5 +1,5 @@
 // A column of people (staff or customers); each row opens that person's detail view.
-import type { User } from '../../../lib/api-types.ts';
+import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 
 export function initials(name: string): string {
