@@ -1,7 +1,7 @@
 // What a refused appointment write means to the user, and what they can do about it
 // (DECISIONS.md sections 2 and 5: 409 slot taken, 412 changed elsewhere, 404 deleted elsewhere).
 import { isApiError, messageFor } from '../../lib/api-errors.ts';
-import type { CalendarAppointment } from './types.ts';
+import type { Appointment } from '../../data/appointments.ts';
 
 export const SLOT_TAKEN_TEXT = 'This time is no longer available. Please choose another time.';
 export const CHANGED_TEXT = 'Someone else changed this appointment while you were editing it.';
@@ -10,12 +10,12 @@ export const IN_PROGRESS_TEXT = 'Your previous attempt is still being processed.
 
 export type WriteProblem =
   | { kind: 'slot_taken'; message: string }
-  | { kind: 'changed'; message: string; current: CalendarAppointment | null }
+  | { kind: 'changed'; message: string; current: Appointment | null }
   | { kind: 'gone'; message: string }
   | { kind: 'other'; message: string; retryable: boolean };
 
-function looksLikeAppointment(v: unknown): v is CalendarAppointment {
-  return !!v && typeof v === 'object' && typeof (v as CalendarAppointment).id === 'number' && typeof (v as CalendarAppointment).start_time === 'string';
+function looksLikeAppointment(v: unknown): v is Appointment {
+  return !!v && typeof v === 'object' && typeof (v as Appointment).id === 'number' && typeof (v as Appointment).start_time === 'string';
 }
 
 /** `fallback` is SPEC.md's 'Failed to save appointment' or 'Failed to delete appointment'. */

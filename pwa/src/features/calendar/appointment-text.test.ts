@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventTitle } from './appointment-text.ts';
-import type { CalendarAppointment } from './types.ts';
+import { appointmentFixture } from './appointment-fixture.ts';
 
-const base: CalendarAppointment = {
-  id: 1, company_id: 1, user_id: 7, employee_id: null, start_time: '2026-01-01T10:00:00Z', end_time: '2026-01-01T10:30:00Z',
-  description: null, status: 'booked', version: 1, service_types: [],
-};
+const base = appointmentFixture();
 
 describe('eventTitle', () => {
   it('joins name, description and services with commas', () => {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { STAFF_COLOURS, UNASSIGNED_COLOUR, eventLabel, slotBounds, staffColours, toEvents, visibleAppointments } from './calendar-events.ts';
-import type { CalendarAppointment } from './types.ts';
+import type { Appointment } from '../../data/appointments.ts';
+import { appointmentFixture } from './appointment-fixture.ts';
 
 const zone = 'America/New_York';
-const appt = (over: Partial<CalendarAppointment>): CalendarAppointment => ({
-  id: 1, company_id: 1, user_id: 7, employee_id: null, start_time: '2026-03-02T15:00:00Z', end_time: '2026-03-02T15:30:00Z',
-  description: null, status: 'booked', version: 1, service_types: [], customer_name: 'Liam Smith', ...over,
-});
+const appt = (over: Partial<Appointment>) => appointmentFixture({ customer_name: 'Liam Smith', ...over });
 
 describe('staffColours', () => {
   it('gives colours in id order, whatever order the staff come in', () => {

@@ -3,7 +3,7 @@
 import type { EventInput } from '@fullcalendar/core';
 import { formatDate, formatWallTime, toWallIso, toWallTime } from '../../lib/zoned-time.ts';
 import { eventTitle } from './appointment-text.ts';
-import type { CalendarAppointment } from './types.ts';
+import type { Appointment } from '../../data/appointments.ts';
 
 /** Colours with white text at 4.5:1 or better; one per staff member, in id order. */
 export const STAFF_COLOURS = ['#0f766e', '#1d4ed8', '#7c3aed', '#b45309', '#be185d', '#15803d', '#0369a1', '#4338ca', '#9f1239', '#4d7c0f'];
@@ -19,7 +19,7 @@ export function staffColours(staff: { id: number }[]): Map<number, string> {
 /** The staff filter: 'all', 'none' (no specific employee) or an employee id. */
 export type EmployeeFilter = string;
 
-export function visibleAppointments(list: CalendarAppointment[], employeeFilter: EmployeeFilter, showCancelled: boolean): CalendarAppointment[] {
+export function visibleAppointments(list: Appointment[], employeeFilter: EmployeeFilter, showCancelled: boolean): Appointment[] {
   let shown = list;
   if (!showCancelled) shown = shown.filter((a) => a.status !== 'cancelled');
   if (employeeFilter === 'none') shown = shown.filter((a) => a.employee_id == null);
@@ -28,7 +28,7 @@ export function visibleAppointments(list: CalendarAppointment[], employeeFilter:
 }
 
 /** FullCalendar events at the company's wall times; the appointment rides along in extendedProps. */
-export function toEvents(list: CalendarAppointment[], zone: string, colours: Map<number, string>, canEdit: boolean): EventInput[] {
+export function toEvents(list: Appointment[], zone: string, colours: Map<number, string>, canEdit: boolean): EventInput[] {
   return list.map((a) => {
     const cancelled = a.status === 'cancelled';
     const colour = cancelled ? '#e2e8f0' : a.employee_id != null ? (colours.get(a.employee_id) ?? UNASSIGNED_COLOUR) : UNASSIGNED_COLOUR;
@@ -48,7 +48,7 @@ export function toEvents(list: CalendarAppointment[], zone: string, colours: Map
 }
 
 /** The hours the time grid shows: the working day (7:00 to 21:00), widened to whole hours around any appointment outside it. */
-export function slotBounds(list: CalendarAppointment[], zone: string): { slotMinTime: string; slotMaxTime: string } {
+export function slotBounds(list: Appointment[], zone: string): { slotMinTime: string; slotMaxTime: string } {
   let min = 7 * 60;
   let max = 21 * 60;
   for (const a of list) {
@@ -64,7 +64,7 @@ export function slotBounds(list: CalendarAppointment[], zone: string): { slotMin
 }
 
 /** What an event says to a screen reader and in its tooltip: title, when, with whom, and whether cancelled. */
-export function eventLabel(title: string, a: CalendarAppointment, zone: string): string {
+export function eventLabel(title: string, a: Appointment, zone: string): string {
   const s = toWallTime(a.start_time, zone);
   const e = toWallTime(a.end_time, zone);
   return `${title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${

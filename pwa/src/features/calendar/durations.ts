@@ -1,6 +1,12 @@
 // Appointment lengths: which ones a company offers, how the modal's duration select names them,
 // and which one fits a set of services. Pure functions, no React.
-import type { CalendarAppointment, DurationChoice } from './types.ts';
+import type { Appointment } from '../../data/appointments.ts';
+
+/** A length the company offers: the global option's id (appointment_duration_option_id) and its minutes. */
+export interface DurationChoice {
+  id: number;
+  minutes: number;
+}
 
 /** A company's offered length as the API lists it: some answers carry the minutes, else the catalogue has them. */
 export interface OfferedDuration {
@@ -53,7 +59,7 @@ export function durationMinutes(value: string, choices: DurationChoice[]): numbe
 }
 
 /** The select value for an existing appointment: its own option if the length still matches, else any option of that length. */
-export function durationValueFor(a: Pick<CalendarAppointment, 'start_time' | 'end_time' | 'appointment_duration_option_id'>, choices: DurationChoice[]): string {
+export function durationValueFor(a: Pick<Appointment, 'start_time' | 'end_time' | 'appointment_duration_option_id'>, choices: DurationChoice[]): string {
   const minutes = minutesBetween(a.start_time, a.end_time);
   const byId = choices.find((c) => c.id === a.appointment_duration_option_id);
   if (byId && byId.minutes === minutes) return String(byId.id);

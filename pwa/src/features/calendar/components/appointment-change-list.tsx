@@ -1,9 +1,9 @@
 // What changed elsewhere (412): the appointment as the user saw it against the current one, one
 // line per differing field, in words the modal uses.
-import type { User } from '../../../lib/api-types.ts';
+import type { Appointment } from '../../../data/appointments.ts';
+import type { User } from '../../../data/users.ts';
 import { formatDate, formatWallTime, toWallTime } from '../../../lib/zoned-time.ts';
 import { customerLabel, serviceNames } from '../appointment-text.ts';
-import type { CalendarAppointment } from '../types.ts';
 
 export function ChangeList({
   mine,
@@ -12,23 +12,23 @@ export function ChangeList({
   customers,
   staff,
 }: {
-  mine: CalendarAppointment;
-  theirs: CalendarAppointment;
+  mine: Appointment;
+  theirs: Appointment;
   zone: string;
   customers: User[];
   staff: User[];
 }) {
-  const when = (a: CalendarAppointment) => {
+  const when = (a: Appointment) => {
     const s = toWallTime(a.start_time, zone);
     const e = toWallTime(a.end_time, zone);
     return `${formatDate(s.date)}, ${formatWallTime(s.time)} to ${e.date !== s.date ? `${formatDate(e.date)}, ` : ''}${formatWallTime(e.time)}`;
   };
-  const who = (a: CalendarAppointment) =>
+  const who = (a: Appointment) =>
     a.customer_name || customers.find((c) => c.id === a.user_id)?.name || customerLabel(a);
-  const employee = (a: CalendarAppointment) =>
+  const employee = (a: Appointment) =>
     a.employee_id == null ? 'No specific employee' : a.employee_name || staff.find((s) => s.id === a.employee_id)?.name || `Staff #${a.employee_id}`;
-  const svc = (a: CalendarAppointment) => serviceNames(a) || 'none';
-  const status = (a: CalendarAppointment) => (a.status === 'cancelled' ? 'Cancelled' : 'Booked');
+  const svc = (a: Appointment) => serviceNames(a) || 'none';
+  const status = (a: Appointment) => (a.status === 'cancelled' ? 'Cancelled' : 'Booked');
   const rows: [string, string, string][] = [
     ['Time', when(mine), when(theirs)],
     ['Customer', who(mine), who(theirs)],

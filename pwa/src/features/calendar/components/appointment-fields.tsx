@@ -2,11 +2,12 @@
 // report changes; the state and its rules live in hooks/use-appointment-form.ts.
 import { useMemo, type Ref } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
-import type { ServiceType, User } from '../../../lib/api-types.ts';
+import type { Appointment, AppointmentStatus } from '../../../data/appointments.ts';
+import type { ServiceType } from '../../../data/service-types.ts';
+import type { User } from '../../../data/users.ts';
 import { formatDate, formatWallTime, type WallTime } from '../../../lib/zoned-time.ts';
 import { customerLabel } from '../appointment-text.ts';
-import { durationOptions, formatMinutes } from '../durations.ts';
-import type { AppointmentStatus, CalendarAppointment, DurationChoice } from '../types.ts';
+import { durationOptions, formatMinutes, type DurationChoice } from '../durations.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -37,7 +38,7 @@ export function CompanyField({ id, name }: { id: string; name: string }) {
 }
 
 /** The customers, plus the appointment's own customer when the list no longer holds them (archived). */
-export function CustomerField({ id, selectRef, value, error, customers, appointment, onChange }: FieldProps & { selectRef: Ref<HTMLSelectElement>; customers: User[]; appointment?: CalendarAppointment }) {
+export function CustomerField({ id, selectRef, value, error, customers, appointment, onChange }: FieldProps & { selectRef: Ref<HTMLSelectElement>; customers: User[]; appointment?: Appointment }) {
   const options = useMemo(() => {
     const list = customers.map((c) => ({ value: String(c.id), label: `${c.name} (${c.email})` }));
     if (value && !list.some((o) => o.value === value)) {
@@ -66,7 +67,7 @@ export function CustomerField({ id, selectRef, value, error, customers, appointm
 }
 
 /** The staff, plus the appointment's own employee when the list no longer holds them. */
-export function EmployeeField({ id, value, staff, appointment, onChange }: FieldProps & { staff: User[]; appointment?: CalendarAppointment }) {
+export function EmployeeField({ id, value, staff, appointment, onChange }: FieldProps & { staff: User[]; appointment?: Appointment }) {
   const options = useMemo(() => {
     const list = staff.map((s) => ({ value: String(s.id), label: s.name }));
     if (value && !list.some((o) => o.value === value)) {
@@ -170,14 +171,15 @@ export function DescriptionField({ id, value, onChange }: FieldProps) {
 }
 
 /** The company's services as checkboxes, plus any the appointment has that are no longer offered. */
+/** A service checkbox row: one the company offers, or one the appointment kept that is no longer offered. */
+type ServiceRow = Pick<ServiceType, 'id' | 'name' | 'duration_minutes' | 'price' | 'hide_price'> & { archived?: boolean };
+
 export function ServicesField({
-  companyId,
   services,
   kept,
   checkedIds,
   onToggle,
 }: {
-  companyId: number;
   services: ServiceType[];
   /** The appointment's own services (archived ones are shown as 'no longer offered'). */
   kept: { id: number; name: string }[];
@@ -185,14 +187,12 @@ export function ServicesField({
   onToggle: (id: number, checked: boolean) => void;
 }) {
   const rows = useMemo(() => {
-    const list: (ServiceType & { archived?: boolean })[] = [...services];
+    const list: ServiceRow[] = [...services];
     for (const s of kept) {
-      if (!list.some((r) => r.id === s.id)) {
-        list.push({ id: s.id, name: s.name, company_id: companyId, duration_minutes: 0, price: null, hide_price: true, archived: true });
-      }
+      if (!list.some((r) => r.id === s.id)) list.push({ id: s.id, name: s.name, duration_minutes: 0, price: null, hide_price: true, archived: true });
     }
     return list;
-  }, [services, kept, companyId]);
+  }, [services, kept]);
 
   return (
     <fieldset className="appt-services">

@@ -7,16 +7,12 @@ import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { errorMessage } from '../../../lib/api-errors.ts';
-import type { ServiceType, User } from '../../../lib/api-types.ts';
 import { browserZone, isKnownZone } from '../../../lib/zoned-time.ts';
-import { companyQuery } from '../api/get-company.ts';
-import { customersQuery, staffQuery } from '../api/get-users.ts';
-import { serviceTypesQuery } from '../api/get-service-types.ts';
-import { companyDurationOptionsQuery } from '../api/get-company-duration-options.ts';
-import { appointmentDurationOptionsQuery } from '../api/get-appointment-duration-options.ts';
-import { companyDurationDefaultQuery } from '../api/get-company-duration-default.ts';
-import { durationChoices } from '../durations.ts';
-import type { DurationChoice } from '../types.ts';
+import { companyQuery } from '../../../data/companies.ts';
+import { companyDurationDefaultQuery, companyDurationOptionsQuery, durationOptionsQuery } from '../../../data/durations.ts';
+import { serviceTypesQuery, type ServiceType } from '../../../data/service-types.ts';
+import { customersQuery, staffQuery, type User } from '../../../data/users.ts';
+import { durationChoices, type DurationChoice } from '../durations.ts';
 import { useAppointmentForm, type AppointmentFormOptions, type AppointmentModalInitial } from '../hooks/use-appointment-form.ts';
 import type { FooterState } from './appointment-modal-footer.tsx';
 import { ChangeList } from './appointment-change-list.tsx';
@@ -51,7 +47,7 @@ export function AppointmentForm({ formId, initial, onClose, onSaved, onBusyChang
   const staff = useQuery(staffQuery(companyId));
   const services = useQuery(serviceTypesQuery(companyId));
   const companyDurations = useQuery(companyDurationOptionsQuery(companyId));
-  const catalogue = useQuery(appointmentDurationOptionsQuery());
+  const catalogue = useQuery(durationOptionsQuery());
   const durationDefault = useQuery(companyDurationDefaultQuery(companyId));
 
   const queries = [company, customers, staff, services, companyDurations, catalogue, durationDefault];
@@ -187,7 +183,6 @@ function AppointmentFormBody({ formId, initial, companyName, customers, staff, .
         <DescriptionField id={ids.description} value={values.description} onChange={(v) => set('description', v)} />
 
         <ServicesField
-          companyId={options.companyId}
           services={options.services}
           kept={base?.service_types ?? initial?.appointment?.service_types ?? NO_SERVICES}
           checkedIds={values.serviceIds}

@@ -8,13 +8,11 @@ import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { newIdempotencyKey } from '../../../lib/api-client.ts';
-import { useAppointments, APPOINTMENTS_KEY } from '../api/get-appointments.ts';
-import { useCompany } from '../api/get-company.ts';
-import { updateAppointment } from '../api/update-appointment.ts';
+import { appointmentKeys, updateAppointment, useAppointments, type Appointment } from '../../../data/appointments.ts';
+import { useCompany } from '../../../data/companies.ts';
 import { describeWriteError } from '../appointment-errors.ts';
 import { serviceNames } from '../appointment-text.ts';
 import { browserZone, formatDate, formatWallTime, isKnownZone, toWallTime } from '../../../lib/zoned-time.ts';
-import type { CalendarAppointment } from '../types.ts';
 import './customer-appointments.css';
 
 export function CustomerAppointments() {
@@ -87,7 +85,7 @@ function AppointmentRow({
   past = false,
   onResult,
 }: {
-  appointment: CalendarAppointment;
+  appointment: Appointment;
   zone: string;
   cancellable: boolean;
   past?: boolean;
@@ -118,7 +116,7 @@ function AppointmentRow({
     } finally {
       setBusy(false);
       setConfirming(false);
-      void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
     }
   };
 

@@ -19,17 +19,15 @@ import type { CalendarOptions, DatesSetArg, EventClickArg, EventDropArg } from '
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
-import { STAFF_ROLES } from '../../../lib/api-types.ts';
+import { STAFF_ROLES, useStaff } from '../../../data/users.ts';
 import { browserZone, isKnownZone, toWallIso, todayIn, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
-import { useAppointments } from '../api/get-appointments.ts';
-import { useCompany } from '../api/get-company.ts';
-import { useStaff } from '../api/get-users.ts';
+import { useAppointments, type Appointment } from '../../../data/appointments.ts';
+import { useCompany } from '../../../data/companies.ts';
 import { eventLabel, slotBounds, staffColours, toEvents, visibleAppointments } from '../calendar-events.ts';
 import { PHONE_QUERY, VIEWS, VIEW_LABELS, useCalendarRange, type ViewKey } from '../hooks/use-calendar-range.ts';
 import { useMediaQuery } from '../hooks/use-media-query.ts';
 import { useMoveAppointment } from '../hooks/use-move-appointment.ts';
 import type { AppointmentModalInitial } from '../hooks/use-appointment-form.ts';
-import type { CalendarAppointment } from '../types.ts';
 import { AppointmentModal } from './appointment-modal.tsx';
 import './staff-calendar.css';
 
@@ -98,7 +96,7 @@ export default function StaffCalendar() {
     // FullCalendar's drag handling keeps a mouse click from focusing the event: focus it, so the
     // modal returns the focus here when it closes.
     arg.el.focus({ preventScroll: true });
-    const appointment = arg.event.extendedProps.appointment as CalendarAppointment;
+    const appointment = arg.event.extendedProps.appointment as Appointment;
     if (canEdit) setModal({ open: true, initial: { appointment } });
   };
 
@@ -160,7 +158,7 @@ export default function StaffCalendar() {
         ),
       noEventsText: 'No appointments in this period.',
       eventDidMount: (info) => {
-        const a = info.event.extendedProps.appointment as CalendarAppointment;
+        const a = info.event.extendedProps.appointment as Appointment;
         const label = eventLabel(info.event.title, a, handlers.current.zone);
         info.el.setAttribute('title', label);
         info.el.setAttribute('aria-label', label);

@@ -9,14 +9,18 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
 import { addMinutesWall, toWallTime, todayIn, zonedTimeToUtc } from '../../../lib/zoned-time.ts';
-import { APPOINTMENTS_KEY } from '../api/get-appointments.ts';
-import { createAppointment, type AppointmentInput } from '../api/create-appointment.ts';
-import { updateAppointment } from '../api/update-appointment.ts';
-import { deleteAppointment } from '../api/delete-appointment.ts';
+import {
+  appointmentKeys,
+  createAppointment,
+  deleteAppointment,
+  updateAppointment,
+  type Appointment,
+  type AppointmentInput,
+  type AppointmentStatus,
+} from '../../../data/appointments.ts';
+import type { ServiceType } from '../../../data/service-types.ts';
 import { describeWriteError, type WriteProblem } from '../appointment-errors.ts';
-import { choiceFitting, durationMinutes, durationValueFor, preferredChoice } from '../durations.ts';
-import type { AppointmentStatus, CalendarAppointment, DurationChoice } from '../types.ts';
-import type { ServiceType } from '../../../lib/api-types.ts';
+import { choiceFitting, durationMinutes, durationValueFor, preferredChoice, type DurationChoice } from '../durations.ts';
 import type { FooterState } from '../components/appointment-modal-footer.tsx';
 
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -29,10 +33,10 @@ export interface AppointmentModalInitial {
   /** Prefill the start time, 'HH:MM' (a clicked slot in week or day view). */
   time?: string;
   /** Edit this appointment instead of creating one. */
-  appointment?: CalendarAppointment;
+  appointment?: Appointment;
 }
 
-export type SavedResult = { action: 'created' | 'updated' | 'deleted'; appointment: CalendarAppointment | null };
+export type SavedResult = { action: 'created' | 'updated' | 'deleted'; appointment: Appointment | null };
 
 export interface AppointmentFormValues {
   customerId: string;
@@ -58,7 +62,7 @@ const FIELD_ERRORS: Record<RequiredField, string> = {
 
 type Phase = 'editing' | 'saving' | 'deleting' | 'done';
 
-function valuesFromAppointment(a: CalendarAppointment, zone: string, choices: DurationChoice[]): AppointmentFormValues {
+function valuesFromAppointment(a: Appointment, zone: string, choices: DurationChoice[]): AppointmentFormValues {
   const start = toWallTime(a.start_time, zone);
   return {
     customerId: a.user_id != null ? String(a.user_id) : '',
@@ -126,7 +130,7 @@ export function useAppointmentForm({
     zoneHint: useId(),
   };
 
-  const [base, setBase] = useState<CalendarAppointment | null>(initial?.appointment ?? null);
+  const [base, setBase] = useState<Appointment | null>(initial?.appointment ?? null);
   const editing = base !== null || !!initial?.appointment;
 
   const [values, setValues] = useState<AppointmentFormValues>(() =>
@@ -197,11 +201,11 @@ export function useAppointmentForm({
     return true;
   };
 
-  const finish = (message: string, action: SavedResult['action'], appointment: CalendarAppointment | null) => {
+  const finish = (message: string, action: SavedResult['action'], appointment: Appointment | null) => {
     setPhase('done');
     setSuccess(message);
     setProblem(null);
-    void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+    void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
     onSaved?.({ action, appointment });
     closeTimer.current = window.setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
   };
@@ -211,7 +215,7 @@ export function useAppointmentForm({
     setPhase('editing');
     // Someone else's change or deletion: the calendar behind the modal should show it too.
     if (p.kind === 'changed' || p.kind === 'gone' || p.kind === 'slot_taken') {
-      void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
     }
     requestAnimationFrame(() => problemRef.current?.focus());
   };
@@ -245,7 +249,12 @@ export function useAppointmentForm({
         attempts.succeeded();
         finish('Appointment updated successfully!', 'updated', saved);
       } else {
-        const saved = await createAppointment(input, key);
+        // A new appointment leaves out an empty employee and length, as the request always has.
+        const { employee_id, appointment_duration_option_id, ...rest } = input;
+        const saved = await createAppointment(
+          { ...rest, ...(employee_id !== null ? { employee_id } : {}), ...(appointment_duration_option_id !== null ? { appointment_duration_option_id } : {}) },
+          key,
+        );
         attempts.succeeded();
         finish('Appointment created successfully!', 'created', saved);
       }
@@ -297,7 +306,7 @@ export function useAppointmentForm({
   }, [confirmingDelete, phase, base, onFooterChange]);
 
   /** 412: take the other version and drop the user's changes. */
-  const loadTheirs = (current: CalendarAppointment) => {
+  const loadTheirs = (current: Appointment) => {
     setBase(current);
     setValues(valuesFromAppointment(current, zone, choices));
     setProblem(null);
@@ -305,7 +314,7 @@ export function useAppointmentForm({
   };
 
   /** 412: keep the user's changes, to be saved over the other version. */
-  const keepMine = (current: CalendarAppointment) => {
+  const keepMine = (current: Appointment) => {
     setBase(current);
     setProblem(null);
     setNotice('Your changes are kept. Press Update Appointment to save them over the latest version.');

@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { DatesSetArg } from '@fullcalendar/core';
 import { addDays, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
-import type { AppointmentRange } from '../api/get-appointments.ts';
+import type { AppointmentRange } from '../../../data/appointments.ts';
 
 /** Our view names (in the URL and on the buttons) and FullCalendar's. */
 export const VIEWS = {

@@ -6,25 +6,22 @@ import type { EventDropArg } from '@fullcalendar/core';
 import type { EventResizeDoneArg } from '@fullcalendar/interaction';
 import { newIdempotencyKey } from '../../../lib/api-client.ts';
 import { formatDate, formatWallTime, instantFromCalendarDate, toWallTime } from '../../../lib/zoned-time.ts';
-import { APPOINTMENTS_KEY } from '../api/get-appointments.ts';
-import { companyDurationOptionsQuery } from '../api/get-company-duration-options.ts';
-import { appointmentDurationOptionsQuery } from '../api/get-appointment-duration-options.ts';
-import { updateAppointment } from '../api/update-appointment.ts';
+import { appointmentKeys, updateAppointment, type Appointment } from '../../../data/appointments.ts';
+import { companyDurationOptionsQuery, durationOptionsQuery } from '../../../data/durations.ts';
 import { describeWriteError } from '../appointment-errors.ts';
 import { eventTitle } from '../appointment-text.ts';
 import { offeredChoices } from '../durations.ts';
-import type { CalendarAppointment } from '../types.ts';
 
 export type MoveMessage = { tone: 'success' | 'error'; text: string };
 
 export function useMoveAppointment(companyId: number | null, zone: string) {
   const queryClient = useQueryClient();
   const companyDurations = useQuery(companyDurationOptionsQuery(companyId));
-  const catalogue = useQuery(appointmentDurationOptionsQuery());
+  const catalogue = useQuery(durationOptionsQuery());
   const [message, setMessage] = useState<MoveMessage | null>(null);
 
   const onMoved = async (arg: EventDropArg | EventResizeDoneArg, resized: boolean) => {
-    const a = arg.event.extendedProps.appointment as CalendarAppointment;
+    const a = arg.event.extendedProps.appointment as Appointment;
     if (!arg.event.start) return arg.revert();
     const start = instantFromCalendarDate(arg.event.start, zone);
     const length = new Date(a.end_time).getTime() - new Date(a.start_time).getTime();
@@ -40,7 +37,7 @@ export function useMoveAppointment(companyId: number | null, zone: string) {
     try {
       const saved = await updateAppointment(a.id, a.version, changes, newIdempotencyKey());
       // Keep the new position on screen until the refetch confirms it.
-      queryClient.setQueriesData<CalendarAppointment[]>({ queryKey: APPOINTMENTS_KEY }, (list) =>
+      queryClient.setQueriesData<Appointment[]>({ queryKey: appointmentKeys.all }, (list) =>
         Array.isArray(list) ? list.map((x) => (x.id === a.id ? { ...x, ...saved } : x)) : list,
       );
       const w = toWallTime(saved.start_time ?? changes.start_time!, zone);
@@ -57,7 +54,7 @@ export function useMoveAppointment(companyId: number | null, zone: string) {
           : p.message;
       setMessage({ tone: 'error', text: `The appointment was not ${resized ? 'resized' : 'moved'}. ${why}` });
     } finally {
-      void queryClient.invalidateQueries({ queryKey: APPOINTMENTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
     }
   };
 
