@@ -10,11 +10,12 @@ import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import type { Config } from './config.ts';
 import { createApp } from './app.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
-import { hashPassword, loadJwtKey } from './lib/auth.ts';
+import { loadJwtKey } from './lib/auth.ts';
 import { pruneHits } from './lib/rate-limit.ts';
 import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
 import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.ts';
+import { createGlobalAdmin } from './features/users/user.service.ts';
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
 
@@ -28,16 +29,7 @@ export interface RunningServer {
 
 /** Creates the global_admin named by ADMIN_EMAIL/ADMIN_PASSWORD when no user has that email. */
 export async function ensureGlobalAdmin(database: DatabaseHandle, email: string, password: string, log: Logger): Promise<void> {
-  const lower = email.toLowerCase();
-  const exists = await database.db.selectFrom('users').select('id').where('email', '=', lower).executeTakeFirst();
-  if (exists) return;
-  const now = new Date().toISOString();
-  const password_hash = await hashPassword(password);
-  await database.db.insertInto('users').values({
-    company_id: null, name: 'Administrator', email: lower, phone: null, role: 'global_admin',
-    password_hash, token_version: 0, archived_at: null, created_at: now, updated_at: now,
-  }).onConflict((oc) => oc.doNothing()).execute();
-  log.info('created global admin', { email: lower });
+  if (await createGlobalAdmin(database.db, email, password, new Date())) log.info('created global admin', { email: email.toLowerCase() });
 }
 
 export async function buildDeps(config: Config, opts: { now?: () => Date; log?: Logger; database?: DatabaseHandle } = {}) {

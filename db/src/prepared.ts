@@ -8,10 +8,8 @@
 //
 // The query's shape is fixed at the first call; a query whose shape depends on its arguments (an IN
 // list, an optional filter) is one prepared query per shape.
-import type { CompiledQuery, Compilable, Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { Database, DbOrTx } from './schema.ts';
 
 const MARK = '\u0000bookwell-arg:';
 
@@ -26,7 +24,7 @@ interface Template {
   slots: number[];
 }
 
-function compileTemplate(db: Db, build: (db: Kysely<Database>) => Compilable<unknown>, arity: number): Template {
+function compileTemplate(db: DbOrTx, build: (db: Kysely<Database>) => Compilable<unknown>, arity: number): Template {
   const compiled = build(db as Kysely<Database>).compile();
   const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? Number(p.slice(MARK.length)) : -1));
   // An argument Kysely wrote into the SQL text (instead of a parameter) would be run as a constant.
@@ -43,7 +41,7 @@ function compileTemplate(db: Db, build: (db: Kysely<Database>) => Compilable<unk
  */
 export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
-  return async (db: Db, args: Args): Promise<Row[]> => {
+  return async (db: DbOrTx, args: Args): Promise<Row[]> => {
     const adapter = db.getExecutor().adapter;
     let t = templates.get(adapter);
     if (!t) {

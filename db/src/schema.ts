@@ -13,9 +13,16 @@ type Timestamp = string;
 type Flag = number; // 0 | 1
 type CreatedAt = ColumnType<Timestamp, Timestamp | undefined, never>;
 
-export type Role = 'global_admin' | 'admin' | 'manager' | 'employee' | 'user' | 'customer';
-export const ROLES: readonly Role[] = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
-export const STAFF_ROLES: readonly Role[] = ['admin', 'manager', 'employee', 'user'];
+/** Every role, the one list the API's validation and the staff checks are built from. */
+export const ROLES = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'] as const;
+export type Role = (typeof ROLES)[number];
+/** The people who work for a company, whatever their rank: everyone but customers and global_admin. */
+export const STAFF_ROLES = ['admin', 'manager', 'employee', 'user'] as const satisfies readonly Role[];
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export function isStaffRole(role: Role): role is StaffRole {
+  return (STAFF_ROLES as readonly Role[]).includes(role);
+}
 
 export type AppointmentStatus = 'booked' | 'cancelled';
 export type SubscriptionPlan = 'trial' | 'standard' | 'enterprise';
@@ -277,9 +284,10 @@ export type ServiceTypeRow = Selectable<ServiceTypeTable>;
 export type OperatingHoursRow = Selectable<OperatingHoursTable>;
 export type AppointmentRow = Selectable<AppointmentTable>;
 export type OutboxMessageRow = Selectable<OutboxMessageTable>;
+export type PasswordTokenRow = Selectable<PasswordTokenTable>;
 
 /**
  * The database or an open transaction: repositories take either, so the caller decides whether a
- * read or write joins a transaction (handlers open it; repositories never do).
+ * read or write joins a transaction (services open it; repositories never do).
  */
 export type DbOrTx = Kysely<Database> | Transaction<Database>;

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Role } from '@bookwell/db';
 import { hashPassword } from '../../api/src/lib/auth.ts';
 import { createCompany } from '../../api/src/features/companies/company.repository.ts';
+import { insertUser } from '../../api/src/features/users/user.repository.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_TIMEZONE = 'America/New_York';
@@ -60,19 +61,17 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
       logo_url: null,
     }).where('id', '=', company.id).execute();
 
-    const user = (name: string, email: string, role: Role, withPassword: boolean, phone: string | null = null) => ({
-      company_id: role === 'global_admin' ? null : company.id, name, email, phone, role,
-      password_hash: withPassword ? hash : null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-    });
+    const user = (name: string, email: string, role: Role, withPassword: boolean, phone: string | null = null) => insertUser(trx, {
+      company_id: role === 'global_admin' ? null : company.id, name, email, phone, role, password_hash: withPassword ? hash : null,
+    }, now);
     const exists = await trx.selectFrom('users').select('id').where('email', '=', 'admin@demo.test').executeTakeFirst();
-    if (!exists) await trx.insertInto('users').values(user('Demo Administrator', 'admin@demo.test', 'global_admin', true)).execute();
+    if (!exists) await user('Demo Administrator', 'admin@demo.test', 'global_admin', true);
     const staff = [];
-    for (const s of STAFF) staff.push(await trx.insertInto('users').values(user(s.name, s.email, s.role, true, '+1 212 555 01' + (10 + staff.length))).returning(['id', 'role']).executeTakeFirstOrThrow());
-    const customers = [await trx.insertInto('users').values(user('Casey Customer', 'customer@demo.test', 'customer', true, '+1 212 555 0199')).returning(['id', 'name', 'email', 'phone']).executeTakeFirstOrThrow()];
+    for (const s of STAFF) staff.push(await user(s.name, s.email, s.role, true, '+1 212 555 01' + (10 + staff.length)));
+    const customers = [await user('Casey Customer', 'customer@demo.test', 'customer', true, '+1 212 555 0199')];
     for (let i = 0; i < 29; i++) {
       const name = `${FIRST[i]} ${LAST[i % LAST.length]}`;
-      customers.push(await trx.insertInto('users').values(user(name, `${FIRST[i].toLowerCase()}.${LAST[i % LAST.length].toLowerCase()}@example.com`, 'customer', false, `+1 917 555 ${String(1000 + i)}`))
-        .returning(['id', 'name', 'email', 'phone']).executeTakeFirstOrThrow());
+      customers.push(await user(name, `${FIRST[i].toLowerCase()}.${LAST[i % LAST.length].toLowerCase()}@example.com`, 'customer', false, `+1 917 555 ${String(1000 + i)}`));
     }
     const services = [];
     for (const s of SERVICES) {

@@ -1,21 +1,20 @@
 // The one authorisation layer: each route declares who may call it, and company scoping goes through here.
 import type { MiddlewareHandler } from 'hono';
-import type { Role } from '@bookwell/db';
+import { STAFF_ROLES, isStaffRole, type Role } from '@bookwell/db';
 import type { Actor, AppEnv } from './context.ts';
 import { AppError, forbidden, notFound, unauthenticated } from './errors.ts';
 
 /** 'public': anyone (a bad token is ignored); 'authenticated': any signed-in user; a role list: only those roles. */
 export type Access = 'public' | 'authenticated' | readonly Role[];
 
-export const STAFF: readonly Role[] = ['admin', 'manager', 'employee', 'user'];
 export const COMPANY_ADMINS: readonly Role[] = ['admin', 'manager'];
 export const OWNERS: readonly Role[] = ['admin'];
 export const GLOBAL_ADMIN: readonly Role[] = ['global_admin'];
-export const STAFF_OR_GLOBAL: readonly Role[] = [...STAFF, 'global_admin'];
+export const STAFF_OR_GLOBAL: readonly Role[] = [...STAFF_ROLES, 'global_admin'];
 export const COMPANY_ADMINS_OR_GLOBAL: readonly Role[] = [...COMPANY_ADMINS, 'global_admin'];
 
 export function isStaff(role: Role): boolean {
-  return STAFF.includes(role);
+  return isStaffRole(role);
 }
 
 export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {

@@ -14,8 +14,7 @@
 //    wakes up later fails to record (its lease is gone) and rolls back, so both can never commit.
 import crypto from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+import type { DbOrTx } from '@bookwell/db';
 import type { AppEnv } from './context.ts';
 import { AppError, badRequest } from './errors.ts';
 
@@ -35,8 +34,6 @@ interface Claim {
 
 // Keyed by the request object, so the lib needs no slot in the app's context type.
 const claims = new WeakMap<Request, Claim>();
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -173,7 +170,7 @@ function pickHeaders(headers: Headers): Record<string, string> {
  * key (when it has one). Throws, rolling the transaction back, when this request no longer owns the key.
  */
 export async function recordIdempotentResponse(
-  trx: Db,
+  trx: DbOrTx,
   c: Context,
   response: { status: number; body?: unknown; headers?: Record<string, string> },
   now: Date,
@@ -199,7 +196,7 @@ export async function recordIdempotentResponse(
 }
 
 /** Drops keys older than the retention period; the scheduler calls it (keys live at least 30 days). */
-export async function pruneIdempotencyKeys(db: Db, now: Date): Promise<number> {
+export async function pruneIdempotencyKeys(db: DbOrTx, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_DAYS * 24 * 3600_000).toISOString();
   const res = await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
   return Number(res.numDeletedRows);

@@ -1,9 +1,7 @@
 // The figures and lists only global_admin sees: counts across every company, people with their company, the email list.
-import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Database, Role } from '@bookwell/db';
+import { sql, type SqlBool } from 'kysely';
+import type { DbOrTx, Role } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
-
-type Db = Kysely<Database>;
 
 /** Active as the admin view counts it: no expiry, or an expiry still ahead. */
 function activeAt(now: Date) {
@@ -11,7 +9,7 @@ function activeAt(now: Date) {
   return sql<SqlBool>`(${expires} is null or ${expires} > ${now.toISOString()})`;
 }
 
-export async function platformStats(db: Db, now: Date) {
+export async function platformStats(db: DbOrTx, now: Date) {
   const companies = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const active = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).where(activeAt(now)).executeTakeFirstOrThrow();
   // Removed (archived) people are gone from the product's point of view.
@@ -25,7 +23,7 @@ export async function platformStats(db: Db, now: Date) {
   };
 }
 
-export async function companiesWithCounts(db: Db, f: { id?: number; search?: string } = {}) {
+export async function companiesWithCounts(db: DbOrTx, f: { id?: number; search?: string } = {}) {
   let q = db.selectFrom('companies').selectAll('companies')
     .select((eb) => [
       eb.selectFrom('users').select((e) => e.fn.countAll<number>().as('n'))
@@ -39,7 +37,7 @@ export async function companiesWithCounts(db: Db, f: { id?: number; search?: str
   return rows.map((r) => ({ ...r, user_count: Number(r.user_count ?? 0), appointment_count: Number(r.appointment_count ?? 0) }));
 }
 
-export async function usersWithCounts(db: Db, f: { companyId?: number; role?: Role; search?: string }) {
+export async function usersWithCounts(db: DbOrTx, f: { companyId?: number; role?: Role; search?: string }) {
   let q = db.selectFrom('users').leftJoin('companies', 'companies.id', 'users.company_id')
     .selectAll('users')
     .select('companies.name as company_name')
@@ -62,7 +60,7 @@ export interface ExportRow {
 }
 
 /** Everyone's email for a mailing, optionally one role and only companies whose subscription is active. */
-export async function emailList(db: Db, f: { role?: Role; activeOnly: boolean; now: Date }): Promise<ExportRow[]> {
+export async function emailList(db: DbOrTx, f: { role?: Role; activeOnly: boolean; now: Date }): Promise<ExportRow[]> {
   let q = db.selectFrom('users').leftJoin('companies', 'companies.id', 'users.company_id')
     .select(['users.email', 'users.name', 'users.role', 'companies.name as company_name'])
     .where('users.archived_at', 'is', null);

@@ -1,10 +1,8 @@
 // Billing rows: a company's Stripe customer, its subscription state, and the Stripe events already applied.
-import type { Kysely, Transaction } from 'kysely';
-import type { CompanyRow, Database } from '@bookwell/db';
+import type { Transaction } from 'kysely';
+import type { CompanyRow, Database, DbOrTx } from '@bookwell/db';
 import { subscriptionActive } from '../companies/company.repository.ts';
 import { isPaidPlan, type SubscriptionState } from './subscription-state.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** A paid plan that Stripe still bills: such a company manages it in the billing portal. */
 export function hasActivePaidSubscription(company: CompanyRow, now: Date): boolean {
@@ -16,7 +14,7 @@ export function hasActivePaidSubscription(company: CompanyRow, now: Date): boole
  * Stores the company's Stripe customer unless another request stored one first; answers the one
  * that is stored, so two checkouts racing for a new company end up on one customer.
  */
-export async function keepCustomerId(db: Db, companyId: number, customerId: string, now: Date): Promise<string> {
+export async function keepCustomerId(db: DbOrTx, companyId: number, customerId: string, now: Date): Promise<string> {
   await db.updateTable('companies').set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
     .where('id', '=', companyId).where('stripe_customer_id', 'is', null).execute();
   const row = await db.selectFrom('companies').select('stripe_customer_id').where('id', '=', companyId).executeTakeFirst();
@@ -24,12 +22,12 @@ export async function keepCustomerId(db: Db, companyId: number, customerId: stri
 }
 
 /** Replaces a customer Stripe no longer knows (deleted in the dashboard). */
-export async function replaceCustomerId(db: Db, companyId: number, staleId: string, customerId: string, now: Date): Promise<void> {
+export async function replaceCustomerId(db: DbOrTx, companyId: number, staleId: string, customerId: string, now: Date): Promise<void> {
   await db.updateTable('companies').set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
     .where('id', '=', companyId).where('stripe_customer_id', '=', staleId).execute();
 }
 
-export async function eventApplied(db: Db, eventId: string): Promise<boolean> {
+export async function eventApplied(db: DbOrTx, eventId: string): Promise<boolean> {
   return !!(await db.selectFrom('stripe_events').select('id').where('id', '=', eventId).executeTakeFirst());
 }
 
@@ -44,7 +42,7 @@ export async function claimEvent(trx: Transaction<Database>, event: { id: string
 }
 
 /** The company a subscription belongs to: the id we gave Stripe, else the Stripe customer. */
-export async function findBillingCompany(db: Db, ref: { companyId: number | null; customerId: string | null }): Promise<CompanyRow | undefined> {
+export async function findBillingCompany(db: DbOrTx, ref: { companyId: number | null; customerId: string | null }): Promise<CompanyRow | undefined> {
   if (ref.companyId != null) {
     const byId = await db.selectFrom('companies').selectAll().where('id', '=', ref.companyId).executeTakeFirst();
     if (byId) return byId;
@@ -60,7 +58,7 @@ export interface StripeSubscriptionRef {
 
 /** Writes what Stripe says the subscription is now. Answers what changed, for the log. */
 export async function applySubscriptionState(
-  trx: Db, company: CompanyRow, sub: StripeSubscriptionRef, state: SubscriptionState, now: Date,
+  trx: DbOrTx, company: CompanyRow, sub: StripeSubscriptionRef, state: SubscriptionState, now: Date,
 ): Promise<'running' | 'ended' | 'unchanged'> {
   if (state.kind === 'pending') return 'unchanged';
   const iso = now.toISOString();

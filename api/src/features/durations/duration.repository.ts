@@ -1,8 +1,6 @@
 // Duration rows: the global catalogue, each company's offered options and its default, and the rules tying them.
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Database, DbOrTx } from '@bookwell/db';
 
 export interface DurationOption {
   id: number;
@@ -24,19 +22,19 @@ export interface CompanyDurationDefault {
 
 // --- the global catalogue
 
-export async function listDurationOptions(db: Db): Promise<DurationOption[]> {
+export async function listDurationOptions(db: DbOrTx): Promise<DurationOption[]> {
   return db.selectFrom('appointment_duration_options').selectAll().orderBy('duration_minutes').execute();
 }
 
-export async function findDurationOption(db: Db, id: number): Promise<DurationOption | undefined> {
+export async function findDurationOption(db: DbOrTx, id: number): Promise<DurationOption | undefined> {
   return db.selectFrom('appointment_duration_options').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findDurationOptionByMinutes(db: Db, minutes: number): Promise<DurationOption | undefined> {
+export async function findDurationOptionByMinutes(db: DbOrTx, minutes: number): Promise<DurationOption | undefined> {
   return db.selectFrom('appointment_duration_options').selectAll().where('duration_minutes', '=', minutes).executeTakeFirst();
 }
 
-export async function insertDurationOption(db: Db, minutes: number): Promise<DurationOption> {
+export async function insertDurationOption(db: DbOrTx, minutes: number): Promise<DurationOption> {
   return db.insertInto('appointment_duration_options').values({ duration_minutes: minutes }).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -56,7 +54,7 @@ export async function changeDurationOption(trx: Transaction<Database>, option: D
 }
 
 /** How many companies offer this catalogue entry as their default duration. */
-export async function companiesDefaultingTo(db: Db, option: DurationOption): Promise<number> {
+export async function companiesDefaultingTo(db: DbOrTx, option: DurationOption): Promise<number> {
   const row = await db.selectFrom('company_duration_defaults as d')
     .innerJoin('company_duration_options as o', 'o.company_id', 'd.company_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -67,57 +65,57 @@ export async function companiesDefaultingTo(db: Db, option: DurationOption): Pro
 }
 
 /** Deleting a catalogue entry removes it from every company's offer (foreign keys cascade). */
-export async function deleteDurationOption(db: Db, id: number): Promise<void> {
+export async function deleteDurationOption(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('appointment_duration_options').where('id', '=', id).execute();
 }
 
 // --- what a company offers
 
-function companyOptions(db: Db) {
+function companyOptions(db: DbOrTx) {
   return db.selectFrom('company_duration_options as c')
     .innerJoin('appointment_duration_options as o', 'o.id', 'c.appointment_duration_option_id')
     .select(['c.id', 'c.company_id', 'c.appointment_duration_option_id', 'o.duration_minutes']);
 }
 
-export async function listCompanyDurationOptions(db: Db, companyId: number): Promise<CompanyDurationOption[]> {
+export async function listCompanyDurationOptions(db: DbOrTx, companyId: number): Promise<CompanyDurationOption[]> {
   return companyOptions(db).where('c.company_id', '=', companyId).orderBy('o.duration_minutes').execute();
 }
 
-export async function findCompanyDurationOption(db: Db, id: number): Promise<CompanyDurationOption | undefined> {
+export async function findCompanyDurationOption(db: DbOrTx, id: number): Promise<CompanyDurationOption | undefined> {
   return companyOptions(db).where('c.id', '=', id).executeTakeFirst();
 }
 
-export async function insertCompanyDurationOption(db: Db, companyId: number, optionId: number): Promise<number> {
+export async function insertCompanyDurationOption(db: DbOrTx, companyId: number, optionId: number): Promise<number> {
   const row = await db.insertInto('company_duration_options').values({ company_id: companyId, appointment_duration_option_id: optionId })
     .returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function changeCompanyDurationOption(db: Db, id: number, optionId: number): Promise<void> {
+export async function changeCompanyDurationOption(db: DbOrTx, id: number, optionId: number): Promise<void> {
   await db.updateTable('company_duration_options').set({ appointment_duration_option_id: optionId }).where('id', '=', id).execute();
 }
 
-export async function deleteCompanyDurationOption(db: Db, id: number): Promise<void> {
+export async function deleteCompanyDurationOption(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('company_duration_options').where('id', '=', id).execute();
 }
 
 /** Whether the company offers an option of exactly these minutes. */
-export async function companyOffersDuration(db: Db, companyId: number, minutes: number): Promise<boolean> {
+export async function companyOffersDuration(db: DbOrTx, companyId: number, minutes: number): Promise<boolean> {
   const row = await companyOptions(db).where('c.company_id', '=', companyId).where('o.duration_minutes', '=', minutes).executeTakeFirst();
   return row !== undefined;
 }
 
 // --- a company's default
 
-export async function listCompanyDurationDefaults(db: Db, companyId: number): Promise<CompanyDurationDefault[]> {
+export async function listCompanyDurationDefaults(db: DbOrTx, companyId: number): Promise<CompanyDurationDefault[]> {
   return db.selectFrom('company_duration_defaults').selectAll().where('company_id', '=', companyId).execute();
 }
 
-export async function findCompanyDurationDefault(db: Db, id: number): Promise<CompanyDurationDefault | undefined> {
+export async function findCompanyDurationDefault(db: DbOrTx, id: number): Promise<CompanyDurationDefault | undefined> {
   return db.selectFrom('company_duration_defaults').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findDefaultOfCompany(db: Db, companyId: number): Promise<CompanyDurationDefault | undefined> {
+export async function findDefaultOfCompany(db: DbOrTx, companyId: number): Promise<CompanyDurationDefault | undefined> {
   return db.selectFrom('company_duration_defaults').selectAll().where('company_id', '=', companyId).executeTakeFirst();
 }
 
@@ -135,7 +133,7 @@ export async function setCompanyDefault(trx: Transaction<Database>, companyId: n
   return { row, created: true };
 }
 
-export async function deleteCompanyDurationDefault(db: Db, id: number): Promise<void> {
+export async function deleteCompanyDurationDefault(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('company_duration_defaults').where('id', '=', id).execute();
 }
 

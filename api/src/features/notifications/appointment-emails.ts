@@ -1,8 +1,7 @@
 // The customer's booking emails (confirmation, reschedule, cancellation) with their iCalendar invitation,
 // queued through the outbox inside the transaction that changed the appointment.
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+import type { DbOrTx } from '@bookwell/db';
 import { enqueueEmail, type Attachment } from './outbox.ts';
 
 export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation';
@@ -184,7 +183,7 @@ interface AppointmentRender {
  * rendered now, but the work (a tenth of a booking) is done outside the write lock.
  */
 export async function queueAppointmentEmail(
-  db: Kysely<Database> | Transaction<Database>,
+  db: DbOrTx,
   input: AppointmentEmailInput,
   now: Date,
 ): Promise<void> {

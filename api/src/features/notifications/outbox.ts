@@ -1,8 +1,7 @@
 // The persistent outbox: every email or SMS is first a row here, written in the same transaction as
 // the change that caused it, so no message is lost when a process dies or SMTP is down.
 import crypto from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import { arg, prepared, type Database } from '@bookwell/db';
+import { arg, prepared, type DbOrTx } from '@bookwell/db';
 
 export interface Attachment {
   filename: string;
@@ -43,12 +42,12 @@ const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) =
   .onConflict((oc) => oc.column('dedupe_key').doNothing())
   .returning('id'));
 
-async function insertOutboxMessage(db: Kysely<Database> | Transaction<Database>, values: OutboxValues): Promise<number | null> {
+async function insertOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<number | null> {
   const [row] = await outboxInsert(db, OUTBOX_COLUMNS.map((c) => values[c]));
   return row?.id ?? null;
 }
 
-export async function enqueueEmail(db: Kysely<Database> | Transaction<Database>, m: EmailMessage, now: Date): Promise<number | null> {
+export async function enqueueEmail(db: DbOrTx, m: EmailMessage, now: Date): Promise<number | null> {
   return insertOutboxMessage(db, {
     company_id: m.companyId ?? null,
     appointment_id: m.appointmentId ?? null,
@@ -77,7 +76,7 @@ export interface SmsMessage {
   dedupeKey?: string | null;
 }
 
-export async function enqueueSms(db: Kysely<Database> | Transaction<Database>, m: SmsMessage, now: Date): Promise<number | null> {
+export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<number | null> {
   return insertOutboxMessage(db, {
     company_id: m.companyId ?? null,
     appointment_id: m.appointmentId ?? null,

@@ -1,8 +1,6 @@
 // Operating hours rows (the company's and each staff member's), and the reading of them that scheduling builds on.
 import type { Kysely, Transaction } from 'kysely';
-import { STAFF_ROLES, arg, prepared, type Database, type OperatingHoursRow } from '@bookwell/db';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type OperatingHoursRow } from '@bookwell/db';
 
 /** One day's open interval, company-local 'HH:MM:SS'. A close of '24:00:00' is midnight at the end of the day. */
 export interface OpenInterval {
@@ -63,7 +61,7 @@ const hoursShapes = [false, true].map((oneDay) => [false, true].map((withEmploye
   prepared<(number | undefined)[], HoursFields>((db) => hoursQuery(db, oneDay, withEmployee))));
 
 /** The company's row of that day plus every row of the employee: enough to tell "no personal hours" from "closed". */
-function hoursRows(db: Db, companyId: number, employeeId: number | null | undefined, isoWeekday?: number): Promise<HoursFields[]> {
+function hoursRows(db: DbOrTx, companyId: number, employeeId: number | null | undefined, isoWeekday?: number): Promise<HoursFields[]> {
   const oneDay = isoWeekday !== undefined;
   const withEmployee = employeeId != null;
   const args: number[] = [companyId];
@@ -73,13 +71,13 @@ function hoursRows(db: Db, companyId: number, employeeId: number | null | undefi
 }
 
 /** One weekday (ISO: 1 Monday .. 7 Sunday) of the company's hours and, if given, the employee's, in one query. */
-export async function hoursForDay(db: Db, companyId: number, isoWeekday: number, employeeId?: number | null): Promise<DayHours> {
+export async function hoursForDay(db: DbOrTx, companyId: number, isoWeekday: number, employeeId?: number | null): Promise<DayHours> {
   assertWeekday(isoWeekday);
   return dayFrom(await hoursRows(db, companyId, employeeId, isoWeekday), isoWeekday, employeeId);
 }
 
 /** The whole week in one query: keys 1 (Monday) .. 7 (Sunday), each as hoursForDay would answer. */
-export async function hoursForWeek(db: Db, companyId: number, employeeId?: number | null): Promise<Record<number, DayHours>> {
+export async function hoursForWeek(db: DbOrTx, companyId: number, employeeId?: number | null): Promise<Record<number, DayHours>> {
   const rows = await hoursRows(db, companyId, employeeId);
   const week: Record<number, DayHours> = {};
   for (let day = 1; day <= 7; day++) week[day] = dayFrom(rows, day, employeeId);
@@ -89,25 +87,25 @@ export async function hoursForWeek(db: Db, companyId: number, employeeId?: numbe
 // ---------------------------------------------------------------------------
 // Rows, as the hours endpoints read and write them.
 
-export async function listHours(db: Db, filter: { companyId: number; userId: number | null; dayOfWeek?: number }): Promise<OperatingHoursRow[]> {
+export async function listHours(db: DbOrTx, filter: { companyId: number; userId: number | null; dayOfWeek?: number }): Promise<OperatingHoursRow[]> {
   let q = db.selectFrom('operating_hours').selectAll().where('company_id', '=', filter.companyId)
     .where('user_id', filter.userId === null ? 'is' : '=', filter.userId);
   if (filter.dayOfWeek !== undefined) q = q.where('day_of_week', '=', filter.dayOfWeek);
   return q.orderBy('day_of_week').orderBy('id').execute();
 }
 
-export async function findHours(db: Db, id: number): Promise<OperatingHoursRow | undefined> {
+export async function findHours(db: DbOrTx, id: number): Promise<OperatingHoursRow | undefined> {
   return db.selectFrom('operating_hours').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findHoursForDay(db: Db, companyId: number, userId: number | null, dayOfWeek: number): Promise<OperatingHoursRow | undefined> {
+export async function findHoursForDay(db: DbOrTx, companyId: number, userId: number | null, dayOfWeek: number): Promise<OperatingHoursRow | undefined> {
   return db.selectFrom('operating_hours').selectAll()
     .where('company_id', '=', companyId).where('user_id', userId === null ? 'is' : '=', userId)
     .where('day_of_week', '=', dayOfWeek).executeTakeFirst();
 }
 
 /** A current (not archived) staff member of the company: the only people with work hours. */
-export async function findStaffMember(db: Db, companyId: number | null, userId: number) {
+export async function findStaffMember(db: DbOrTx, companyId: number | null, userId: number) {
   let q = db.selectFrom('users').select(['id', 'company_id', 'role'])
     .where('id', '=', userId).where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null);
   if (companyId !== null) q = q.where('company_id', '=', companyId);
@@ -143,12 +141,12 @@ export async function upsertDayHours(
   return { row, created: true };
 }
 
-export async function updateHours(db: Db, id: number, values: HoursValues & { day_of_week: number }): Promise<OperatingHoursRow | undefined> {
+export async function updateHours(db: DbOrTx, id: number, values: HoursValues & { day_of_week: number }): Promise<OperatingHoursRow | undefined> {
   return db.updateTable('operating_hours')
     .set({ day_of_week: values.day_of_week, open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 })
     .where('id', '=', id).returningAll().executeTakeFirst();
 }
 
-export async function deleteHours(db: Db, id: number): Promise<void> {
+export async function deleteHours(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('operating_hours').where('id', '=', id).execute();
 }

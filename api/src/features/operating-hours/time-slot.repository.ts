@@ -1,15 +1,14 @@
 // The seeded time slots: the 96 'HH:MM' values of a day at 15-minute steps, offered by hours pickers.
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, TimeSlotTable } from '@bookwell/db';
+import type { Selectable } from 'kysely';
+import type { DbOrTx, TimeSlotTable } from '@bookwell/db';
 
-type Db = Kysely<Database> | Transaction<Database>;
 export type TimeSlotRow = Selectable<TimeSlotTable>;
 
-export async function listTimeSlots(db: Db): Promise<TimeSlotRow[]> {
+export async function listTimeSlots(db: DbOrTx): Promise<TimeSlotRow[]> {
   return db.selectFrom('time_slots').selectAll().orderBy('display_value').execute();
 }
 
-export async function findTimeSlot(db: Db, id: number): Promise<TimeSlotRow | undefined> {
+export async function findTimeSlot(db: DbOrTx, id: number): Promise<TimeSlotRow | undefined> {
   return db.selectFrom('time_slots').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -19,7 +18,7 @@ export interface TimeSlotIndex {
   idOf(value: string | null): number | null;
 }
 
-export async function timeSlotIndex(db: Db): Promise<TimeSlotIndex> {
+export async function timeSlotIndex(db: DbOrTx): Promise<TimeSlotIndex> {
   const rows = await listTimeSlots(db);
   const byId = new Map(rows.map((r) => [r.id, r.display_value]));
   const byValue = new Map(rows.map((r) => [r.display_value, r.id]));

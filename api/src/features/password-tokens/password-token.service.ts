@@ -1,31 +1,21 @@
 // Single-use password links: reset (1 hour) and the invitation to set a first password (7 days).
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+// Below both auth (which consumes them) and users (which sends invitations).
+import type { DbOrTx } from '@bookwell/db';
 import { newSecretToken, sha256 } from '../../lib/auth.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { findUsableTokenByHash, insertPasswordToken, type TokenPurpose } from './password-token.repository.ts';
 
 export const RESET_TTL_MS = 3600_000;
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
-export type TokenPurpose = 'reset' | 'invite';
-
 /** Creates the token and queues the email carrying it; call inside the transaction that needs it. */
 export async function sendPasswordLink(
-  db: Db,
+  db: DbOrTx,
   opts: { user: { id: number; email: string; name: string; company_id: number | null }; purpose: TokenPurpose; appUrl: string; companyName?: string | null; now: Date },
 ): Promise<void> {
   const { token, hash } = newSecretToken();
   const ttl = opts.purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS;
-  await db.insertInto('password_tokens').values({
-    user_id: opts.user.id,
-    token_hash: hash,
-    purpose: opts.purpose,
-    expires_at: new Date(opts.now.getTime() + ttl).toISOString(),
-    used_at: null,
-    created_at: opts.now.toISOString(),
-  }).execute();
+  await insertPasswordToken(db, { userId: opts.user.id, tokenHash: hash, purpose: opts.purpose, expiresAt: new Date(opts.now.getTime() + ttl), now: opts.now });
   const link = `${opts.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   const who = opts.companyName ? ` at ${opts.companyName}` : '';
   const email = opts.purpose === 'reset'
@@ -40,18 +30,8 @@ export async function sendPasswordLink(
   await enqueueEmail(db, { to: opts.user.email, kind: `password_${opts.purpose}`, companyId: opts.user.company_id, ...email }, opts.now);
 }
 
-export async function findUsableToken(db: Db, token: string, now: Date) {
+/** The token's row while it can still be used; undefined for anything else (unknown, used, expired, absurd). */
+export async function findUsableToken(db: DbOrTx, token: string, now: Date) {
   if (!token || token.length > 200) return undefined;
-  return db.selectFrom('password_tokens').selectAll()
-    .where('token_hash', '=', sha256(token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now.toISOString())
-    .executeTakeFirst();
-}
-
-/** Marks the token used; false when another request consumed it first (single use under races). */
-export async function consumeToken(db: Db, id: number, now: Date): Promise<boolean> {
-  const res = await db.updateTable('password_tokens').set({ used_at: now.toISOString() })
-    .where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return findUsableTokenByHash(db, sha256(token), now);
 }

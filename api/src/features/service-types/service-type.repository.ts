@@ -1,18 +1,16 @@
 // Service type rows: the company's active catalogue, lookups for booking, and archive-or-delete.
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import { arg, prepared, type Database, type ServiceTypeRow } from '@bookwell/db';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { arg, prepared, type Database, type DbOrTx, type ServiceTypeRow } from '@bookwell/db';
 
 /** Active (not archived) service types of a company, as lists and pickers show them. */
-export async function listActiveServiceTypes(db: Db, companyId: number): Promise<ServiceTypeRow[]> {
+export async function listActiveServiceTypes(db: DbOrTx, companyId: number): Promise<ServiceTypeRow[]> {
   return db.selectFrom('service_types').selectAll()
     .where('company_id', '=', companyId).where('archived_at', 'is', null)
     .orderBy('name').orderBy('id').execute();
 }
 
 /** Any service type by id, archived ones included (past appointments still name them). */
-export async function findServiceType(db: Db, id: number): Promise<ServiceTypeRow | undefined> {
+export async function findServiceType(db: DbOrTx, id: number): Promise<ServiceTypeRow | undefined> {
   return db.selectFrom('service_types').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -20,7 +18,7 @@ export async function findServiceType(db: Db, id: number): Promise<ServiceTypeRo
  * The service type a booking may use: it belongs to the company and is not archived; undefined
  * otherwise. Call it inside the booking transaction so a concurrent archive is seen.
  */
-export async function findActiveServiceType(db: Db, companyId: number, id: number): Promise<ServiceTypeRow | undefined> {
+export async function findActiveServiceType(db: DbOrTx, companyId: number, id: number): Promise<ServiceTypeRow | undefined> {
   return db.selectFrom('service_types').selectAll()
     .where('id', '=', id).where('company_id', '=', companyId).where('archived_at', 'is', null)
     .executeTakeFirst();
@@ -31,7 +29,7 @@ export async function findActiveServiceType(db: Db, companyId: number, id: numbe
 const oneActiveServiceType = prepared<[companyId: number, id: number], ServiceTypeRow>((db) =>
   db.selectFrom('service_types').selectAll().where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
 
-export async function findActiveServiceTypes(db: Db, companyId: number, ids: readonly number[]): Promise<ServiceTypeRow[]> {
+export async function findActiveServiceTypes(db: DbOrTx, companyId: number, ids: readonly number[]): Promise<ServiceTypeRow[]> {
   if (ids.length === 0) return [];
   if (new Set(ids).size === 1) return oneActiveServiceType(db, [companyId, ids[0]]);
   return db.selectFrom('service_types').selectAll()
@@ -48,7 +46,7 @@ export interface NewServiceTypeValues {
   available_slots: number;
 }
 
-export async function insertServiceType(db: Db, values: NewServiceTypeValues, now: Date): Promise<ServiceTypeRow> {
+export async function insertServiceType(db: DbOrTx, values: NewServiceTypeValues, now: Date): Promise<ServiceTypeRow> {
   const iso = now.toISOString();
   return db.insertInto('service_types').values({
     ...values, hide_price: values.hide_price ? 1 : 0, archived_at: null, created_at: iso, updated_at: iso,
@@ -57,7 +55,7 @@ export async function insertServiceType(db: Db, values: NewServiceTypeValues, no
 
 export type ServiceTypeChanges = Partial<Omit<NewServiceTypeValues, 'company_id'>>;
 
-export async function updateServiceType(db: Db, id: number, changes: ServiceTypeChanges, now: Date): Promise<ServiceTypeRow | undefined> {
+export async function updateServiceType(db: DbOrTx, id: number, changes: ServiceTypeChanges, now: Date): Promise<ServiceTypeRow | undefined> {
   const { hide_price, ...rest } = changes;
   return db.updateTable('service_types')
     .set({ ...rest, ...(hide_price === undefined ? {} : { hide_price: hide_price ? 1 : 0 }), updated_at: now.toISOString() })
@@ -76,18 +74,18 @@ export async function lockServiceType(trx: Transaction<Database>, id: number): P
   return (isPostgres ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export async function serviceTypeInUse(db: Db, id: number): Promise<boolean> {
+export async function serviceTypeInUse(db: DbOrTx, id: number): Promise<boolean> {
   const row = await db.selectFrom('appointment_service_types').select('appointment_id')
     .where('service_type_id', '=', id).limit(1).executeTakeFirst();
   return row !== undefined;
 }
 
-export async function archiveServiceType(db: Db, id: number, now: Date): Promise<void> {
+export async function archiveServiceType(db: DbOrTx, id: number, now: Date): Promise<void> {
   const iso = now.toISOString();
   await db.updateTable('service_types').set({ archived_at: iso, updated_at: iso }).where('id', '=', id).execute();
 }
 
-export async function deleteServiceType(db: Db, id: number): Promise<void> {
+export async function deleteServiceType(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('service_types').where('id', '=', id).execute();
 }
 

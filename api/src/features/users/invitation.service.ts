@@ -1,13 +1,13 @@
 // Adding a person to a company: a password-less record plus, in the same transaction, the email
 // that lets them set their first password (DECISIONS.md section 2, "Invitations").
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, Role, UserRow } from '@bookwell/db';
+import type { DbOrTx, Role, UserRow } from '@bookwell/db';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { lockCompany } from '../companies/company.repository.ts';
-import { sendPasswordLink } from '../auth/password-tokens.ts';
+import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
+import { sendPasswordLink } from '../password-tokens/password-token.service.ts';
+import { retireUserTokens, wasInvited } from '../password-tokens/password-token.repository.ts';
 import { enqueueEmail } from '../notifications/outbox.ts';
-import { assertRoomForOneMoreStaff } from './staff-limit.ts';
-import { findByCompanyEmail, loginEmailTaken } from './user.repository.ts';
+import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
+import { findByCompanyEmail, insertUser, loginEmailTaken, revivePerson } from './user.repository.ts';
 
 export const EMAIL_EXISTS = 'Email already exists';
 
@@ -27,7 +27,7 @@ export interface NewPerson {
  * - Staff count against the trial's limit.
  */
 export async function addPerson(
-  trx: Kysely<Database> | Transaction<Database>,
+  trx: DbOrTx,
   companyId: number,
   person: NewPerson,
   opts: { appUrl: string; now: Date },
@@ -41,18 +41,9 @@ export async function addPerson(
   if (isStaff && signsInElsewhere) throw badRequest(EMAIL_EXISTS);
   if (isStaff) await assertRoomForOneMoreStaff(trx, company);
 
-  const iso = opts.now.toISOString();
   const user = existing
-    ? await trx.updateTable('users')
-      .set((eb) => ({
-        name: person.name, phone: person.phone, role: person.role, archived_at: null, password_hash: null,
-        token_version: eb('token_version', '+', 1), updated_at: iso,
-      }))
-      .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow()
-    : await trx.insertInto('users').values({
-      company_id: companyId, name: person.name, email: person.email, phone: person.phone, role: person.role,
-      password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-    }).returningAll().executeTakeFirstOrThrow();
+    ? await revivePerson(trx, existing.id, person, opts.now)
+    : await insertUser(trx, { company_id: companyId, ...person }, opts.now);
 
   if (signsInElsewhere) {
     // Their email already has a password (one login per email), so a set-password link could not
@@ -75,15 +66,13 @@ export async function addPerson(
  * and, if they had been invited, a fresh one goes to the new address.
  */
 export async function redirectInvitation(
-  trx: Kysely<Database> | Transaction<Database>,
+  trx: DbOrTx,
   user: UserRow,
   opts: { appUrl: string; now: Date },
 ): Promise<void> {
-  const pending = await trx.selectFrom('password_tokens').select('id')
-    .where('user_id', '=', user.id).where('purpose', '=', 'invite').executeTakeFirst();
-  await trx.updateTable('password_tokens').set({ used_at: opts.now.toISOString() })
-    .where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-  if (!pending || user.password_hash || user.company_id == null) return;
-  const company = await trx.selectFrom('companies').select('name').where('id', '=', user.company_id).executeTakeFirst();
+  const invited = await wasInvited(trx, user.id);
+  await retireUserTokens(trx, user.id, opts.now);
+  if (!invited || user.password_hash || user.company_id == null) return;
+  const company = await findCompanyById(trx, user.company_id);
   await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company?.name, now: opts.now });
 }

@@ -1,6 +1,5 @@
 // The Free Trial's staff limit (DECISIONS.md section 6): at most 10 staff, owner included; paid plans are unlimited.
-import type { Kysely, Transaction } from 'kysely';
-import type { CompanyRow, Database } from '@bookwell/db';
+import type { CompanyRow, DbOrTx } from '@bookwell/db';
 import { AppError } from '../../lib/errors.ts';
 import { hasStaffLimit } from '../companies/company.repository.ts';
 import { countStaff } from './user.repository.ts';
@@ -11,7 +10,7 @@ export const TRIAL_STAFF_LIMIT = 10;
  * Refuses one more staff member when the trial is full. Call inside the write transaction, after
  * `lockCompany`, so two admins adding the 10th and 11th at once cannot both pass.
  */
-export async function assertRoomForOneMoreStaff(db: Kysely<Database> | Transaction<Database>, company: CompanyRow): Promise<void> {
+export async function assertRoomForOneMoreStaff(db: DbOrTx, company: CompanyRow): Promise<void> {
   if (!hasStaffLimit(company)) return;
   if ((await countStaff(db, company.id)) >= TRIAL_STAFF_LIMIT) {
     throw new AppError('plan_limit',

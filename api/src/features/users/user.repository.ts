@@ -1,13 +1,49 @@
-// People rows: lookups, lists, the trial's staff count, and removal (archive when history refers to them).
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, Role, UserRow } from '@bookwell/db';
+// People rows: the one insert, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
+import { STAFF_ROLES, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
+import { retireUserTokens } from '../password-tokens/password-token.repository.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
+export interface UserFields {
+  /** null for global_admin only. */
+  company_id: number | null;
+  name: string;
+  /** Lower-case already (the Email schema folds it). */
+  email: string;
+  phone?: string | null;
+  role: Role;
+  /** null: a password-less record (invited, or a customer known from a booking). */
+  password_hash?: string | null;
+}
+
+/** The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo. */
+export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow> {
+  const iso = now.toISOString();
+  return db.insertInto('users').values({
+    company_id: user.company_id, name: user.name, email: user.email, phone: user.phone ?? null, role: user.role,
+    password_hash: user.password_hash ?? null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+  }).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A user row whatever its state (archived included): for the signed-in caller's own record. */
+export async function findUser(db: DbOrTx, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
 
 /** A person who has not been removed (archived people only live on in appointment history). */
-export async function findPerson(db: Db, id: number): Promise<UserRow | undefined> {
+export async function findPerson(db: DbOrTx, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('archived_at', 'is', null).executeTakeFirst();
+}
+
+/** Any user row with this email, in any company. */
+export async function findAnyByEmail(db: DbOrTx, email: string): Promise<Pick<UserRow, 'id'> | undefined> {
+  return db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+}
+
+/** The account that signs in with this email: has a password and has not been removed. */
+export async function findLoginByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll()
+    .where('email', '=', email).where('password_hash', 'is not', null).where('archived_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export interface PeopleFilter {
@@ -17,7 +53,7 @@ export interface PeopleFilter {
   search?: string;
 }
 
-export async function listPeople(db: Db, f: PeopleFilter): Promise<UserRow[]> {
+export async function listPeople(db: DbOrTx, f: PeopleFilter): Promise<UserRow[]> {
   let q = db.selectFrom('users').selectAll().where('archived_at', 'is', null);
   if (f.companyId !== undefined) q = q.where('company_id', '=', f.companyId);
   if (f.role) q = q.where('role', '=', f.role);
@@ -26,19 +62,19 @@ export async function listPeople(db: Db, f: PeopleFilter): Promise<UserRow[]> {
 }
 
 /** The company's record for an email, archived or not (one record per person per company). */
-export async function findByCompanyEmail(db: Db, companyId: number, email: string): Promise<UserRow | undefined> {
+export async function findByCompanyEmail(db: DbOrTx, companyId: number, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
 }
 
 /** Whether someone other than `exceptUserId` signs in with this email (login emails are unique among password accounts). */
-export async function loginEmailTaken(db: Db, email: string, exceptUserId?: number): Promise<boolean> {
+export async function loginEmailTaken(db: DbOrTx, email: string, exceptUserId?: number): Promise<boolean> {
   let q = db.selectFrom('users').select('id').where('email', '=', email).where('password_hash', 'is not', null);
   if (exceptUserId !== undefined) q = q.where('id', '!=', exceptUserId);
   return !!(await q.executeTakeFirst());
 }
 
 /** Staff as the Free Trial counts them: every non-customer who has not been removed, the owner included. */
-export async function countStaff(db: Db, companyId: number): Promise<number> {
+export async function countStaff(db: DbOrTx, companyId: number): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('company_id', '=', companyId).where('role', '!=', 'customer').where('archived_at', 'is', null)
     .executeTakeFirstOrThrow();
@@ -46,14 +82,58 @@ export async function countStaff(db: Db, companyId: number): Promise<number> {
 }
 
 /** Every staff member of a company, whatever their staff role: the public booking page's picker. */
-export async function listPublicStaff(db: Db, companyId: number) {
+export async function listPublicStaff(db: DbOrTx, companyId: number) {
   return db.selectFrom('users').select(['id', 'name'])
-    .where('company_id', '=', companyId).where('role', 'in', ['admin', 'manager', 'employee', 'user'])
+    .where('company_id', '=', companyId).where('role', 'in', STAFF_ROLES)
     .where('archived_at', 'is', null)
     .orderBy('name').orderBy('id').execute();
 }
 
-export async function hasAppointmentHistory(db: Db, userId: number): Promise<boolean> {
+/** Brings a removed person back as the same record (history stays theirs), password-less, with older tokens dead. */
+export async function revivePerson(
+  db: DbOrTx, id: number, person: Pick<UserRow, 'name' | 'phone' | 'role'>, now: Date,
+): Promise<UserRow> {
+  const iso = now.toISOString();
+  return db.updateTable('users')
+    .set((eb) => ({
+      name: person.name, phone: person.phone, role: person.role, archived_at: null, password_hash: null,
+      token_version: eb('token_version', '+', 1), updated_at: iso,
+    }))
+    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Edits a person; fields left undefined stay as they are. */
+export async function updatePerson(
+  db: DbOrTx, id: number, change: { name?: string; phone?: string | null; email?: string; role?: Role }, now: Date,
+): Promise<UserRow> {
+  return db.updateTable('users')
+    .set((eb) => ({
+      name: change.name,
+      phone: change.phone,
+      email: change.email,
+      role: change.role,
+      // A new role must not ride on tokens issued for the old one.
+      token_version: change.role !== undefined ? eb('token_version', '+', 1) : undefined,
+      updated_at: now.toISOString(),
+    }))
+    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Sets a new password and makes every older session token useless. With `ifTokenVersion`, only
+ * while the row still has that token version (undefined when it changed meanwhile).
+ */
+export async function setPassword(
+  db: DbOrTx, id: number, passwordHash: string, now: Date, ifTokenVersion?: number,
+): Promise<UserRow | undefined> {
+  let q = db.updateTable('users')
+    .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1), updated_at: now.toISOString() }))
+    .where('id', '=', id);
+  if (ifTokenVersion !== undefined) q = q.where('token_version', '=', ifTokenVersion);
+  return q.returningAll().executeTakeFirst();
+}
+
+export async function hasAppointmentHistory(db: DbOrTx, userId: number): Promise<boolean> {
   const row = await db.selectFrom('appointments').select('id')
     .where((eb) => eb.or([eb('user_id', '=', userId), eb('employee_id', '=', userId)]))
     .limit(1).executeTakeFirst();
@@ -65,15 +145,15 @@ export async function hasAppointmentHistory(db: Db, userId: number): Promise<boo
  * cannot sign in (password cleared, tokens and links dead), and their calendar feed stops.
  * Clearing the password also frees the email for a login elsewhere.
  */
-export async function archivePerson(db: Db, id: number, now: Date): Promise<void> {
+export async function archivePerson(db: DbOrTx, id: number, now: Date): Promise<void> {
   const iso = now.toISOString();
   await db.updateTable('users')
     .set((eb) => ({ archived_at: iso, password_hash: null, token_version: eb('token_version', '+', 1), updated_at: iso }))
     .where('id', '=', id).execute();
-  await db.updateTable('password_tokens').set({ used_at: iso }).where('user_id', '=', id).where('used_at', 'is', null).execute();
+  await retireUserTokens(db, id, now);
   await db.deleteFrom('calendar_feeds').where('user_id', '=', id).execute();
 }
 
-export async function deletePerson(db: Db, id: number): Promise<void> {
+export async function deletePerson(db: DbOrTx, id: number): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
