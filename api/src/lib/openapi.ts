@@ -53,3 +53,21 @@ export function jsonBody<T>(schema: T, description = 'JSON body') {
 export function jsonResponse<T>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };
 }
+
+/**
+ * An update route declared once and served as PUT and as PATCH (its documented alias): both take the
+ * same partial body, so clients that send either keep working.
+ */
+export function definePutAndPatch<const R extends Omit<RouteConfig, 'method'>>(
+  config: R & { access: Access },
+): { put: R & { method: 'put' }; patch: R & { method: 'patch' } } {
+  return {
+    put: defineRoute({ ...config, method: 'put' as const }),
+    patch: defineRoute({ ...config, method: 'patch' as const, summary: 'Alias of PUT' }) as R & { method: 'patch' },
+  };
+}
+
+/** A documented error answer beyond the standard ones (409 and the like), in the shape every error has. */
+export function errorResponse(description: string) {
+  return { description, content: errorContent };
+}
