@@ -23,7 +23,11 @@ const pwaFeatures = readdirSync(join(root, 'pwa/src/features'), { withFileTypes:
 
 const layerZones = [
   // API: lib is below the features; db is below everything; the API never reaches into the PWA.
-  { target: './api/src/lib', from: './api/src/features', message: 'api/src/lib is below the features: move the shared code into lib or pass it in.' },
+  {
+    target: './api/src/lib',
+    from: './api/src/features',
+    message: 'api/src/lib is below the features: move the shared code into lib or pass it in.',
+  },
   { target: './api', from: './pwa', message: 'The API never imports the PWA.' },
   { target: './db/src', from: ['./api', './pwa'], message: 'db/src is the lowest layer: it imports neither the API nor the PWA.' },
   // Inside a feature: routes -> services -> repositories, never upwards.
@@ -32,7 +36,11 @@ const layerZones = [
     from: ['./api/src/**/*.service.ts', './api/src/**/*.routes.ts'],
     message: 'A repository only talks to the database: the service calls it, not the other way round.',
   },
-  { target: './api/src/**/*.service.ts', from: './api/src/**/*.routes.ts', message: 'A service never imports routes: the routes call the service.' },
+  {
+    target: './api/src/**/*.service.ts',
+    from: './api/src/**/*.routes.ts',
+    message: 'A service never imports routes: the routes call the service.',
+  },
   // PWA: lib -> data -> components -> features -> app.
   {
     target: './pwa/src/lib',
@@ -87,7 +95,9 @@ export default tseslint.config(
       'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
       'import-x/external-module-folders': importX.flatConfigs.typescript.settings['import-x/external-module-folders'],
       'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['*/tsconfig.json'], alwaysTryTypes: true, noWarnOnMultipleProjects: true })],
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['*/tsconfig.json'], alwaysTryTypes: true, noWarnOnMultipleProjects: true }),
+      ],
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
@@ -107,7 +117,11 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['hono', 'hono/*', '@hono/*'], message: 'Services take plain values, not a Hono Context: keep Hono in the routes.' }] },
+        {
+          patterns: [
+            { group: ['hono', 'hono/*', '@hono/*'], message: 'Services take plain values, not a Hono Context: keep Hono in the routes.' },
+          ],
+        },
       ],
     },
   },

@@ -65,9 +65,9 @@ describe('layering rules (eslint.config.js)', () => {
   it('reports an API lib module importing a feature', async () => {
     const file = 'api/src/lib/lint-fixture.ts';
     const target = join(apiFeature, 'thing.service.ts');
-    expect(await rulesFor(file, `import { makeThing } from '${spec(join(root, file), target)}';\nexport const x = makeThing();\n`)).toContain(
-      'import-x/no-restricted-paths',
-    );
+    expect(
+      await rulesFor(file, `import { makeThing } from '${spec(join(root, file), target)}';\nexport const x = makeThing();\n`),
+    ).toContain('import-x/no-restricted-paths');
   });
 
   it('reports a repository importing a service or routes', async () => {
