@@ -16,10 +16,8 @@ export function staffColours(staff: { id: number }[]): Map<number, string> {
   return map;
 }
 
-/** The staff filter: 'all', 'none' (no specific employee) or an employee id. */
-export type EmployeeFilter = string;
-
-export function visibleAppointments(list: Appointment[], employeeFilter: EmployeeFilter, showCancelled: boolean): Appointment[] {
+/** `employeeFilter`: 'all', 'none' (no specific employee) or an employee id. */
+export function visibleAppointments(list: Appointment[], employeeFilter: string, showCancelled: boolean): Appointment[] {
   let shown = list;
   if (!showCancelled) shown = shown.filter((a) => a.status !== 'cancelled');
   if (employeeFilter === 'none') shown = shown.filter((a) => a.employee_id == null);

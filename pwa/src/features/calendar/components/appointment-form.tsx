@@ -1,6 +1,6 @@
 // The appointment modal's body: loads what the form needs (company, people, services, lengths),
 // then shows the form, the outcome of the last write and, after a 412, the choice between the
-// latest version and the user's own changes (SPEC.md section 2, "Appointment modal").
+// latest version and the user's own changes (docs/product/02-screens.md, "Appointment modal").
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert.tsx';
