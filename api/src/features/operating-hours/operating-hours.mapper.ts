@@ -1,7 +1,7 @@
 // The one place an operating hours row becomes what the API shows: times, their slot ids, and `hours_id`.
 import type { OperatingHoursRow } from '@bookwell/db';
 import type { OperatingHoursDto } from './operating-hours.schema.ts';
-import { slotValueOf } from './hours-rules.ts';
+import { slotValueOf } from './operating-hours.rules.ts';
 import type { TimeSlotIndex } from './time-slot.repository.ts';
 
 export function toHoursDto(row: OperatingHoursRow, slots: TimeSlotIndex): OperatingHoursDto {

@@ -1,6 +1,6 @@
 // Request and response shapes of operating hours (company hours and per-person work hours) and time slots.
 import { z } from '@hono/zod-openapi';
-import { CLOSE_TIME_PATTERN, OPEN_TIME_PATTERN } from './hours-rules.ts';
+import { CLOSE_TIME_PATTERN, OPEN_TIME_PATTERN } from './operating-hours.rules.ts';
 
 const MAX_ID = 2_147_483_647;
 

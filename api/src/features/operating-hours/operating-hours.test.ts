@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
-import { DAY_NAMES } from './hours-rules.ts';
+import { DAY_NAMES } from './operating-hours.rules.ts';
 
 const BAD_IDS = ['0', '-1', '1.5', 'abc', '99999999999'];
 

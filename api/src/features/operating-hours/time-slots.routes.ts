@@ -1,10 +1,9 @@
 // The time slot endpoints: the fixed 15-minute grid of a day that hours pickers offer.
 import { z } from '@hono/zod-openapi';
-import { notFound } from '../../lib/errors.ts';
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
 import { TimeSlotSchema } from './operating-hours.schema.ts';
-import { findTimeSlot, listTimeSlots } from './time-slot.repository.ts';
+import { timeSlot, timeSlots } from './time-slot.service.ts';
 
 const tags = ['time-slots'];
 // Seeded by a migration and never edited through the API: caches may keep them a day.
@@ -24,11 +23,10 @@ const getOne = defineRoute({
 export const timeSlotRoutes = createRouter()
   .openapi(list, async (c) => {
     c.header('Cache-Control', CACHE);
-    return c.json(await listTimeSlots(c.get('deps').db), 200);
+    return c.json(await timeSlots(c.get('deps').db), 200);
   })
   .openapi(getOne, async (c) => {
-    const slot = await findTimeSlot(c.get('deps').db, c.req.valid('param').id);
-    if (!slot) throw notFound('Time slot not found');
+    const slot = await timeSlot(c.get('deps').db, c.req.valid('param').id);
     c.header('Cache-Control', CACHE);
     return c.json(slot, 200);
   });

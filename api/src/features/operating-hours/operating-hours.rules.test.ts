@@ -1,6 +1,6 @@
 // The weekday-hours rules on their own: time forms, midnight as closing time, SPEC.md's messages.
 import { describe, expect, it } from 'vitest';
-import { CLOSE_TIME_PATTERN, DAY_NAMES, OPEN_TIME_PATTERN, closingSeconds, dayHoursProblem, normaliseTime, slotValueOf } from './hours-rules.ts';
+import { CLOSE_TIME_PATTERN, DAY_NAMES, OPEN_TIME_PATTERN, closingSeconds, dayHoursProblem, normaliseTime, slotValueOf } from './operating-hours.rules.ts';
 
 describe('hours rules', () => {
   it('accepts HH:MM and HH:MM:SS, and 24:00 only as a closing time', () => {
