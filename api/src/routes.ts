@@ -11,6 +11,7 @@ import { operatingHoursRoutes } from './features/operating-hours/operating-hours
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
 import { durationOptionRoutes } from './features/durations/duration-options.routes.ts';
 import { companyDurationRoutes } from './features/durations/company-durations.routes.ts';
+import { availabilityRoutes } from './features/availability/availability.routes.ts';
 import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
 import { syncRoutes } from './features/sync/sync.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
@@ -27,6 +28,8 @@ export function buildApiRoutes() {
     .route('/', timeSlotRoutes)
     .route('/', durationOptionRoutes)
     .route('/', companyDurationRoutes)
+    // Before the appointments, whose /appointments/{id} would otherwise claim 'available-slots' as an id.
+    .route('/', availabilityRoutes)
     .route('/', appointmentRoutes)
     .route('/', syncRoutes)
     .route('/', billingRoutes);

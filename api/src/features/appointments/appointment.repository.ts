@@ -1,10 +1,8 @@
 // Appointment rows: reading them with the names people see, writing them with their services, the
 // sync log of every change, and the customer an outside booking belongs to.
-import type { Kysely, Transaction } from 'kysely';
-import { arg, prepared, type AppointmentRow, type Database, type Role } from '@bookwell/db';
+import type { Transaction } from 'kysely';
+import { arg, prepared, type AppointmentRow, type Database, type DbOrTx, type Role } from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface AppointmentView extends AppointmentRow {
   customer_user_name: string | null;
@@ -14,7 +12,7 @@ export interface AppointmentView extends AppointmentRow {
   service_types: { id: number; name: string }[];
 }
 
-function viewQuery(db: Db) {
+function viewQuery(db: DbOrTx) {
   return db.selectFrom('appointments as a')
     .leftJoin('users as cu', 'cu.id', 'a.user_id')
     .leftJoin('users as em', 'em.id', 'a.employee_id')
@@ -27,7 +25,7 @@ type ViewRow = Omit<AppointmentView, 'service_types'>;
 // Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
 const ID_CHUNK = 500;
 
-async function withServices(db: Db, rows: ViewRow[]): Promise<AppointmentView[]> {
+async function withServices(db: DbOrTx, rows: ViewRow[]): Promise<AppointmentView[]> {
   const byId = new Map<number, { id: number; name: string }[]>();
   for (const r of rows) byId.set(r.id, []);
   const ids = [...byId.keys()];
@@ -44,12 +42,12 @@ async function withServices(db: Db, rows: ViewRow[]): Promise<AppointmentView[]>
   return rows.map((r) => ({ ...r, service_types: byId.get(r.id)! }));
 }
 
-export async function findAppointmentView(db: Db, id: number): Promise<AppointmentView | undefined> {
+export async function findAppointmentView(db: DbOrTx, id: number): Promise<AppointmentView | undefined> {
   const row = await viewQuery(db).where('a.id', '=', id).executeTakeFirst();
   return row ? (await withServices(db, [row]))[0] : undefined;
 }
 
-export async function appointmentViewsByIds(db: Db, ids: number[]): Promise<AppointmentView[]> {
+export async function appointmentViewsByIds(db: DbOrTx, ids: number[]): Promise<AppointmentView[]> {
   const rows: ViewRow[] = [];
   for (let i = 0; i < ids.length; i += ID_CHUNK) {
     rows.push(...(await viewQuery(db).where('a.id', 'in', ids.slice(i, i + ID_CHUNK)).execute()));
@@ -71,7 +69,7 @@ export interface AppointmentListFilter {
   limit?: number;
 }
 
-export function appointmentListQuery(db: Db, f: AppointmentListFilter) {
+export function appointmentListQuery(db: DbOrTx, f: AppointmentListFilter) {
   let q = viewQuery(db).where('a.company_id', '=', f.companyId);
   if (f.userId !== undefined) q = q.where('a.user_id', '=', f.userId);
   if (f.employeeId !== undefined) q = q.where('a.employee_id', '=', f.employeeId);
@@ -83,15 +81,15 @@ export function appointmentListQuery(db: Db, f: AppointmentListFilter) {
   return q;
 }
 
-export async function listAppointmentViews(db: Db, f: AppointmentListFilter): Promise<AppointmentView[]> {
+export async function listAppointmentViews(db: DbOrTx, f: AppointmentListFilter): Promise<AppointmentView[]> {
   return withServices(db, await appointmentListQuery(db, f).execute());
 }
 
-export async function findAppointmentRow(db: Db, id: number): Promise<AppointmentRow | undefined> {
+export async function findAppointmentRow(db: DbOrTx, id: number): Promise<AppointmentRow | undefined> {
   return db.selectFrom('appointments').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function serviceIdsOf(db: Db, appointmentId: number): Promise<number[]> {
+export async function serviceIdsOf(db: DbOrTx, appointmentId: number): Promise<number[]> {
   const rows = await db.selectFrom('appointment_service_types').select('service_type_id')
     .where('appointment_id', '=', appointmentId).orderBy('service_type_id').execute();
   return rows.map((r) => r.service_type_id);
@@ -115,7 +113,7 @@ const appointmentInsert = prepared<unknown[], { id: number }>((db) => db.insertI
 const serviceLinkInsert = prepared<[appointmentId: number, serviceTypeId: number], never>((db) =>
   db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }));
 
-export async function insertAppointment(trx: Db, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
+export async function insertAppointment(trx: DbOrTx, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
   const iso = now.toISOString();
   const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso };
   const [{ id }] = await appointmentInsert(trx, APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]));
@@ -131,7 +129,7 @@ export type AppointmentChanges = Partial<Pick<AppointmentRow,
   'user_id' | 'employee_id' | 'start_time' | 'end_time' | 'description' | 'appointment_duration_option_id' | 'status' | 'sms_consent'>>;
 
 /** Applies the changes and raises the version by one; services are replaced when given. */
-export async function updateAppointment(trx: Db, id: number, changes: AppointmentChanges, serviceTypeIds: number[] | undefined, now: Date): Promise<void> {
+export async function updateAppointment(trx: DbOrTx, id: number, changes: AppointmentChanges, serviceTypeIds: number[] | undefined, now: Date): Promise<void> {
   await trx.updateTable('appointments')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now.toISOString() }))
     .where('id', '=', id).execute();
@@ -144,7 +142,7 @@ export async function updateAppointment(trx: Db, id: number, changes: Appointmen
   }
 }
 
-export async function deleteAppointment(trx: Db, id: number): Promise<void> {
+export async function deleteAppointment(trx: DbOrTx, id: number): Promise<void> {
   await trx.deleteFrom('appointments').where('id', '=', id).execute();
 }
 
@@ -166,13 +164,13 @@ export interface SyncChangeRow {
   op: 'upsert' | 'delete';
 }
 
-export async function changesAfter(db: Db, companyId: number, afterId: number, limit: number): Promise<SyncChangeRow[]> {
+export async function changesAfter(db: DbOrTx, companyId: number, afterId: number, limit: number): Promise<SyncChangeRow[]> {
   return db.selectFrom('sync_changes').select(['id', 'appointment_id', 'op'])
     .where('company_id', '=', companyId).where('id', '>', afterId)
     .orderBy('id').limit(limit).execute();
 }
 
-export async function latestChangeId(db: Db, companyId: number): Promise<number> {
+export async function latestChangeId(db: DbOrTx, companyId: number): Promise<number> {
   const row = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('id').as('max'))
     .where('company_id', '=', companyId).executeTakeFirst();
   return Number(row?.max ?? 0);
@@ -191,7 +189,7 @@ const companyPerson = prepared<[companyId: number, userId: number], CompanyPerso
   db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
     .where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
 
-export async function findCompanyPerson(db: Db, companyId: number, userId: number): Promise<CompanyPerson | undefined> {
+export async function findCompanyPerson(db: DbOrTx, companyId: number, userId: number): Promise<CompanyPerson | undefined> {
   return (await companyPerson(db, [companyId, userId]))[0];
 }
 
@@ -200,7 +198,7 @@ export async function findCompanyPerson(db: Db, companyId: number, userId: numbe
  * An existing record is never changed (DECISIONS.md section 4): whoever typed the email has not
  * proved they own it, so what they typed is kept on the appointment instead.
  */
-export async function findOrCreateCustomer(trx: Db, companyId: number, input: { name: string; email: string; phone: string | null }, now: Date): Promise<CompanyPerson> {
+export async function findOrCreateCustomer(trx: DbOrTx, companyId: number, input: { name: string; email: string; phone: string | null }, now: Date): Promise<CompanyPerson> {
   const email = input.email.toLowerCase();
   const existing = await trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
     .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
@@ -218,7 +216,19 @@ export async function findOrCreateCustomer(trx: Db, companyId: number, input: { 
     .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirstOrThrow();
 }
 
-export async function durationOptionMinutes(db: Db, optionId: number): Promise<number | undefined> {
+export async function durationOptionMinutes(db: DbOrTx, optionId: number): Promise<number | undefined> {
   const row = await db.selectFrom('appointment_duration_options').select('duration_minutes').where('id', '=', optionId).executeTakeFirst();
   return row?.duration_minutes;
+}
+
+/** Services by id, archived ones included (an existing booking keeps its service). */
+export async function servicesByIds(db: DbOrTx, ids: number[]): Promise<{ id: number; name: string; duration_minutes: number; available_slots: number }[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('service_types').select(['id', 'name', 'duration_minutes', 'available_slots']).where('id', 'in', ids).execute();
+}
+
+/** The capacity of each of these services, archived ones included. */
+export async function serviceCapacities(db: DbOrTx, ids: number[]): Promise<{ id: number; available_slots: number }[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('service_types').select(['id', 'available_slots']).where('id', 'in', ids).execute();
 }

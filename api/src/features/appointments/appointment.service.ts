@@ -1,292 +1,319 @@
-// Booking integrity: every create, move, cancel and delete of an appointment, each run inside one
-// transaction that the caller opens and that serialises competing writers of the same company.
-//
-// The order inside each transaction is fixed (see lockCompanyForBooking for why):
-//   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
-//   pure availability engine -> write -> append the sync change -> queue the emails -> commit.
-import type { Kysely, Transaction } from 'kysely';
-import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
-import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
-import { bookingNeighbours, busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
-import { queueAppointmentEmail, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
+// The appointment use cases the endpoints call: book (public, customer or staff), list, read one,
+// change or cancel, delete. Each checks who may do what, turns the request into a validated booking
+// or edit before any transaction starts, and runs the write in booking-transaction.service.ts.
+import type { Transaction } from 'kysely';
+import type { Database } from '@bookwell/db';
+import type { Actor, AppDeps } from '../../lib/context.ts';
+import { actingCompanyId } from '../../lib/authorize.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
+import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
+import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
+import { bookableSlots } from '../availability/availability.ts';
+import { findBookingCompany, findCompanyStaffMember, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
 import {
-  deleteAppointment, findAppointmentRow, findAppointmentView, findOrCreateCustomer, insertAppointment,
-  recordSyncChange, serviceIdsOf, updateAppointment, type AppointmentChanges, type AppointmentView, type CompanyPerson,
+  durationOptionMinutes, findAppointmentRow, findAppointmentView, findCompanyPerson, listAppointmentViews, serviceIdsOf, servicesByIds,
 } from './appointment.repository.ts';
-import { toAppointmentDto } from './appointment.mapper.ts';
-import type { AppointmentDto } from './appointment.schema.ts';
+import { parseIfMatch, toAppointmentDto } from './appointment.mapper.ts';
+import type { AppointmentDto, CreateAppointmentInput, UpdateAppointmentInput } from './appointment.schema.ts';
+import {
+  createAppointment, deleteAppointmentChecked, inBookingTransaction, MAX_APPOINTMENT_MINUTES, updateAppointmentChecked,
+  type AppointmentEdit, type NewBooking, type WriteContext,
+} from './booking-transaction.service.ts';
 
-type Trx = Transaction<Database>;
+const NOT_FOUND = 'Appointment not found';
 
-export const SLOT_TAKEN = 'This time is no longer available';
-export const NOT_ACCEPTING = 'This business is not taking online bookings right now';
-/** Staff may set any end time, within reason: a day bounds every appointment. */
-export const MAX_APPOINTMENT_MINUTES = 24 * 60;
-
-export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
-export const notAcceptingBookings = () => new AppError('not_accepting_bookings', NOT_ACCEPTING);
+export type AppointmentDeps = Pick<AppDeps, 'db' | 'database' | 'config' | 'now' | 'nudgeOutbox'>;
 
 /**
- * The first statement of every appointment write. On PostgreSQL it locks the company row, so writers
- * of one company run one after another, also across API processes: the second waits here and then
- * (READ COMMITTED takes a fresh snapshot per statement) reads every appointment the first committed.
- * SQLite needs no row lock: BEGIN IMMEDIATE (db/src/connect.ts) already took the database's write lock.
- *
- * FOR NO KEY UPDATE rather than FOR UPDATE: it conflicts with itself (and with FOR UPDATE and plain
- * updates of the row), which is all the serialising needs, but not with the FOR KEY SHARE lock that
- * foreign-key checks take, so other requests inserting rows that reference the company (customers,
- * outbox messages) do not queue behind a booking, and cannot deadlock with one.
- *
- * Taking this lock before inserting into sync_changes is also what makes the sync cursor safe: ids
- * come from a sequence when the row is inserted, so without the lock two writers of one company
- * could commit ids 11 then 10, and a reader who saw 11 would skip 10 for ever. Under the lock each
- * company's ids are taken and committed in the same order.
+ * Runs inside the write transaction, just before it commits, with the answer and the clock the write
+ * used: the endpoints store the idempotent response there, so it commits (or not) with the write.
  */
-const companyLockQuery = (db: Kysely<Database>) => db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
-const companyLock = {
-  sqlite: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>(companyLockQuery),
-  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) => companyLockQuery(db).forNoKeyUpdate()),
-};
+export type BeforeCommit<T> = (trx: Transaction<Database>, result: T, at: Date) => Promise<void>;
 
-export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
-  return (await companyLock[dialect](trx, [companyId]))[0];
+function serviceIdsFrom(body: Pick<CreateAppointmentInput, 'service_type_ids' | 'service_types'>): number[] | undefined {
+  const ids = body.service_type_ids ?? body.service_types?.map((s) => s.id);
+  return ids ? [...new Set(ids)] : undefined;
 }
 
-export interface WriteContext {
-  trx: Trx;
-  dialect: Dialect;
-  now: Date;
-  appUrl: string;
-  mailFrom: string;
+function field(path: string, message: string) {
+  return badRequest(message, [{ path, message }]);
 }
 
-export interface Contact {
-  name: string;
-  email: string;
-  phone: string | null;
+async function activeServices(db: AppDeps['db'], companyId: number, ids: number[], alsoAllowed: number[] = []): Promise<BookableService[]> {
+  const found = await findActiveServiceTypes(db, companyId, ids);
+  const missing = ids.filter((id) => !found.some((s) => s.id === id) && !alsoAllowed.includes(id));
+  if (missing.length) throw field('service_type_ids', `Unknown service type${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
+  const kept = alsoAllowed.filter((id) => ids.includes(id) && !found.some((s) => s.id === id));
+  const archived = await servicesByIds(db, kept);
+  return [...found, ...archived].map((s) => ({ id: s.id, name: s.name, duration_minutes: s.duration_minutes, available_slots: s.available_slots }));
 }
 
-/** Everything a new appointment needs, validated before the transaction starts. */
-export interface NewBooking {
-  company: BookingCompany;
-  start: string;
-  end: string;
-  services: BookableService[];
-  employee: { id: number; name: string } | null;
-  /** The customer record: a known user, one to find or create by email, or none (staff blocking time). */
-  customer: { kind: 'user'; person: CompanyPerson } | { kind: 'contact'; contact: Contact } | null;
-  /** What the booker typed, kept on the appointment. */
-  typed: Contact | null;
-  description: string | null;
-  durationOptionId: number | null;
-  smsConsent: boolean;
-  createdBy: number | null;
-  /** Public and customer bookings must start at an offered slot of this day; staff bookings are checked for conflicts only. */
-  offeredSlot: { date: string; hours: { company: OpenHours | null; employee?: OpenHours | null } } | null;
-  /** Who will read the result: staff see contact details. */
-  staffView: boolean;
+function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
+  return { trx, dialect: deps.database.dialect, now, appUrl: deps.config.APP_URL, mailFrom: deps.config.MAIL_FROM };
 }
 
-function busyFor(ctx: WriteContext, companyId: number, longest: number, start: string, end: string): Promise<BusyAppointment[]> {
-  return busyAppointments(ctx.trx, { companyId, startFrom: startBound(start, longest), startBefore: end });
+/** The versions an If-Match header accepts (see parseIfMatch); undefined without the header. */
+function ifMatchOf(header: string | undefined): number[] | null | undefined {
+  if (header === undefined) return undefined;
+  const parsed = parseIfMatch(header);
+  if (parsed === undefined) throw field('If-Match', 'If-Match must be an entity tag from ETag, such as "3"');
+  return parsed;
 }
 
-async function queueEmail(ctx: WriteContext, kind: AppointmentEmailKind, company: BookingCompany, view: AppointmentView, opts: { previousStart?: string; version?: number } = {}) {
-  const email = view.customer_user_email ?? view.customer_email;
-  if (!email) return;
-  await queueAppointmentEmail(ctx.trx, {
-    kind,
-    appointment: { id: view.id, start_time: view.start_time, end_time: view.end_time, version: opts.version ?? view.version, description: view.description },
-    previousStart: opts.previousStart,
-    company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
-    serviceNames: view.service_types.map((s) => s.name),
-    customer: { name: view.customer_user_name ?? view.customer_name ?? 'there', email },
-    employeeName: view.employee_name,
-    appUrl: ctx.appUrl,
-    mailFrom: ctx.mailFrom,
-  }, ctx.now);
+async function companyOf(db: AppDeps['db'], companyId: number): Promise<BookingCompany> {
+  const company = await findBookingCompany(db, companyId);
+  if (!company) throw notFound('Company not found');
+  return company;
 }
 
-export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
-  const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
-  if (!locked) throw notFound('Company not found');
+/** Anonymous visitors, customers, and staff of other companies book like the public booking page. */
+async function preparePublicBooking(db: AppDeps['db'], actor: Actor | null, company: BookingCompany, body: CreateAppointmentInput, now: Date): Promise<NewBooking> {
+  if (!subscriptionActive(company, now)) throw notAcceptingBookings();
 
-  const busy = await bookingNeighbours(trx, {
-    companyId: b.company.id, employeeId: b.employee?.id ?? null, services: b.services,
-    start: b.start, end: b.end, longestMinutes: locked.longest_appointment_minutes,
-  });
-  if (b.offeredSlot) {
-    const service = b.services[0];
-    const slots = bookableSlots({
-      timezone: b.company.timezone,
-      date: b.offeredSlot.date,
-      now,
-      incrementMinutes: b.company.time_increment_minutes,
-      durationMinutes: service.duration_minutes,
-      companyHours: b.offeredSlot.hours.company,
-      employeeHours: b.offeredSlot.hours.employee,
-      serviceTypeId: service.id,
-      capacity: service.available_slots,
-      employeeId: b.employee?.id ?? null,
-      appointments: busy,
-    });
-    if (!slots.some((s) => s.start === b.start)) throw slotTaken();
-  } else if (bookingConflict({
-    start: b.start,
-    end: b.end,
-    serviceTypes: b.services.map((s) => ({ id: s.id, capacity: s.available_slots })),
-    employeeId: b.employee?.id ?? null,
-    appointments: busy,
-  })) {
-    throw slotTaken();
+  const ids = serviceIdsFrom(body) ?? [];
+  if (ids.length !== 1) throw field('service_type_ids', 'Choose exactly one service');
+  const [service] = await activeServices(db, company.id, ids);
+
+  let employee: NewBooking['employee'] = null;
+  if (body.employee_id != null) {
+    if (!company.enable_employee_booking) throw field('employee_id', 'This business does not take bookings with a specific employee');
+    employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
+    if (!employee) throw field('employee_id', 'Unknown employee');
   }
 
-  let person: CompanyPerson | null = null;
-  if (b.customer?.kind === 'user') person = b.customer.person;
-  else if (b.customer?.kind === 'contact') person = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
+  let customer: NewBooking['customer'];
+  let typed: NewBooking['typed'] = null;
+  if (actor?.role === 'customer' && actor.company_id === company.id) {
+    const person = await findCompanyPerson(db, company.id, actor.id);
+    if (!person) throw notFound('Customer not found');
+    customer = { kind: 'user', person };
+    if (body.customer) typed = { name: body.customer.name, email: body.customer.email, phone: body.customer.phone?.trim() || null };
+  } else {
+    if (!body.customer) throw field('customer', 'customer is required: name, email and phone of the person booking');
+    const phone = body.customer.phone?.trim();
+    if (!phone) throw field('customer.phone', 'Phone number is required');
+    typed = { name: body.customer.name, email: body.customer.email, phone };
+    customer = { kind: 'contact', contact: typed };
+  }
 
-  const values = {
-    company_id: b.company.id,
-    user_id: person?.id ?? null,
-    employee_id: b.employee?.id ?? null,
-    start_time: b.start,
-    end_time: b.end,
-    description: b.description,
-    appointment_duration_option_id: b.durationOptionId,
-    customer_name: b.typed?.name ?? null,
-    customer_email: b.typed?.email ?? null,
-    customer_phone: b.typed?.phone ?? null,
-    sms_consent: b.smsConsent ? 1 : 0,
-    created_by: b.createdBy,
-  };
-  const id = await insertAppointment(trx, values, b.services.map((s) => s.id), now);
-  await recordSyncChange(trx, b.company.id, id, 'upsert', now);
-  // Everything the answer shows is already known: no second read while the write lock is held.
-  const iso = now.toISOString();
-  const view: AppointmentView = {
-    ...values, id, status: 'booked', version: 1, created_at: iso, updated_at: iso,
-    customer_user_name: person?.name ?? null,
-    customer_user_email: person?.email ?? null,
-    customer_user_phone: person?.phone ?? null,
-    employee_name: b.employee?.name ?? null,
-    service_types: b.services.map((s) => ({ id: s.id, name: s.name })).sort((x, y) => x.id - y.id),
-  };
-  await queueEmail(ctx, 'confirmation', b.company, view);
-  return toAppointmentDto(view, { staff: b.staffView });
-}
-
-/**
- * The If-Match precondition, checked on the row read under the lock. `expected` is undefined without
- * the header, null for `*`.
- */
-async function checkVersion(ctx: WriteContext, row: AppointmentRow, expected: number[] | null | undefined, staffView: boolean): Promise<void> {
-  if (!expected || expected.includes(row.version)) return;
-  const view = (await findAppointmentView(ctx.trx, row.id))!;
-  throw new AppError('version_mismatch', 'This appointment was changed by someone else. Review the current version and try again.', {
-    extra: { current: toAppointmentDto(view, { staff: staffView }) },
-    headers: { ETag: `"${row.version}"` },
+  const start = canonicalInstant(body.start_time);
+  const end = new Date(Date.parse(start) + service.duration_minutes * 60_000).toISOString();
+  const date = localDateOf(company.timezone, parseInstant(start));
+  const hours = await hoursForDay(db, company.id, isoWeekday(company.timezone, date), employee?.id ?? null);
+  // Is this start on the day's grid, inside hours, ahead, within 30 days? (Other bookings are the transaction's business.)
+  const offered = bookableSlots({
+    timezone: company.timezone, date, now, incrementMinutes: company.time_increment_minutes,
+    durationMinutes: service.duration_minutes, companyHours: hours.company, employeeHours: hours.employee,
+    serviceTypeId: service.id, capacity: service.available_slots, employeeId: employee?.id ?? null, appointments: [],
   });
+  if (!offered.some((s) => s.start === start)) throw field('start_time', 'This time cannot be booked. Please choose one of the available times.');
+
+  return {
+    company, start, end, services: [service], employee, customer, typed,
+    description: body.description?.trim() || null,
+    durationOptionId: null,
+    smsConsent: body.sms_consent ?? false,
+    createdBy: actor?.id ?? null,
+    offeredSlot: { date, hours },
+    staffView: isCompanyInsider(actor, company.id),
+  };
 }
 
-/** A change to an existing appointment; fields left undefined keep their value. */
-export interface AppointmentEdit {
-  start?: string;
-  end?: string;
-  /** Recompute the end as start + this many minutes (a new duration option without an explicit end). */
-  durationMinutes?: number;
-  services?: BookableService[];
-  employeeId?: number | null;
-  userId?: number | null;
-  description?: string | null;
-  durationOptionId?: number | null;
-  status?: 'booked' | 'cancelled';
-  smsConsent?: boolean;
-}
+/** Staff (and global_admin) book for anyone, at any time that breaks no capacity and no employee's day. */
+async function prepareStaffBooking(db: AppDeps['db'], actor: Actor, company: BookingCompany, body: CreateAppointmentInput): Promise<NewBooking> {
+  const services = await activeServices(db, company.id, serviceIdsFrom(body) ?? []);
 
-const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+  let employee: NewBooking['employee'] = null;
+  if (body.employee_id != null) {
+    employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
+    if (!employee) throw field('employee_id', 'Unknown employee');
+  }
 
-export async function updateAppointmentChecked(
-  ctx: WriteContext,
-  company: BookingCompany,
-  id: number,
-  edit: AppointmentEdit,
-  ifMatch: number[] | null | undefined,
-  staffView: boolean,
-): Promise<AppointmentDto> {
-  const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
-  const current = await findAppointmentRow(trx, id);
-  if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
-  await checkVersion(ctx, current, ifMatch, staffView);
+  let customer: NewBooking['customer'] = null;
+  let typed: NewBooking['typed'] = null;
+  if (body.user_id != null) {
+    const person = await findCompanyPerson(db, company.id, body.user_id);
+    if (!person) throw field('user_id', 'Unknown customer');
+    customer = { kind: 'user', person };
+  } else if (body.customer) {
+    typed = { name: body.customer.name, email: body.customer.email, phone: body.customer.phone?.trim() || null };
+    customer = { kind: 'contact', contact: typed };
+  }
 
-  const start = edit.start ?? current.start_time;
+  const start = canonicalInstant(body.start_time);
   let end: string;
-  if (edit.end !== undefined) end = edit.end;
-  else if (edit.durationMinutes !== undefined) end = new Date(Date.parse(start) + edit.durationMinutes * 60_000).toISOString();
-  else if (edit.start !== undefined) {
-    // Moving the start alone keeps the appointment's length.
-    end = new Date(Date.parse(start) + (Date.parse(current.end_time) - Date.parse(current.start_time))).toISOString();
-  } else end = current.end_time;
-  if (Date.parse(end) <= Date.parse(start)) throw badRequest('end_time must be after start_time', [{ path: 'end_time', message: 'end_time must be after start_time' }]);
-  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000) throw badRequest('An appointment cannot last longer than 24 hours');
-
-  const currentServiceIds = await serviceIdsOf(trx, id);
-  const serviceIds = edit.services ? [...new Set(edit.services.map((s) => s.id))] : currentServiceIds;
-  const status = edit.status ?? current.status;
-  const employeeId = edit.employeeId !== undefined ? edit.employeeId : current.employee_id;
-
-  const changes: AppointmentChanges = {};
-  if (start !== current.start_time) changes.start_time = start;
-  if (end !== current.end_time) changes.end_time = end;
-  if (employeeId !== current.employee_id) changes.employee_id = employeeId;
-  if (edit.userId !== undefined && edit.userId !== current.user_id) changes.user_id = edit.userId;
-  if (edit.description !== undefined && edit.description !== current.description) changes.description = edit.description;
-  if (edit.durationOptionId !== undefined && edit.durationOptionId !== current.appointment_duration_option_id) changes.appointment_duration_option_id = edit.durationOptionId;
-  if (status !== current.status) changes.status = status;
-  if (edit.smsConsent !== undefined && (edit.smsConsent ? 1 : 0) !== current.sms_consent) changes.sms_consent = edit.smsConsent ? 1 : 0;
-  const servicesChanged = !sameIds(serviceIds, currentServiceIds);
-
-  if (Object.keys(changes).length === 0 && !servicesChanged) {
-    return toAppointmentDto((await findAppointmentView(trx, id))!, { staff: staffView });
+  if (body.end_time) end = canonicalInstant(body.end_time);
+  else if (body.appointment_duration_option_id != null) {
+    const minutes = await durationOptionMinutes(db, body.appointment_duration_option_id);
+    if (minutes === undefined) throw field('appointment_duration_option_id', 'Unknown duration option');
+    end = new Date(Date.parse(start) + minutes * 60_000).toISOString();
+  } else {
+    const minutes = services.reduce((sum, s) => sum + s.duration_minutes, 0);
+    if (minutes <= 0) throw field('end_time', 'end_time is required (or a duration option, or services)');
+    end = new Date(Date.parse(start) + minutes * 60_000).toISOString();
   }
-
-  const timeChanged = changes.start_time !== undefined || changes.end_time !== undefined;
-  const rebooked = current.status === 'cancelled' && status === 'booked';
-  if (status === 'booked' && (timeChanged || servicesChanged || changes.employee_id !== undefined || rebooked)) {
-    // Capacities of the services it will have, archived ones included (an old booking keeps its service).
-    const capacities = serviceIds.length
-      ? await trx.selectFrom('service_types').select(['id', 'available_slots']).where('id', 'in', serviceIds).execute()
-      : [];
-    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end);
-    if (bookingConflict({
-      start, end,
-      serviceTypes: capacities.map((s) => ({ id: s.id, capacity: s.available_slots })),
-      employeeId,
-      appointments: busy,
-      ignoreAppointmentId: id,
-    })) throw slotTaken();
+  if (body.appointment_duration_option_id != null && body.end_time && (await durationOptionMinutes(db, body.appointment_duration_option_id)) === undefined) {
+    throw field('appointment_duration_option_id', 'Unknown duration option');
   }
+  if (Date.parse(end) <= Date.parse(start)) throw field('end_time', 'end_time must be after start_time');
+  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000) throw field('end_time', 'An appointment cannot last longer than 24 hours');
 
-  await updateAppointment(trx, id, changes, servicesChanged ? serviceIds : undefined, now);
-  await recordSyncChange(trx, company.id, id, 'upsert', now);
-  const view = (await findAppointmentView(trx, id))!;
-  if (changes.status === 'cancelled') await queueEmail(ctx, 'cancellation', company, view);
-  else if (rebooked) await queueEmail(ctx, 'confirmation', company, view);
-  else if (status === 'booked' && timeChanged) await queueEmail(ctx, 'reschedule', company, view, { previousStart: current.start_time });
-  return toAppointmentDto(view, { staff: staffView });
+  return {
+    company, start, end, services, employee, customer, typed,
+    description: body.description?.trim() || null,
+    durationOptionId: body.appointment_duration_option_id ?? null,
+    smsConsent: body.sms_consent ?? false,
+    createdBy: actor.id,
+    offeredSlot: null,
+    staffView: true,
+  };
 }
 
-export async function deleteAppointmentChecked(ctx: WriteContext, company: BookingCompany, id: number, ifMatch: number[] | null | undefined): Promise<void> {
-  const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
-  const current = await findAppointmentRow(trx, id);
-  if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
-  await checkVersion(ctx, current, ifMatch, true);
-  const view = (await findAppointmentView(trx, id))!;
-  await deleteAppointment(trx, id);
-  await recordSyncChange(trx, company.id, id, 'delete', now);
-  // A cancelled appointment's customer was already told.
-  if (current.status === 'booked') await queueEmail(ctx, 'cancellation', company, view, { version: current.version + 1 });
+async function prepareStaffEdit(db: AppDeps['db'], company: BookingCompany, current: { id: number; employee_id: number | null; user_id: number | null }, body: UpdateAppointmentInput): Promise<AppointmentEdit> {
+  if (body.company_id !== undefined && body.company_id !== company.id) throw field('company_id', 'An appointment cannot move to another company');
+  const edit: AppointmentEdit = {};
+  if (body.start_time !== undefined) edit.start = canonicalInstant(body.start_time);
+  if (body.end_time) edit.end = canonicalInstant(body.end_time);
+  const ids = serviceIdsFrom(body);
+  // Services it already has stay acceptable even if archived since (clients send the whole object back).
+  if (ids) edit.services = await activeServices(db, company.id, ids, await serviceIdsOf(db, current.id));
+  if (body.employee_id !== undefined) {
+    if (body.employee_id !== null && body.employee_id !== current.employee_id && !(await findCompanyStaffMember(db, company.id, body.employee_id))) {
+      throw field('employee_id', 'Unknown employee');
+    }
+    edit.employeeId = body.employee_id;
+  }
+  if (body.user_id !== undefined) {
+    if (body.user_id !== null && body.user_id !== current.user_id && !(await findCompanyPerson(db, company.id, body.user_id))) {
+      throw field('user_id', 'Unknown customer');
+    }
+    edit.userId = body.user_id;
+  }
+  if (body.appointment_duration_option_id !== undefined) {
+    if (body.appointment_duration_option_id !== null) {
+      const minutes = await durationOptionMinutes(db, body.appointment_duration_option_id);
+      if (minutes === undefined) throw field('appointment_duration_option_id', 'Unknown duration option');
+      if (!body.end_time) edit.durationMinutes = minutes;
+    }
+    edit.durationOptionId = body.appointment_duration_option_id;
+  }
+  if (body.description !== undefined) edit.description = body.description?.trim() || null;
+  if (body.status !== undefined) edit.status = body.status;
+  if (body.sms_consent !== undefined) edit.smsConsent = body.sms_consent;
+  return edit;
+}
+
+/** Customers may cancel their own appointment, and nothing else. */
+function customerEdit(body: UpdateAppointmentInput): AppointmentEdit {
+  const others = Object.entries(body).filter(([k, v]) => k !== 'status' && v !== undefined);
+  if (body.status !== 'cancelled' || others.length) throw forbidden('Customers can cancel their appointments but not change them');
+  return { status: 'cancelled' };
+}
+
+/** The appointment if the caller may see it: staff of its company, global_admin, or its customer; else 404. */
+async function visibleAppointment(db: AppDeps['db'], actor: Actor, id: number) {
+  const row = await findAppointmentRow(db, id);
+  if (!row) throw notFound(NOT_FOUND);
+  const insider = isCompanyInsider(actor, row.company_id);
+  const owner = actor.role === 'customer' && actor.company_id === row.company_id && row.user_id === actor.id;
+  if (!insider && !owner) throw notFound(NOT_FOUND);
+  return { row, insider };
+}
+
+/** Books an appointment: staff of the company (and global_admin) like staff, everyone else like the public booking page. */
+export async function bookAppointment(deps: AppointmentDeps, actor: Actor | null, body: CreateAppointmentInput, beforeCommit: BeforeCommit<AppointmentDto>): Promise<AppointmentDto> {
+  const { db } = deps;
+  const at = deps.now();
+  const companyId = body.company_id ?? actor?.company_id ?? null;
+  if (companyId === null) throw field('company_id', 'company_id is required');
+  const company = await companyOf(db, companyId);
+  const booking = actor !== null && isCompanyInsider(actor, company.id)
+    ? await prepareStaffBooking(db, actor, company, body)
+    : await preparePublicBooking(db, actor, company, body, at);
+  const dto = await inBookingTransaction(db, async (trx) => {
+    const result = await createAppointment(writeContext(deps, trx, at), booking);
+    await beforeCommit(trx, result, at);
+    return result;
+  });
+  deps.nudgeOutbox();
+  return dto;
+}
+
+export interface AppointmentListQuery {
+  start_date?: string;
+  end_date?: string;
+  user_id?: number;
+  employee_id?: number;
+  company_id?: number;
+}
+
+/** The company's appointments overlapping the range, in start order; customers see only their own. */
+export async function listAppointments(db: AppDeps['db'], actor: Actor, q: AppointmentListQuery): Promise<AppointmentDto[]> {
+  let companyId: number;
+  let userId = q.user_id;
+  if (actor.role === 'customer') {
+    if (actor.company_id === null || (q.company_id !== undefined && q.company_id !== actor.company_id)) throw notFound('Company not found');
+    if (userId !== undefined && userId !== actor.id) return [];
+    companyId = actor.company_id;
+    userId = actor.id;
+  } else {
+    companyId = actingCompanyId(actor, q.company_id);
+  }
+  const company = await companyOf(db, companyId);
+  // A date means the company's local day; an instant is taken as it is.
+  const bound = (v: string | undefined, edge: 'start' | 'end') => {
+    if (v === undefined) return undefined;
+    if (v.length === 10) return localDayBounds(company.timezone, v)[edge];
+    return canonicalInstant(v);
+  };
+  const from = bound(q.start_date, 'start');
+  const to = bound(q.end_date, 'end');
+  if (from !== undefined && to !== undefined && to <= from) throw field('end_date', 'end_date must not be before start_date');
+  const views = await listAppointmentViews(db, {
+    companyId, userId, employeeId: q.employee_id, from, to, longestMinutes: company.longest_appointment_minutes,
+  });
+  const staff = actor.role !== 'customer';
+  return views.map((v) => toAppointmentDto(v, { staff }));
+}
+
+/** One appointment the caller may see (contact details for the company's insiders). */
+export async function getAppointment(db: AppDeps['db'], actor: Actor, id: number): Promise<AppointmentDto> {
+  const { insider } = await visibleAppointment(db, actor, id);
+  const view = await findAppointmentView(db, id);
+  if (!view) throw notFound(NOT_FOUND);
+  return toAppointmentDto(view, { staff: insider });
+}
+
+/** Changes an appointment (insiders), or cancels it (its customer); `ifMatch` is the raw If-Match header. */
+export async function changeAppointment(deps: AppointmentDeps, actor: Actor, id: number, body: UpdateAppointmentInput, ifMatchHeader: string | undefined, beforeCommit: BeforeCommit<AppointmentDto>): Promise<AppointmentDto> {
+  const { db } = deps;
+  const { row, insider } = await visibleAppointment(db, actor, id);
+  const ifMatch = ifMatchOf(ifMatchHeader);
+  const company = await companyOf(db, row.company_id);
+  const edit = insider ? await prepareStaffEdit(db, company, row, body) : customerEdit(body);
+  const at = deps.now();
+  const dto = await inBookingTransaction(db, async (trx) => {
+    const result = await updateAppointmentChecked(writeContext(deps, trx, at), company, id, edit, ifMatch, insider);
+    await beforeCommit(trx, result, at);
+    return result;
+  });
+  deps.nudgeOutbox();
+  return dto;
+}
+
+/** Removes an appointment (insiders only; to anyone else it does not exist); the customer is told. */
+export async function removeAppointment(deps: AppointmentDeps, actor: Actor, id: number, ifMatchHeader: string | undefined, beforeCommit: BeforeCommit<void>): Promise<void> {
+  const { db } = deps;
+  const { row, insider } = await visibleAppointment(db, actor, id);
+  if (!insider) throw notFound(NOT_FOUND);
+  const ifMatch = ifMatchOf(ifMatchHeader);
+  const company = await companyOf(db, row.company_id);
+  const at = deps.now();
+  await inBookingTransaction(db, async (trx) => {
+    await deleteAppointmentChecked(writeContext(deps, trx, at), company, id, ifMatch);
+    await beforeCommit(trx, undefined, at);
+  });
+  deps.nudgeOutbox();
 }

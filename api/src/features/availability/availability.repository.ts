@@ -1,10 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { STAFF_ROLES, arg, prepared, type Database } from '@bookwell/db';
+import { STAFF_ROLES, arg, prepared, type DbOrTx } from '@bookwell/db';
 import type { BusyAppointment } from './availability.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface BookingCompany {
   id: number;
@@ -32,7 +29,7 @@ const COMPANY_COLUMNS = [
 const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>
   db.selectFrom('companies').select(COMPANY_COLUMNS).where('companies.id', '=', arg(0)));
 
-export async function findBookingCompany(db: Db, companyId: number): Promise<BookingCompany | undefined> {
+export async function findBookingCompany(db: DbOrTx, companyId: number): Promise<BookingCompany | undefined> {
   return (await bookingCompany(db, [companyId]))[0];
 }
 
@@ -51,7 +48,7 @@ const companyWithService = prepared<[companyId: number, serviceTypeId: number], 
  * The company and, when it is one of its active (not archived) services, the service, in one query:
  * the hot path of the availability endpoints.
  */
-export async function findCompanyWithService(db: Db, companyId: number, serviceTypeId: number): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
+export async function findCompanyWithService(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
   const [row] = await companyWithService(db, [companyId, serviceTypeId]);
   if (!row) return undefined;
   const { service_id, service_name, duration_minutes, available_slots, ...company } = row;
@@ -67,7 +64,7 @@ const staffMember = prepared<[companyId: number, userId: number], { id: number; 
     .where('id', '=', arg(1)).where('company_id', '=', arg(0))
     .where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null));
 
-export async function findCompanyStaffMember(db: Db, companyId: number, userId: number): Promise<{ id: number; name: string } | undefined> {
+export async function findCompanyStaffMember(db: DbOrTx, companyId: number, userId: number): Promise<{ id: number; name: string } | undefined> {
   return (await staffMember(db, [companyId, userId]))[0];
 }
 
@@ -85,7 +82,7 @@ export interface BusyFilter {
  * requested stretch, never the whole table. The write transactions use it: they need every
  * neighbour, whatever its service or employee. Exported as a builder for the query-plan test.
  */
-export function busyAppointmentsQuery(db: Db, f: BusyFilter) {
+export function busyAppointmentsQuery(db: DbOrTx, f: BusyFilter) {
   return db.selectFrom('appointments as a')
     .leftJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
     .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'ast.service_type_id'])
@@ -106,7 +103,7 @@ export interface SlotFilter extends BusyFilter {
  * names its appointment, so an employee's own appointments read separately are not counted twice.
  * A busy day of the whole company is never read, which keeps a 30-day window to a few hundred entries.
  */
-export function serviceBookingsQuery(db: Db, f: Omit<SlotFilter, 'companyId' | 'employeeId'>, withIds: boolean) {
+export function serviceBookingsQuery(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>, withIds: boolean) {
   const q = db.selectFrom('service_bookings as s')
     .where('s.service_type_id', '=', f.serviceTypeId)
     .where('s.start_time', '>=', f.startFrom)
@@ -117,7 +114,7 @@ export function serviceBookingsQuery(db: Db, f: Omit<SlotFilter, 'companyId' | '
 }
 
 /** One employee's booked appointments in a range, one row per service, by (employee_id, start_time) bounded at both ends. */
-export function employeeAppointmentsQuery(db: Db, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) {
+export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) {
   return db.selectFrom('appointments as a')
     .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
     .select(['a.id', 'a.start_time', 'a.end_time', 'x.service_type_id'])
@@ -156,7 +153,7 @@ type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, BusyRow>((db) =>
   busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }));
 
-export async function busyAppointments(db: Db, f: BusyFilter): Promise<BusyAppointment[]> {
+export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyAppointment[]> {
   return collect(await busyRows(db, [f.companyId, f.startFrom, f.startBefore]));
 }
 
@@ -172,7 +169,7 @@ const employeeRows = prepared<[employeeId: number, companyId: number, startFrom:
  * What the slots of one service (and optionally one employee) depend on: the service's bookings
  * (capacity) and the employee's own appointments (never double-booked), two bounded index ranges.
  */
-export async function slotAppointments(db: Db, f: SlotFilter): Promise<BusyAppointment[]> {
+export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyAppointment[]> {
   const range: ServiceArgs = [f.serviceTypeId, f.startFrom, f.startBefore];
   if (f.employeeId === null) {
     const rows = await serviceTimes(db, range);
@@ -206,7 +203,7 @@ const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: s
  * can never fill it, so the check needs none of them). Same answers as reading the company's whole
  * range, for a fraction of the rows on a busy day.
  */
-export async function bookingNeighbours(db: Db, b: {
+export async function bookingNeighbours(db: DbOrTx, b: {
   companyId: number;
   employeeId: number | null;
   services: { id: number; available_slots: number }[];

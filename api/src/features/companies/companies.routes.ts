@@ -1,17 +1,12 @@
 // The company calls: public profiles and listing, members' settings, and global_admin's create and delete.
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
-import { COMPANY_ADMINS_OR_GLOBAL, GLOBAL_ADMIN, assertCompanyAccess, currentActor } from '../../lib/authorize.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
-import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { COMPANY_ADMINS_OR_GLOBAL, GLOBAL_ADMIN, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
-import { anyContains } from '../../lib/text-search.ts';
 import { IdParam } from '../../lib/validation.ts';
-import { CompanySchema, CompanyViewSchema, toCompanyDto, toCompanyViewFor, toPublicCompanyDto } from './company.mapper.ts';
-import { createCompany, findCompanyById, findCompanyBySlug, updateCompanySettings } from './company.repository.ts';
+import { CompanySchema, CompanyViewSchema } from './company.mapper.ts';
 import { CompanyListQuery, CreateCompanyBody, SlugParam, UpdateCompanyBody } from './company.schema.ts';
-
-const COMPANY_NOT_FOUND = 'Company not found';
+import { changeCompanySettings, companiesFor, companyViewFor, createCompanyWithSettings, removeCompany } from './company.service.ts';
 
 const listCompanies = defineRoute({
   method: 'get', path: '/companies', access: 'public', tags: ['companies'],
@@ -64,74 +59,28 @@ const deleteCompany = defineRoute({
 export const companyRoutes = createRouter()
   .openapi(listCompanies, async (c) => {
     const { db, now } = c.get('deps');
-    const actor = c.get('actor');
-    const { search } = c.req.valid('query');
-    const at = now();
-    let query = db.selectFrom('companies').selectAll().orderBy('name').orderBy('id');
-    if (!actor) {
-      // Only businesses that chose to be listed and can take a booking right now.
-      query = query.where('listed_publicly', '=', 1)
-        .where((eb) => eb.or([eb('subscription_expires_at', 'is', null), eb('subscription_expires_at', '>', at.toISOString())]));
-      if (search) query = query.where(anyContains(['name', 'slug'], search));
-      return c.json((await query.execute()).map((row) => toPublicCompanyDto(row, at)), 200);
-    }
-    if (actor.role !== 'global_admin') {
-      if (actor.company_id == null) return c.json([], 200);
-      query = query.where('id', '=', actor.company_id);
-    }
-    if (search) query = query.where(anyContains(['name', 'email', 'slug'], search));
-    return c.json((await query.execute()).map((row) => toCompanyDto(row, at)), 200);
+    return c.json(await companiesFor(db, c.get('actor'), c.req.valid('query').search, now()), 200);
   })
   .openapi(getCompany, async (c) => {
     const { db, now } = c.get('deps');
-    const company = await findCompanyById(db, c.req.valid('param').id);
-    if (!company) throw notFound(COMPANY_NOT_FOUND);
-    return c.json(toCompanyViewFor(c.get('actor'), company, now()), 200);
+    return c.json(await companyViewFor(db, c.get('actor'), { id: c.req.valid('param').id }, now()), 200);
   })
   .openapi(getCompanyBySlug, async (c) => {
     const { db, now } = c.get('deps');
-    const company = await findCompanyBySlug(db, c.req.valid('param').slug);
-    if (!company) throw notFound(COMPANY_NOT_FOUND);
-    return c.json(toCompanyViewFor(c.get('actor'), company, now()), 200);
+    return c.json(await companyViewFor(db, c.get('actor'), { slug: c.req.valid('param').slug }, now()), 200);
   })
   .openapi(createCompanyRoute, async (c) => {
     const { db, now } = c.get('deps');
-    const { name, email, slug, timezone, ...settings } = c.req.valid('json');
-    const at = now();
-    if (slug && (await findCompanyBySlug(db, slug))) throw slugTaken();
-    try {
-      const company = await db.transaction().execute(async (trx) => {
-        const created = await createCompany(trx, { name, email, slug, timezone }, at);
-        return (await updateCompanySettings(trx, created.id, settings, at))!;
-      });
-      return c.json(toCompanyDto(company, at), 201);
-    } catch (err) {
-      if (isUniqueViolation(err)) throw slugTaken();
-      throw err;
-    }
+    return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now()), 201);
   })
   .openapi(updateCompany, (c) => updateSettingsImpl(c))
   .openapi(patchCompany, (c) => updateSettingsImpl(c))
   .openapi(deleteCompany, async (c) => {
-    const { db } = c.get('deps');
-    const { id } = c.req.valid('param');
-    // Foreign keys cascade from the company to everything it owns.
-    const res = await db.deleteFrom('companies').where('id', '=', id).executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound(COMPANY_NOT_FOUND);
+    await removeCompany(c.get('deps').db, c.req.valid('param').id);
     return c.body(null, 204);
   });
 
-function slugTaken() {
-  return new AppError('conflict', 'This slug is already taken', { status: 409 });
-}
-
 async function updateSettingsImpl(c: Parameters<RouteHandler<typeof updateCompany, AppEnv>>[0]) {
   const { db, now } = c.get('deps');
-  const actor = currentActor(c);
-  const { id } = c.req.valid('param');
-  assertCompanyAccess(actor, id);
-  const at = now();
-  const updated = await updateCompanySettings(db, id, c.req.valid('json'), at);
-  if (!updated) throw notFound(COMPANY_NOT_FOUND);
-  return c.json(toCompanyDto(updated, at), 200);
+  return c.json(await changeCompanySettings(db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), now()), 200);
 }

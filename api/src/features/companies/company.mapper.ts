@@ -3,7 +3,7 @@
 import type { CompanyRow } from '@bookwell/db';
 import { z } from '@hono/zod-openapi';
 import type { Actor } from '../../lib/context.ts';
-import { acceptingBookings, subscriptionActive } from './company.repository.ts';
+import { acceptingBookings, subscriptionActive } from './company.rules.ts';
 
 export const PublicCompanySchema = z.object({
   id: z.number().int(),

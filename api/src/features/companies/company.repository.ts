@@ -1,12 +1,11 @@
 // Company rows: creation with a unique slug, its trial and its default duration options.
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
-import type { CompanyRow, Database } from '@bookwell/db';
+import { PostgresAdapter } from 'kysely';
+import type { CompanyRow, DbOrTx } from '@bookwell/db';
+import { anyContains } from '../../lib/text-search.ts';
 
 export const TRIAL_DAYS = 14;
 export const DEFAULT_DURATIONS = [15, 30, 45, 60];
 export const DEFAULT_DURATION = 30;
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export function slugify(name: string): string {
   const base = name
@@ -21,7 +20,7 @@ export function slugify(name: string): string {
 }
 
 /** The slug derived from the name, with -2, -3 ... when taken. */
-export async function uniqueSlug(db: Db, name: string): Promise<string> {
+export async function uniqueSlug(db: DbOrTx, name: string): Promise<string> {
   const base = slugify(name);
   const taken = new Set(
     (await db.selectFrom('companies').select('slug')
@@ -32,7 +31,7 @@ export async function uniqueSlug(db: Db, name: string): Promise<string> {
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
-export async function createCompany(db: Db, input: { name: string; email?: string | null; timezone?: string; slug?: string }, now: Date): Promise<CompanyRow> {
+export async function createCompany(db: DbOrTx, input: { name: string; email?: string | null; timezone?: string; slug?: string }, now: Date): Promise<CompanyRow> {
   const iso = now.toISOString();
   const company = await db.insertInto('companies').values({
     name: input.name,
@@ -62,22 +61,12 @@ export async function createCompany(db: Db, input: { name: string; email?: strin
   return company;
 }
 
-export async function findCompanyBySlug(db: Db, slug: string): Promise<CompanyRow | undefined> {
+export async function findCompanyBySlug(db: DbOrTx, slug: string): Promise<CompanyRow | undefined> {
   return db.selectFrom('companies').selectAll().where('slug', '=', slug.toLowerCase()).executeTakeFirst();
 }
 
-export async function findCompanyById(db: Db, id: number): Promise<CompanyRow | undefined> {
+export async function findCompanyById(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
   return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/** DECISIONS.md section 6: no expiry means unlimited; otherwise active until the expiry instant. */
-export function subscriptionActive(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
-  return !company.subscription_expires_at || company.subscription_expires_at > now.toISOString();
-}
-
-/** Public bookings need a live subscription (DECISIONS.md section 6); staff keep access regardless. */
-export function acceptingBookings(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
-  return subscriptionActive(company, now);
 }
 
 /**
@@ -85,14 +74,9 @@ export function acceptingBookings(company: Pick<CompanyRow, 'subscription_expire
  * count something per company (the trial's staff limit) then run one after another. SQLite needs
  * no lock: its BEGIN IMMEDIATE already serialises every writer.
  */
-export async function lockCompany(trx: Db, id: number): Promise<CompanyRow | undefined> {
+export async function lockCompany(trx: DbOrTx, id: number): Promise<CompanyRow | undefined> {
   const query = trx.selectFrom('companies').selectAll().where('id', '=', id);
   return (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
-}
-
-/** Paid plans have no staff limit; the Free Trial (or an unknown plan) is limited. */
-export function hasStaffLimit(company: Pick<CompanyRow, 'subscription_plan'>): boolean {
-  return company.subscription_plan !== 'standard' && company.subscription_plan !== 'enterprise';
 }
 
 export interface CompanySettings {
@@ -109,7 +93,7 @@ export interface CompanySettings {
 const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
 
 /** Applies a partial settings change; fields left out keep their value. */
-export async function updateCompanySettings(db: Db, id: number, s: CompanySettings, now: Date): Promise<CompanyRow | undefined> {
+export async function updateCompanySettings(db: DbOrTx, id: number, s: CompanySettings, now: Date): Promise<CompanyRow | undefined> {
   return db.updateTable('companies').set({
     name: s.name,
     email: s.email,
@@ -121,4 +105,32 @@ export async function updateCompanySettings(db: Db, id: number, s: CompanySettin
     hide_customer_names_in_feeds: flag(s.hide_customer_names_in_feeds),
     updated_at: now.toISOString(),
   }).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export interface CompanyListFilter {
+  /** Only companies that chose to be listed and can take a booking at this instant (ISO). */
+  listedAndActiveAt?: string;
+  /** Only this company. */
+  companyId?: number;
+  /** Text the name or slug contains (also the email, unless listedAndActiveAt is given). */
+  search?: string;
+}
+
+/** Companies in name order. */
+export async function listCompanies(db: DbOrTx, f: CompanyListFilter): Promise<CompanyRow[]> {
+  let query = db.selectFrom('companies').selectAll().orderBy('name').orderBy('id');
+  if (f.listedAndActiveAt !== undefined) {
+    const at = f.listedAndActiveAt;
+    query = query.where('listed_publicly', '=', 1)
+      .where((eb) => eb.or([eb('subscription_expires_at', 'is', null), eb('subscription_expires_at', '>', at)]));
+  }
+  if (f.companyId !== undefined) query = query.where('id', '=', f.companyId);
+  if (f.search) query = query.where(anyContains(f.listedAndActiveAt !== undefined ? ['name', 'slug'] : ['name', 'email', 'slug'], f.search));
+  return query.execute();
+}
+
+/** Removes the company; foreign keys cascade from it to everything it owns. False when there was none. */
+export async function deleteCompany(db: DbOrTx, id: number): Promise<boolean> {
+  const res = await db.deleteFrom('companies').where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
 }

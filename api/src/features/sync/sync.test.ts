@@ -5,7 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, type TestPerson } from '../../testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
-import { SYNC_PAGE_SIZE } from './sync.routes.ts';
+import { SYNC_PAGE_SIZE } from './sync.service.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 

@@ -1,0 +1,299 @@
+// Booking integrity: every create, move, cancel and delete of an appointment, each run inside one
+// transaction (opened with inBookingTransaction) that serialises competing writers of the same company.
+//
+// The order inside each transaction is fixed (see lockCompanyForBooking for why):
+//   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
+//   pure availability engine -> write -> append the sync change -> queue the emails -> commit.
+import type { Kysely, Transaction } from 'kysely';
+import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
+import { isForeignKeyViolation } from '../../lib/db-errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
+import { bookingNeighbours, busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
+import { queueAppointmentEmail, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
+import {
+  deleteAppointment, findAppointmentRow, findAppointmentView, findOrCreateCustomer, insertAppointment,
+  recordSyncChange, serviceCapacities, serviceIdsOf, updateAppointment, type AppointmentChanges, type AppointmentView, type CompanyPerson,
+} from './appointment.repository.ts';
+import { toAppointmentDto } from './appointment.mapper.ts';
+import type { AppointmentDto } from './appointment.schema.ts';
+
+type Trx = Transaction<Database>;
+
+export const SLOT_TAKEN = 'This time is no longer available';
+/** Staff may set any end time, within reason: a day bounds every appointment. */
+export const MAX_APPOINTMENT_MINUTES = 24 * 60;
+
+export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
+
+/**
+ * The first statement of every appointment write. On PostgreSQL it locks the company row, so writers
+ * of one company run one after another, also across API processes: the second waits here and then
+ * (READ COMMITTED takes a fresh snapshot per statement) reads every appointment the first committed.
+ * SQLite needs no row lock: BEGIN IMMEDIATE (db/src/connect.ts) already took the database's write lock.
+ *
+ * FOR NO KEY UPDATE rather than FOR UPDATE: it conflicts with itself (and with FOR UPDATE and plain
+ * updates of the row), which is all the serialising needs, but not with the FOR KEY SHARE lock that
+ * foreign-key checks take, so other requests inserting rows that reference the company (customers,
+ * outbox messages) do not queue behind a booking, and cannot deadlock with one.
+ *
+ * Taking this lock before inserting into sync_changes is also what makes the sync cursor safe: ids
+ * come from a sequence when the row is inserted, so without the lock two writers of one company
+ * could commit ids 11 then 10, and a reader who saw 11 would skip 10 for ever. Under the lock each
+ * company's ids are taken and committed in the same order.
+ */
+const companyLockQuery = (db: Kysely<Database>) => db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
+const companyLock = {
+  sqlite: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>(companyLockQuery),
+  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) => companyLockQuery(db).forNoKeyUpdate()),
+};
+
+export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
+  return (await companyLock[dialect](trx, [companyId]))[0];
+}
+
+/** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
+export async function inBookingTransaction<T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });
+    throw err;
+  }
+}
+
+export interface WriteContext {
+  trx: Trx;
+  dialect: Dialect;
+  now: Date;
+  appUrl: string;
+  mailFrom: string;
+}
+
+export interface Contact {
+  name: string;
+  email: string;
+  phone: string | null;
+}
+
+/** Everything a new appointment needs, validated before the transaction starts. */
+export interface NewBooking {
+  company: BookingCompany;
+  start: string;
+  end: string;
+  services: BookableService[];
+  employee: { id: number; name: string } | null;
+  /** The customer record: a known user, one to find or create by email, or none (staff blocking time). */
+  customer: { kind: 'user'; person: CompanyPerson } | { kind: 'contact'; contact: Contact } | null;
+  /** What the booker typed, kept on the appointment. */
+  typed: Contact | null;
+  description: string | null;
+  durationOptionId: number | null;
+  smsConsent: boolean;
+  createdBy: number | null;
+  /** Public and customer bookings must start at an offered slot of this day; staff bookings are checked for conflicts only. */
+  offeredSlot: { date: string; hours: { company: OpenHours | null; employee?: OpenHours | null } } | null;
+  /** Who will read the result: staff see contact details. */
+  staffView: boolean;
+}
+
+function busyFor(ctx: WriteContext, companyId: number, longest: number, start: string, end: string): Promise<BusyAppointment[]> {
+  return busyAppointments(ctx.trx, { companyId, startFrom: startBound(start, longest), startBefore: end });
+}
+
+async function queueEmail(ctx: WriteContext, kind: AppointmentEmailKind, company: BookingCompany, view: AppointmentView, opts: { previousStart?: string; version?: number } = {}) {
+  const email = view.customer_user_email ?? view.customer_email;
+  if (!email) return;
+  await queueAppointmentEmail(ctx.trx, {
+    kind,
+    appointment: { id: view.id, start_time: view.start_time, end_time: view.end_time, version: opts.version ?? view.version, description: view.description },
+    previousStart: opts.previousStart,
+    company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
+    serviceNames: view.service_types.map((s) => s.name),
+    customer: { name: view.customer_user_name ?? view.customer_name ?? 'there', email },
+    employeeName: view.employee_name,
+    appUrl: ctx.appUrl,
+    mailFrom: ctx.mailFrom,
+  }, ctx.now);
+}
+
+export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
+  const { trx, now } = ctx;
+  const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
+  if (!locked) throw notFound('Company not found');
+
+  const busy = await bookingNeighbours(trx, {
+    companyId: b.company.id, employeeId: b.employee?.id ?? null, services: b.services,
+    start: b.start, end: b.end, longestMinutes: locked.longest_appointment_minutes,
+  });
+  if (b.offeredSlot) {
+    const service = b.services[0];
+    const slots = bookableSlots({
+      timezone: b.company.timezone,
+      date: b.offeredSlot.date,
+      now,
+      incrementMinutes: b.company.time_increment_minutes,
+      durationMinutes: service.duration_minutes,
+      companyHours: b.offeredSlot.hours.company,
+      employeeHours: b.offeredSlot.hours.employee,
+      serviceTypeId: service.id,
+      capacity: service.available_slots,
+      employeeId: b.employee?.id ?? null,
+      appointments: busy,
+    });
+    if (!slots.some((s) => s.start === b.start)) throw slotTaken();
+  } else if (bookingConflict({
+    start: b.start,
+    end: b.end,
+    serviceTypes: b.services.map((s) => ({ id: s.id, capacity: s.available_slots })),
+    employeeId: b.employee?.id ?? null,
+    appointments: busy,
+  })) {
+    throw slotTaken();
+  }
+
+  let person: CompanyPerson | null = null;
+  if (b.customer?.kind === 'user') person = b.customer.person;
+  else if (b.customer?.kind === 'contact') person = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
+
+  const values = {
+    company_id: b.company.id,
+    user_id: person?.id ?? null,
+    employee_id: b.employee?.id ?? null,
+    start_time: b.start,
+    end_time: b.end,
+    description: b.description,
+    appointment_duration_option_id: b.durationOptionId,
+    customer_name: b.typed?.name ?? null,
+    customer_email: b.typed?.email ?? null,
+    customer_phone: b.typed?.phone ?? null,
+    sms_consent: b.smsConsent ? 1 : 0,
+    created_by: b.createdBy,
+  };
+  const id = await insertAppointment(trx, values, b.services.map((s) => s.id), now);
+  await recordSyncChange(trx, b.company.id, id, 'upsert', now);
+  // Everything the answer shows is already known: no second read while the write lock is held.
+  const iso = now.toISOString();
+  const view: AppointmentView = {
+    ...values, id, status: 'booked', version: 1, created_at: iso, updated_at: iso,
+    customer_user_name: person?.name ?? null,
+    customer_user_email: person?.email ?? null,
+    customer_user_phone: person?.phone ?? null,
+    employee_name: b.employee?.name ?? null,
+    service_types: b.services.map((s) => ({ id: s.id, name: s.name })).sort((x, y) => x.id - y.id),
+  };
+  await queueEmail(ctx, 'confirmation', b.company, view);
+  return toAppointmentDto(view, { staff: b.staffView });
+}
+
+/**
+ * The If-Match precondition, checked on the row read under the lock. `expected` is undefined without
+ * the header, null for `*`.
+ */
+async function checkVersion(ctx: WriteContext, row: AppointmentRow, expected: number[] | null | undefined, staffView: boolean): Promise<void> {
+  if (!expected || expected.includes(row.version)) return;
+  const view = (await findAppointmentView(ctx.trx, row.id))!;
+  throw new AppError('version_mismatch', 'This appointment was changed by someone else. Review the current version and try again.', {
+    extra: { current: toAppointmentDto(view, { staff: staffView }) },
+    headers: { ETag: `"${row.version}"` },
+  });
+}
+
+/** A change to an existing appointment; fields left undefined keep their value. */
+export interface AppointmentEdit {
+  start?: string;
+  end?: string;
+  /** Recompute the end as start + this many minutes (a new duration option without an explicit end). */
+  durationMinutes?: number;
+  services?: BookableService[];
+  employeeId?: number | null;
+  userId?: number | null;
+  description?: string | null;
+  durationOptionId?: number | null;
+  status?: 'booked' | 'cancelled';
+  smsConsent?: boolean;
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+
+export async function updateAppointmentChecked(
+  ctx: WriteContext,
+  company: BookingCompany,
+  id: number,
+  edit: AppointmentEdit,
+  ifMatch: number[] | null | undefined,
+  staffView: boolean,
+): Promise<AppointmentDto> {
+  const { trx, now } = ctx;
+  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
+  const current = await findAppointmentRow(trx, id);
+  if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
+  await checkVersion(ctx, current, ifMatch, staffView);
+
+  const start = edit.start ?? current.start_time;
+  let end: string;
+  if (edit.end !== undefined) end = edit.end;
+  else if (edit.durationMinutes !== undefined) end = new Date(Date.parse(start) + edit.durationMinutes * 60_000).toISOString();
+  else if (edit.start !== undefined) {
+    // Moving the start alone keeps the appointment's length.
+    end = new Date(Date.parse(start) + (Date.parse(current.end_time) - Date.parse(current.start_time))).toISOString();
+  } else end = current.end_time;
+  if (Date.parse(end) <= Date.parse(start)) throw badRequest('end_time must be after start_time', [{ path: 'end_time', message: 'end_time must be after start_time' }]);
+  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000) throw badRequest('An appointment cannot last longer than 24 hours');
+
+  const currentServiceIds = await serviceIdsOf(trx, id);
+  const serviceIds = edit.services ? [...new Set(edit.services.map((s) => s.id))] : currentServiceIds;
+  const status = edit.status ?? current.status;
+  const employeeId = edit.employeeId !== undefined ? edit.employeeId : current.employee_id;
+
+  const changes: AppointmentChanges = {};
+  if (start !== current.start_time) changes.start_time = start;
+  if (end !== current.end_time) changes.end_time = end;
+  if (employeeId !== current.employee_id) changes.employee_id = employeeId;
+  if (edit.userId !== undefined && edit.userId !== current.user_id) changes.user_id = edit.userId;
+  if (edit.description !== undefined && edit.description !== current.description) changes.description = edit.description;
+  if (edit.durationOptionId !== undefined && edit.durationOptionId !== current.appointment_duration_option_id) changes.appointment_duration_option_id = edit.durationOptionId;
+  if (status !== current.status) changes.status = status;
+  if (edit.smsConsent !== undefined && (edit.smsConsent ? 1 : 0) !== current.sms_consent) changes.sms_consent = edit.smsConsent ? 1 : 0;
+  const servicesChanged = !sameIds(serviceIds, currentServiceIds);
+
+  if (Object.keys(changes).length === 0 && !servicesChanged) {
+    return toAppointmentDto((await findAppointmentView(trx, id))!, { staff: staffView });
+  }
+
+  const timeChanged = changes.start_time !== undefined || changes.end_time !== undefined;
+  const rebooked = current.status === 'cancelled' && status === 'booked';
+  if (status === 'booked' && (timeChanged || servicesChanged || changes.employee_id !== undefined || rebooked)) {
+    // Capacities of the services it will have, archived ones included (an old booking keeps its service).
+    const capacities = await serviceCapacities(trx, serviceIds);
+    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end);
+    if (bookingConflict({
+      start, end,
+      serviceTypes: capacities.map((s) => ({ id: s.id, capacity: s.available_slots })),
+      employeeId,
+      appointments: busy,
+      ignoreAppointmentId: id,
+    })) throw slotTaken();
+  }
+
+  await updateAppointment(trx, id, changes, servicesChanged ? serviceIds : undefined, now);
+  await recordSyncChange(trx, company.id, id, 'upsert', now);
+  const view = (await findAppointmentView(trx, id))!;
+  if (changes.status === 'cancelled') await queueEmail(ctx, 'cancellation', company, view);
+  else if (rebooked) await queueEmail(ctx, 'confirmation', company, view);
+  else if (status === 'booked' && timeChanged) await queueEmail(ctx, 'reschedule', company, view, { previousStart: current.start_time });
+  return toAppointmentDto(view, { staff: staffView });
+}
+
+export async function deleteAppointmentChecked(ctx: WriteContext, company: BookingCompany, id: number, ifMatch: number[] | null | undefined): Promise<void> {
+  const { trx, now } = ctx;
+  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
+  const current = await findAppointmentRow(trx, id);
+  if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
+  await checkVersion(ctx, current, ifMatch, true);
+  const view = (await findAppointmentView(trx, id))!;
+  await deleteAppointment(trx, id);
+  await recordSyncChange(trx, company.id, id, 'delete', now);
+  // A cancelled appointment's customer was already told.
+  if (current.status === 'booked') await queueEmail(ctx, 'cancellation', company, view, { version: current.version + 1 });
+}

@@ -1,0 +1,67 @@
+// The company use cases: listing and reading (public fields for outsiders, the full view for members),
+// creation by global_admin with its settings, settings changes by the company's admins, deletion.
+import type { Kysely } from 'kysely';
+import type { Database } from '@bookwell/db';
+import { assertCompanyAccess } from '../../lib/authorize.ts';
+import type { Actor } from '../../lib/context.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
+import {
+  createCompany, deleteCompany, findCompanyById, findCompanyBySlug, listCompanies, updateCompanySettings, type CompanySettings,
+} from './company.repository.ts';
+
+const COMPANY_NOT_FOUND = 'Company not found';
+
+type Db = Kysely<Database>;
+
+function slugTaken() {
+  return new AppError('conflict', 'This slug is already taken', { status: 409 });
+}
+
+/** Anonymous: listed companies taking bookings (public fields). Members: their own company. global_admin: all. */
+export async function companiesFor(db: Db, actor: Actor | null, search: string | undefined, now: Date): Promise<(CompanyDto | PublicCompanyDto)[]> {
+  if (!actor) {
+    // Only businesses that chose to be listed and can take a booking right now.
+    return (await listCompanies(db, { listedAndActiveAt: now.toISOString(), search })).map((row) => toPublicCompanyDto(row, now));
+  }
+  if (actor.role !== 'global_admin' && actor.company_id == null) return [];
+  const companyId = actor.role === 'global_admin' ? undefined : actor.company_id!;
+  return (await listCompanies(db, { companyId, search })).map((row) => toCompanyDto(row, now));
+}
+
+/** A company by id or by its booking-link slug, as the caller may see it. */
+export async function companyViewFor(db: Db, actor: Actor | null, by: { id: number } | { slug: string }, now: Date): Promise<CompanyDto | PublicCompanyDto> {
+  const company = 'id' in by ? await findCompanyById(db, by.id) : await findCompanyBySlug(db, by.slug);
+  if (!company) throw notFound(COMPANY_NOT_FOUND);
+  return toCompanyViewFor(actor, company, now);
+}
+
+/** A new company (14-day trial, default duration options) with its settings, in one transaction. */
+export async function createCompanyWithSettings(db: Db, input: CompanySettings & { name: string; slug?: string }, now: Date): Promise<CompanyDto> {
+  const { name, email, slug, timezone, ...settings } = input;
+  if (slug && (await findCompanyBySlug(db, slug))) throw slugTaken();
+  try {
+    const company = await db.transaction().execute(async (trx) => {
+      const created = await createCompany(trx, { name, email, slug, timezone }, now);
+      return (await updateCompanySettings(trx, created.id, settings, now))!;
+    });
+    return toCompanyDto(company, now);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken();
+    throw err;
+  }
+}
+
+/** Applies a partial settings change for the company's admins (or global_admin). */
+export async function changeCompanySettings(db: Db, actor: Actor, id: number, settings: CompanySettings, now: Date): Promise<CompanyDto> {
+  assertCompanyAccess(actor, id);
+  const updated = await updateCompanySettings(db, id, settings, now);
+  if (!updated) throw notFound(COMPANY_NOT_FOUND);
+  return toCompanyDto(updated, now);
+}
+
+/** Removes a company and everything it owns. */
+export async function removeCompany(db: Db, id: number): Promise<void> {
+  if (!(await deleteCompany(db, id))) throw notFound(COMPANY_NOT_FOUND);
+}
