@@ -68,3 +68,10 @@ export async function emailList(db: DbOrTx, f: { role?: Role; activeOnly: boolea
   if (f.activeOnly) q = q.where('users.company_id', 'is not', null).where(activeAt(f.now));
   return q.orderBy('users.email').orderBy('users.id').execute();
 }
+
+/** Sets (or clears, with null) a company's subscription expiry; false when no such company. */
+export async function setSubscriptionExpiry(db: DbOrTx, companyId: number, expiresAt: string | null, now: Date): Promise<boolean> {
+  const res = await db.updateTable('companies').set({ subscription_expires_at: expiresAt, updated_at: now.toISOString() })
+    .where('id', '=', companyId).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

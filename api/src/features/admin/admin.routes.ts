@@ -2,16 +2,13 @@
 // person with their company, and the email export (JSON or spreadsheet-safe CSV).
 import { z } from '@hono/zod-openapi';
 import { GLOBAL_ADMIN } from '../../lib/authorize.ts';
-import { notFound } from '../../lib/errors.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
-import { toCompanyDto } from '../companies/company.mapper.ts';
-import { toUserDto } from '../users/user.mapper.ts';
-import { companiesWithCounts, emailList, platformStats, usersWithCounts } from './admin.repository.ts';
 import {
   AdminCompaniesQuery, AdminCompanySchema, AdminStatsSchema, AdminUserSchema, AdminUsersQuery, EmailExportSchema, ExportQuery, SubscriptionBody,
 } from './admin.schema.ts';
-import { emailListCsv, exportFileName } from './user-export.ts';
+import { changeSubscriptionExpiry, exportEmails as exportEmailList, listCompanies, listUsers, platformFigures } from './admin.service.ts';
+import { emailListCsv, exportFileName } from './user-export.mapper.ts';
 
 const stats = defineRoute({
   method: 'get', path: '/admin/stats', access: GLOBAL_ADMIN, tags: ['admin'],
@@ -58,36 +55,22 @@ const exportEmails = defineRoute({
 export const adminRoutes = createRouter()
   .openapi(stats, async (c) => {
     const { db, now } = c.get('deps');
-    return c.json(await platformStats(db, now()), 200);
+    return c.json(await platformFigures(db, now()), 200);
   })
   .openapi(companies, async (c) => {
     const { db, now } = c.get('deps');
-    const at = now();
-    const rows = await companiesWithCounts(db, { search: c.req.valid('query').search });
-    return c.json(rows.map((r) => ({ ...toCompanyDto(r, at), user_count: r.user_count, appointment_count: r.appointment_count })), 200);
+    return c.json(await listCompanies(db, c.req.valid('query').search, now()), 200);
   })
   .openapi(subscription, async (c) => {
     const { db, now } = c.get('deps');
-    const { id } = c.req.valid('param');
-    const { subscription_expires_at } = c.req.valid('json');
-    const at = now();
-    const res = await db.updateTable('companies').set({ subscription_expires_at, updated_at: at.toISOString() })
-      .where('id', '=', id).executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw notFound('Company not found');
-    const [row] = await companiesWithCounts(db, { id });
-    return c.json({ ...toCompanyDto(row, at), user_count: row.user_count, appointment_count: row.appointment_count }, 200);
+    return c.json(await changeSubscriptionExpiry(db, c.req.valid('param').id, c.req.valid('json').subscription_expires_at, now()), 200);
   })
-  .openapi(users, async (c) => {
-    const { db } = c.get('deps');
-    const q = c.req.valid('query');
-    const rows = await usersWithCounts(db, { companyId: q.company_id, role: q.role, search: q.search });
-    return c.json(rows.map((r) => ({ ...toUserDto(r), company_name: r.company_name, appointment_count: r.appointment_count })), 200);
-  })
+  .openapi(users, async (c) => c.json(await listUsers(c.get('deps').db, c.req.valid('query')), 200))
   .openapi(exportEmails, async (c) => {
     const { db, now } = c.get('deps');
     const q = c.req.valid('query');
     const at = now();
-    const rows = await emailList(db, { role: q.role, activeOnly: q.active_only === 'true', now: at });
+    const rows = await exportEmailList(db, { role: q.role, activeOnly: q.active_only === 'true' }, at);
     if (q.format === 'csv') {
       return c.body(emailListCsv(rows), 200, {
         'Content-Type': 'text/csv; charset=utf-8',

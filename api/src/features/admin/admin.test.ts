@@ -5,7 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, uniqueEmail, type CallOptions, type CallResult, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
-import { neutraliseCell } from './user-export.ts';
+import { neutraliseCell } from './user-export.mapper.ts';
 
 const SECRET_FIELDS = /password_hash|token_version|stripe_customer_id|stripe_subscription_id|cus_secret|sub_secret|test-only-not-a-hash/;
 const DAY = 86_400_000;

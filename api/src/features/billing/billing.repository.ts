@@ -1,7 +1,7 @@
 // Billing rows: a company's Stripe customer, its subscription state, and the Stripe events already applied.
 import type { Transaction } from 'kysely';
 import type { CompanyRow, Database, DbOrTx } from '@bookwell/db';
-import { subscriptionActive } from '../companies/company.repository.ts';
+import { subscriptionActive } from '../companies/company.rules.ts';
 import { isPaidPlan, type SubscriptionState } from './subscription-state.ts';
 
 /** A paid plan that Stripe still bills: such a company manages it in the billing portal. */

@@ -1,7 +1,7 @@
 // The Free Trial's staff limit (DECISIONS.md section 6): at most 10 staff, owner included; paid plans are unlimited.
 import type { CompanyRow, DbOrTx } from '@bookwell/db';
 import { AppError } from '../../lib/errors.ts';
-import { hasStaffLimit } from '../companies/company.repository.ts';
+import { hasStaffLimit } from '../companies/company.rules.ts';
 import { countStaff } from './user.repository.ts';
 
 export const TRIAL_STAFF_LIMIT = 10;
