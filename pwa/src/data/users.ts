@@ -4,16 +4,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { STAFF_ROLES, type Role, type User } from '../lib/api-types.ts';
 
-/** A person as the API shows them (GET /users/{id}, /users, /me). */
-export type User = InferResponseType<(typeof client.users)[':id']['$get'], 200>;
-export type Role = User['role'];
+// The signed-in user's shape and the role lists live in lib (the session needs them too).
+export { COMPANY_ROLES, STAFF_ROLES, type Role, type User } from '../lib/api-types.ts';
 /** Public staff listing entry: id and name. */
 export type Employee = InferResponseType<typeof client.employees.$get, 200>[number];
 export type UserChanges = InferRequestType<(typeof client.users)[':id']['$put']>['json'];
-
-export const STAFF_ROLES: readonly Role[] = ['admin', 'manager', 'employee', 'user'];
-export const COMPANY_ROLES: readonly Role[] = [...STAFF_ROLES, 'customer'];
 
 export const userKeys = {
   all: ['users'] as const,
