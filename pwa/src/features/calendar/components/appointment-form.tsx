@@ -13,7 +13,8 @@ import { companyDurationDefaultQuery, companyDurationOptionsQuery, durationOptio
 import { serviceTypesQuery, type ServiceType } from '../../../data/service-types.ts';
 import { customersQuery, staffQuery, type User } from '../../../data/users.ts';
 import { durationChoices, type DurationChoice } from '../durations.ts';
-import { useAppointmentForm, type AppointmentFormOptions, type AppointmentModalInitial } from '../hooks/use-appointment-form.ts';
+import type { AppointmentModalInitial } from '../appointment-values.ts';
+import { useAppointmentForm, type AppointmentFormOptions } from '../hooks/use-appointment-form.ts';
 import type { FooterState } from './appointment-modal-footer.tsx';
 import { ChangeList } from './appointment-change-list.tsx';
 import {

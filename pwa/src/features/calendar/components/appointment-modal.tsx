@@ -5,7 +5,8 @@
 // (`initial.customerId`). That is the one import another feature may make from calendar/.
 import { useId, useState } from 'react';
 import { Modal } from '../../../components/modal.tsx';
-import type { AppointmentModalInitial, SavedResult } from '../hooks/use-appointment-form.ts';
+import type { AppointmentModalInitial } from '../appointment-values.ts';
+import type { SavedResult } from '../hooks/use-appointment-form.ts';
 import { AppointmentForm } from './appointment-form.tsx';
 import { ModalFooter, type FooterState } from './appointment-modal-footer.tsx';
 import './appointment-modal.css';

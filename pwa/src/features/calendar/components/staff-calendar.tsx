@@ -27,7 +27,7 @@ import { eventLabel, slotBounds, staffColours, toEvents, visibleAppointments } f
 import { PHONE_QUERY, VIEWS, VIEW_LABELS, useCalendarRange, type ViewKey } from '../hooks/use-calendar-range.ts';
 import { useMediaQuery } from '../hooks/use-media-query.ts';
 import { useMoveAppointment } from '../hooks/use-move-appointment.ts';
-import type { AppointmentModalInitial } from '../hooks/use-appointment-form.ts';
+import type { AppointmentModalInitial } from '../appointment-values.ts';
 import { AppointmentModal } from './appointment-modal.tsx';
 import './staff-calendar.css';
 

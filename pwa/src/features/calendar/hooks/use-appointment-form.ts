@@ -1,5 +1,6 @@
-// The appointment modal's form: its fields, their validation, the checked submit and delete, and
-// what to do when someone else changed or deleted the appointment meanwhile (the 412 choice).
+// The appointment modal's form state: its values and errors (the rules are in appointment-values.ts),
+// the checked submit and delete, and what to do when someone else changed or deleted the
+// appointment meanwhile (the 412 choice).
 //
 // Writes are checked: POST carries an Idempotency-Key (one per submission attempt, reused when
 // the same body is sent again after no answer came), PUT and DELETE carry If-Match with the
@@ -8,87 +9,30 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';
-import { addMinutesWall, toWallTime, todayIn, zonedTimeToUtc } from '../../../lib/zoned-time.ts';
-import {
-  appointmentKeys,
-  createAppointment,
-  deleteAppointment,
-  updateAppointment,
-  type Appointment,
-  type AppointmentInput,
-  type AppointmentStatus,
-} from '../../../data/appointments.ts';
+import { addMinutesWall } from '../../../lib/zoned-time.ts';
+import { appointmentKeys, createAppointment, deleteAppointment, updateAppointment, type Appointment } from '../../../data/appointments.ts';
 import type { ServiceType } from '../../../data/service-types.ts';
 import { describeWriteError, type WriteProblem } from '../appointment-errors.ts';
-import { choiceFitting, durationMinutes, durationValueFor, preferredChoice, type DurationChoice } from '../durations.ts';
+import { choiceFitting, durationMinutes, type DurationChoice } from '../durations.ts';
+import {
+  FIELD_ERRORS,
+  REQUIRED_FIELDS,
+  appointmentInput,
+  createRequest,
+  initialValues,
+  missingFields,
+  valuesFromAppointment,
+  type AppointmentFormValues,
+  type AppointmentModalInitial,
+  type FieldErrors,
+} from '../appointment-values.ts';
 import type { FooterState } from '../components/appointment-modal-footer.tsx';
 
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 
-export interface AppointmentModalInitial {
-  /** Prefill the customer (Directory's Schedule Appointment). */
-  customerId?: number;
-  /** Prefill the start date, 'YYYY-MM-DD' in the company's zone (a clicked day). */
-  date?: string;
-  /** Prefill the start time, 'HH:MM' (a clicked slot in week or day view). */
-  time?: string;
-  /** Edit this appointment instead of creating one. */
-  appointment?: Appointment;
-}
-
 export type SavedResult = { action: 'created' | 'updated' | 'deleted'; appointment: Appointment | null };
 
-export interface AppointmentFormValues {
-  customerId: string;
-  employeeId: string;
-  date: string;
-  time: string;
-  /** A DurationChoice id, or 'm:<minutes>' for an appointment whose length no option matches. */
-  duration: string;
-  description: string;
-  serviceIds: number[];
-  status: AppointmentStatus;
-}
-
-/** The fields that must be filled, in the order the first missing one gets the focus. */
-export type RequiredField = 'customerId' | 'date' | 'time' | 'duration';
-
-const FIELD_ERRORS: Record<RequiredField, string> = {
-  customerId: 'Please select a customer.',
-  date: 'Please enter a start date.',
-  time: 'Please enter a start time.',
-  duration: 'Please select a duration.',
-};
-
 type Phase = 'editing' | 'saving' | 'deleting' | 'done';
-
-function valuesFromAppointment(a: Appointment, zone: string, choices: DurationChoice[]): AppointmentFormValues {
-  const start = toWallTime(a.start_time, zone);
-  return {
-    customerId: a.user_id != null ? String(a.user_id) : '',
-    employeeId: a.employee_id != null ? String(a.employee_id) : '',
-    date: start.date,
-    time: start.time,
-    duration: durationValueFor(a, choices),
-    description: a.description ?? '',
-    serviceIds: (a.service_types ?? []).map((s) => s.id),
-    status: a.status ?? 'booked',
-  };
-}
-
-function newValues(initial: AppointmentModalInitial | undefined, zone: string, choices: DurationChoice[], defaultMinutes: number | null): AppointmentFormValues {
-  const preferred = preferredChoice(defaultMinutes, choices);
-  return {
-    customerId: initial?.customerId != null ? String(initial.customerId) : '',
-    employeeId: '',
-    date: initial?.date ?? todayIn(zone),
-    time: initial?.time ?? '',
-    duration: preferred ? String(preferred.id) : '',
-    description: '',
-    serviceIds: [],
-    status: 'booked',
-  };
-}
 
 export interface AppointmentFormOptions {
   initial?: AppointmentModalInitial;
@@ -133,11 +77,9 @@ export function useAppointmentForm({
   const [base, setBase] = useState<Appointment | null>(initial?.appointment ?? null);
   const editing = base !== null || !!initial?.appointment;
 
-  const [values, setValues] = useState<AppointmentFormValues>(() =>
-    initial?.appointment ? valuesFromAppointment(initial.appointment, zone, choices) : newValues(initial, zone, choices, defaultMinutes),
-  );
+  const [values, setValues] = useState<AppointmentFormValues>(() => initialValues(initial, zone, choices, defaultMinutes));
   const [durationTouched, setDurationTouched] = useState(editing);
-  const [errors, setErrors] = useState<Partial<Record<RequiredField, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [phase, setPhase] = useState<Phase>('editing');
   const [success, setSuccess] = useState<string | null>(null);
   const [problem, setProblem] = useState<WriteProblem | null>(null);
@@ -187,13 +129,9 @@ export function useAppointmentForm({
   };
 
   const validate = (): boolean => {
-    const next: Partial<Record<RequiredField, string>> = {};
-    if (!values.customerId) next.customerId = FIELD_ERRORS.customerId;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(values.date)) next.date = FIELD_ERRORS.date;
-    if (!/^\d{2}:\d{2}$/.test(values.time)) next.time = FIELD_ERRORS.time;
-    if (!minutes) next.duration = FIELD_ERRORS.duration;
+    const next = missingFields(values, minutes);
     setErrors(next);
-    const first = (['customerId', 'date', 'time', 'duration'] as RequiredField[]).find((k) => next[k]);
+    const first = REQUIRED_FIELDS.find((k) => next[k]);
     if (first) {
       document.getElementById(ids[first])?.focus();
       return false;
@@ -225,19 +163,7 @@ export function useAppointmentForm({
     if (phase !== 'editing') return;
     setNotice(null);
     if (!validate() || !minutes) return;
-    const start = zonedTimeToUtc(values.date, values.time, zone);
-    const endInstant = new Date(start.getTime() + minutes * 60_000);
-    const optionId = values.duration.startsWith('m:') ? null : Number(values.duration);
-    const input: AppointmentInput = {
-      company_id: companyId,
-      user_id: Number(values.customerId),
-      employee_id: values.employeeId ? Number(values.employeeId) : null,
-      start_time: start.toISOString(),
-      end_time: endInstant.toISOString(),
-      description: values.description.trim() || null,
-      appointment_duration_option_id: optionId,
-      service_type_ids: values.serviceIds,
-    };
+    const input = appointmentInput(values, companyId, zone, minutes);
     setPhase('saving');
     setProblem(null);
     const body = JSON.stringify(base ? { ...input, status: values.status, id: base.id, v: base.version } : input);
@@ -249,12 +175,7 @@ export function useAppointmentForm({
         attempts.succeeded();
         finish('Appointment updated successfully!', 'updated', saved);
       } else {
-        // A new appointment leaves out an empty employee and length, as the request always has.
-        const { employee_id, appointment_duration_option_id, ...rest } = input;
-        const saved = await createAppointment(
-          { ...rest, ...(employee_id !== null ? { employee_id } : {}), ...(appointment_duration_option_id !== null ? { appointment_duration_option_id } : {}) },
-          key,
-        );
+        const saved = await createAppointment(createRequest(input), key);
         attempts.succeeded();
         finish('Appointment created successfully!', 'created', saved);
       }
