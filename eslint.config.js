@@ -4,7 +4,7 @@
 // CONTRIBUTING.md explains the layers these rules enforce; scripts/lint-rules.test.ts proves that a
 // bad import of each kind fails.
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -65,6 +65,29 @@ const layerZones = [
   })),
 ];
 
+// File names are kebab-case, with dotted roles after the name (`service-type.repository.ts`,
+// `use-booking-form.ts`, `2026-11-22-001-initial.ts`): one rule for every source file.
+const KEBAB_FILE = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*\.(ts|tsx|js|mjs)$/;
+const bookwell = {
+  rules: {
+    'kebab-case-filename': {
+      meta: {
+        type: 'suggestion',
+        schema: [],
+        messages: { name: 'File names are kebab-case ({{name}}): see CONTRIBUTING.md, "Naming files".' },
+      },
+      create(context) {
+        return {
+          Program(node) {
+            const name = basename(context.filename);
+            if (!KEBAB_FILE.test(name)) context.report({ node, messageId: 'name', data: { name } });
+          },
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -105,6 +128,11 @@ export default tseslint.config(
       'import-x/no-self-import': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['api/src/**/*.{ts,tsx}', 'pwa/src/**/*.{ts,tsx}', 'pwa/e2e/**/*.ts', 'db/src/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { bookwell },
+    rules: { 'bookwell/kebab-case-filename': 'error' },
   },
   {
     // Migrations take Kysely<any> (frozen in time, not tied to today's schema); tests poke at JSON bodies.

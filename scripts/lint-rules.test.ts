@@ -130,6 +130,14 @@ describe('layering rules (eslint.config.js)', () => {
     expect(await rulesFor(rel(a), `import { b } from './b.ts';\nexport const a = () => b;\n`)).toContain('import-x/no-cycle');
   });
 
+  it('reports a source file whose name is not kebab-case', async () => {
+    expect(await rulesFor('pwa/src/components/BookingForm.tsx', 'export const x = 1;\n')).toContain('bookwell/kebab-case-filename');
+    expect(await rulesFor('api/src/features/lint-fixture/service_type.repository.ts', 'export const x = 1;\n')).toContain(
+      'bookwell/kebab-case-filename',
+    );
+    expect(await rulesFor('api/src/features/lint-fixture/service-type.repository.ts', 'export const x = 1;\n')).toEqual([]);
+  });
+
   it('accepts imports that follow the layers', async () => {
     const routes = rel(join(apiFeature, 'more.routes.ts'));
     const code = `import { makeThing } from './thing.service.ts';\nexport const x = makeThing();\n`;
