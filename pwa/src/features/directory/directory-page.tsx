@@ -11,6 +11,7 @@ import { PersonList } from './components/person-list.tsx';
 import { PersonDetail } from './components/person-detail.tsx';
 import { AddPersonModal } from './components/add-person-modal.tsx';
 import './directory-page.css';
+import { FormField } from '../../components/form-field.tsx';
 
 export const DIRECTORY_TEXT = {
   noStaff: 'No staff members for current company',
@@ -113,19 +114,15 @@ function Directory({ companyId, role }: { companyId: number; role: Role }) {
               <span className="dir-count">{customers.length}</span>
             </div>
             {customers.length > 0 && (
-              <div className="field dir-search">
-                <label htmlFor={`${id}-search`} className="visually-hidden">
-                  Search customers
-                </label>
+              <FormField label="Search customers" labelClassName="visually-hidden" id={`${id}-search`} className="dir-search">
                 <input
-                  id={`${id}-search`}
                   className="input"
                   type="search"
                   placeholder="Search customers by name or email"
                   value={search}
                   onChange={(e) => setSearch(e.target.value)}
                 />
-              </div>
+              </FormField>
             )}
             <PersonList
               people={shownCustomers}

@@ -5,6 +5,7 @@ import { Loading } from '../../../components/loading.tsx';
 import { useAdminCompanies, isCompanyActive, type AdminCompany } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import { EditSubscriptionModal } from './edit-subscription-modal.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 
 type StatusFilter = 'all' | 'active' | 'expired';
 
@@ -53,17 +54,15 @@ export function CompaniesTab() {
   return (
     <div className="adm-section">
       <div className="adm-filters">
-        <div className="field adm-search">
-          <label htmlFor={`${id}-q`}>Search companies</label>
+        <FormField label="Search companies" id={`${id}-q`} className="adm-search">
           <input
-            id={`${id}-q`}
             className="input"
             type="search"
             placeholder="Name, email or slug"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-        </div>
+        </FormField>
         <div className="adm-seg" role="group" aria-label="Subscription status">
           {FILTERS.map((f) => (
             <button

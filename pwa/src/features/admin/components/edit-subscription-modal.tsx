@@ -4,6 +4,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { Alert } from '../../../components/alert.tsx';
 import { useUpdateSubscription, type AdminCompany } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 
 /** 'YYYY-MM-DDTHH:MM' in the reader's time zone, as datetime-local inputs want it. */
 export function toLocalInput(iso: string | null): string {
@@ -57,23 +58,17 @@ export function EditSubscriptionModal({ company, onClose }: { company: AdminComp
       }
     >
       <form id={formId} onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-exp`}>Subscription expires</label>
+        <FormField label="Subscription expires" id={`${id}-exp`} hint="In your time zone. Leave empty for an unlimited subscription that never expires.">
           <input
-            id={`${id}-exp`}
             className="input"
             type="datetime-local"
             value={value}
-            aria-describedby={`${id}-hint`}
             onChange={(e) => {
               setValue(e.target.value);
               mutation.reset();
             }}
           />
-          <span className="hint" id={`${id}-hint`}>
-            In your time zone. Leave empty for an unlimited subscription that never expires.
-          </span>
-        </div>
+        </FormField>
         {value && (
           <button type="button" className="btn-link adm-clear" onClick={() => setValue('')}>
             Clear (never expires)

@@ -14,6 +14,7 @@ import {
   type ExportedEmail,
 } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 
 const EXPORT_ROLES = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
 
@@ -95,9 +96,8 @@ export function EmailExportTab() {
       <section className="card adm-export" aria-labelledby={`${id}-h`}>
         <h2 id={`${id}-h`}>Export user emails</h2>
         <div className="adm-export-filters">
-          <div className="field">
-            <label htmlFor={`${id}-role`}>Role</label>
-            <select id={`${id}-role`} className="select" value={role} onChange={(e) => setRole(e.target.value)}>
+          <FormField label="Role" id={`${id}-role`}>
+            <select className="select" value={role} onChange={(e) => setRole(e.target.value)}>
               <option value="">All roles</option>
               {EXPORT_ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -105,7 +105,7 @@ export function EmailExportTab() {
                 </option>
               ))}
             </select>
-          </div>
+          </FormField>
           <label className="checkbox adm-export-check">
             <input type="checkbox" checked={activeOnly} onChange={(e) => setActiveOnly(e.target.checked)} />
             <span>Only companies with an active subscription</span>

@@ -5,6 +5,7 @@ import { Loading } from '../../../components/loading.tsx';
 import { RoleBadge, roleLabel } from '../../../components/role-badge.tsx';
 import { useAdminUsers, type AdminUser } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 
 const ROLE_ORDER = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
 const NO_COMPANY = 'none';
@@ -60,20 +61,17 @@ export function UsersTab() {
         ))}
       </ul>
       <div className="adm-filters adm-filters-3">
-        <div className="field adm-search">
-          <label htmlFor={`${id}-q`}>Search users</label>
+        <FormField label="Search users" id={`${id}-q`} className="adm-search">
           <input
-            id={`${id}-q`}
             className="input"
             type="search"
             placeholder="Name, email or company"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-role`}>Role</label>
-          <select id={`${id}-role`} className="select" value={role} onChange={(e) => setRole(e.target.value)}>
+        </FormField>
+        <FormField label="Role" id={`${id}-role`}>
+          <select className="select" value={role} onChange={(e) => setRole(e.target.value)}>
             <option value="">All roles</option>
             {ROLE_ORDER.map((r) => (
               <option key={r} value={r}>
@@ -81,10 +79,9 @@ export function UsersTab() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-co`}>Company</label>
-          <select id={`${id}-co`} className="select" value={company} onChange={(e) => setCompany(e.target.value)}>
+        </FormField>
+        <FormField label="Company" id={`${id}-co`}>
+          <select className="select" value={company} onChange={(e) => setCompany(e.target.value)}>
             <option value="">All companies</option>
             <option value={NO_COMPANY}>No Company</option>
             {companies.map(([cid, name]) => (
@@ -93,7 +90,7 @@ export function UsersTab() {
               </option>
             ))}
           </select>
-        </div>
+        </FormField>
       </div>
 
       <p className="adm-muted" role="status">

@@ -12,6 +12,7 @@ import {
   useSaveCompanyDurationDefault,
   useToggleCompanyDurationOption,
 } from '../../../data/durations.ts';
+import { FormField } from '../../../components/form-field.tsx';
 
 export const EMPLOYEE_BOOKING_LABEL = 'I want customers to book with a specific employee';
 export const TIME_INCREMENTS = [15, 30, 45, 60] as const;
@@ -47,13 +48,10 @@ export function BookingOptionsCard({ company }: { company: Company }) {
         />
         <span>{EMPLOYEE_BOOKING_LABEL}</span>
       </label>
-      <div className="field">
-        <label htmlFor={`${id}-inc`}>Time increment</label>
+      <FormField label="Time increment" id={`${id}-inc`} hint={<>Customers are offered a start time every {company.time_increment_minutes} minutes.</>}>
         <select
-          id={`${id}-inc`}
           className="select"
           value={company.time_increment_minutes}
-          aria-describedby={`${id}-inc-hint`}
           onChange={(e) => apply({ time_increment_minutes: Number(e.target.value) as CompanyChanges['time_increment_minutes'] }, 'the time increment')}
         >
           {TIME_INCREMENTS.map((m) => (
@@ -62,10 +60,7 @@ export function BookingOptionsCard({ company }: { company: Company }) {
             </option>
           ))}
         </select>
-        <span className="hint" id={`${id}-inc-hint`}>
-          Customers are offered a start time every {company.time_increment_minutes} minutes.
-        </span>
-      </div>
+      </FormField>
       <DurationOptions companyId={company.id} />
     </section>
   );
@@ -124,10 +119,8 @@ function DurationOptions({ companyId }: { companyId: number }) {
         </div>
         <p className="hint cs-hint">The default length stays offered; pick another default to remove it.</p>
       </fieldset>
-      <div className="field">
-        <label htmlFor={`${id}-def`}>Default appointment length</label>
+      <FormField label="Default appointment length" id={`${id}-def`}>
         <select
-          id={`${id}-def`}
           className="select"
           value={defaultMinutes ?? ''}
           disabled={saveDefault.isPending || offeredOptions.length === 0}
@@ -149,7 +142,7 @@ function DurationOptions({ companyId }: { companyId: number }) {
             </option>
           ))}
         </select>
-      </div>
+      </FormField>
       {problem && <Alert tone="error">{problem}</Alert>}
     </>
   );

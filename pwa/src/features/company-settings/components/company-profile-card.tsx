@@ -4,6 +4,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { useUpdateCompany, type Company } from '../../../data/companies.ts';
+import { FormField } from '../../../components/form-field.tsx';
 
 /** IANA zones the browser knows, with the company's own zone kept even if it is not among them. */
 export function timeZoneChoices(current: string): string[] {
@@ -65,10 +66,8 @@ export function CompanyProfileCard({ company }: { company: Company }) {
     <section className="card cs-card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Company profile</h2>
       <form onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Company name</label>
+        <FormField label="Company name" id={`${id}-name`}>
           <input
-            id={`${id}-name`}
             className="input"
             value={name}
             autoComplete="organization"
@@ -77,11 +76,9 @@ export function CompanyProfileCard({ company }: { company: Company }) {
               touch();
             }}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-email`}>Company email</label>
+        </FormField>
+        <FormField label="Company email" id={`${id}-email`}>
           <input
-            id={`${id}-email`}
             className="input"
             type="email"
             value={email}
@@ -91,48 +88,48 @@ export function CompanyProfileCard({ company }: { company: Company }) {
               touch();
             }}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-logo`}>Logo URL</label>
-          <div className="cs-logo-row">
-            <div className="cs-logo-preview" aria-live="polite">
-              {logoOk && failedLogo !== logo ? (
-                <img src={logo} alt="Logo preview" onError={() => setFailedLogo(logo)} />
-              ) : (
-                <span className="cs-logo-initial" aria-hidden="true">
-                  {(name.trim() || company.name).charAt(0).toUpperCase()}
-                </span>
-              )}
-            </div>
-            <input
-              id={`${id}-logo`}
-              className="input"
-              type="url"
-              inputMode="url"
-              placeholder="https://example.com/logo.png"
-              value={logoUrl}
-              aria-describedby={`${id}-logo-hint`}
-              onChange={(e) => {
-                setLogoUrl(e.target.value);
-                touch();
-              }}
-            />
-          </div>
-          <span className="hint" id={`${id}-logo-hint`}>
-            {logo && !logoOk
+        </FormField>
+        <FormField
+          label="Logo URL"
+          id={`${id}-logo`}
+          hint={
+            logo && !logoOk
               ? 'Enter a full address starting with https://.'
               : logoOk && failedLogo === logo
                 ? 'The image at this address could not be loaded.'
-                : 'Shown on your booking page. Leave empty to show your initial.'}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-tz`}>Time zone</label>
+                : 'Shown on your booking page. Leave empty to show your initial.'
+          }
+        >
+          {(control) => (
+            <div className="cs-logo-row">
+              <div className="cs-logo-preview" aria-live="polite">
+                {logoOk && failedLogo !== logo ? (
+                  <img src={logo} alt="Logo preview" onError={() => setFailedLogo(logo)} />
+                ) : (
+                  <span className="cs-logo-initial" aria-hidden="true">
+                    {(name.trim() || company.name).charAt(0).toUpperCase()}
+                  </span>
+                )}
+              </div>
+              <input
+                {...control}
+                className="input"
+                type="url"
+                inputMode="url"
+                placeholder="https://example.com/logo.png"
+                value={logoUrl}
+                onChange={(e) => {
+                  setLogoUrl(e.target.value);
+                  touch();
+                }}
+              />
+            </div>
+          )}
+        </FormField>
+        <FormField label="Time zone" id={`${id}-tz`} hint="Opening hours and booking times are in this time zone.">
           <select
-            id={`${id}-tz`}
             className="select"
             value={timezone}
-            aria-describedby={`${id}-tz-hint`}
             onChange={(e) => {
               setTimezone(e.target.value);
               touch();
@@ -144,10 +141,7 @@ export function CompanyProfileCard({ company }: { company: Company }) {
               </option>
             ))}
           </select>
-          <span className="hint" id={`${id}-tz-hint`}>
-            Opening hours and booking times are in this time zone.
-          </span>
-        </div>
+        </FormField>
         <label className="checkbox cs-check">
           <input
             type="checkbox"

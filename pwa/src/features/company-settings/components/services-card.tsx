@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useServiceTypes, useWriteServiceType, type ServiceType, type ServiceTypeInput } from '../../../data/service-types.ts';
+import { FormField } from '../../../components/form-field.tsx';
 
 export const SERVICE_TEXT = {
   required: 'Name and duration are required.',
@@ -217,14 +218,11 @@ function ServiceForm({
     <form className="cs-svc-form" onSubmit={submit} noValidate aria-label={title} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <h3>{title}</h3>
       <div className="cs-svc-grid">
-        <div className="field cs-svc-wide">
-          <label htmlFor={`${id}-name`}>Service name</label>
-          <input id={`${id}-name`} className="input" value={d.name} onChange={(e) => set({ name: e.target.value })} autoFocus />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-dur`}>Duration (minutes)</label>
+        <FormField label="Service name" id={`${id}-name`} className="cs-svc-wide">
+          <input className="input" value={d.name} onChange={(e) => set({ name: e.target.value })} autoFocus />
+        </FormField>
+        <FormField label="Duration (minutes)" id={`${id}-dur`}>
           <input
-            id={`${id}-dur`}
             className="input"
             type="number"
             inputMode="numeric"
@@ -233,11 +231,9 @@ function ServiceForm({
             value={d.duration}
             onChange={(e) => set({ duration: e.target.value })}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-price`}>Price (USD, optional)</label>
+        </FormField>
+        <FormField label="Price (USD, optional)" id={`${id}-price`}>
           <input
-            id={`${id}-price`}
             className="input"
             type="number"
             inputMode="decimal"
@@ -246,24 +242,18 @@ function ServiceForm({
             value={d.price}
             onChange={(e) => set({ price: e.target.value })}
           />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-slots`}>Available slots</label>
+        </FormField>
+        <FormField label="Available slots" id={`${id}-slots`} hint="How many customers can book it at the same time.">
           <input
-            id={`${id}-slots`}
             className="input"
             type="number"
             inputMode="numeric"
             min={1}
             step={1}
             value={d.slots}
-            aria-describedby={`${id}-slots-hint`}
             onChange={(e) => set({ slots: e.target.value })}
           />
-          <span className="hint" id={`${id}-slots-hint`}>
-            How many customers can book it at the same time.
-          </span>
-        </div>
+        </FormField>
       </div>
       <label className="checkbox cs-check">
         <input type="checkbox" checked={d.hidePrice} onChange={(e) => set({ hidePrice: e.target.checked })} />

@@ -7,6 +7,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ROLE_LABELS } from '../../../components/role-badge.tsx';
 import { addPersonError } from '../add-person-error.ts';
+import { FormField } from '../../../components/form-field.tsx';
 
 export const CLOSE_AFTER_ADD_MS = 2000;
 
@@ -128,10 +129,8 @@ function AddPersonForm({
 
   return (
     <form id={formId} onSubmit={onSubmit} noValidate>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Full Name*</label>
+      <FormField label="Full Name*" id={`${id}-name`}>
         <input
-          id={`${id}-name`}
           className="input"
           required
           aria-required="true"
@@ -143,11 +142,9 @@ function AddPersonForm({
             setProblem(null);
           }}
         />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-email`}>Email*</label>
+      </FormField>
+      <FormField label="Email*" id={`${id}-email`}>
         <input
-          id={`${id}-email`}
           className="input"
           type="email"
           required
@@ -160,11 +157,9 @@ function AddPersonForm({
             setProblem(null);
           }}
         />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-phone`}>Phone (optional)</label>
+      </FormField>
+      <FormField label="Phone (optional)" id={`${id}-phone`}>
         <input
-          id={`${id}-phone`}
           className="input"
           type="tel"
           autoComplete="off"
@@ -172,18 +167,19 @@ function AddPersonForm({
           disabled={locked}
           onChange={(e) => setPhone(e.target.value)}
         />
-      </div>
+      </FormField>
       {kind === 'employee' && (
-        <div className="field">
-          <label htmlFor={`${id}-role`}>Role*</label>
+        <FormField
+          label="Role*"
+          id={`${id}-role`}
+          hint={staffRoles.length === 1 ? 'Managers add employees; an admin adds managers and admins.' : null}
+        >
           <select
-            id={`${id}-role`}
             className="select"
             required
             aria-required="true"
             value={role}
             disabled={locked}
-            aria-describedby={staffRoles.length === 1 ? `${id}-role-hint` : undefined}
             onChange={(e) => setRole(e.target.value as Role)}
           >
             {staffRoles.map((r) => (
@@ -192,12 +188,7 @@ function AddPersonForm({
               </option>
             ))}
           </select>
-          {staffRoles.length === 1 && (
-            <span className="hint" id={`${id}-role-hint`}>
-              Managers add employees; an admin adds managers and admins.
-            </span>
-          )}
-        </div>
+        </FormField>
       )}
       {problem && <Alert tone="error">{problem}</Alert>}
       {success && <Alert tone="success">{success}</Alert>}

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { useChangePassword } from '../../../data/auth.ts';
 import { changePasswordError } from '../change-password-error.ts';
+import { FormField } from '../../../components/form-field.tsx';
 
 export const PASSWORD_TEXT = {
   currentRequired: 'Current password is required.',
@@ -64,44 +65,34 @@ export function ChangePasswordForm({ email }: { email: string }) {
       <form onSubmit={onSubmit} noValidate>
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <div className="field">
-          <label htmlFor={`${id}-cur`}>Current password</label>
+        <FormField label="Current password" id={`${id}-cur`}>
           <input
-            id={`${id}-cur`}
             className="input"
             type="password"
             autoComplete="current-password"
             value={current}
             onChange={edit(setCurrent)}
           />
-        </div>
+        </FormField>
         <div className="settings-two">
-          <div className="field">
-            <label htmlFor={`${id}-new`}>New password</label>
+          <FormField label="New password" id={`${id}-new`} hint={<>At least {MIN_PASSWORD} characters.</>}>
             <input
-              id={`${id}-new`}
               className="input"
               type="password"
               autoComplete="new-password"
               value={next}
               onChange={edit(setNext)}
-              aria-describedby={`${id}-hint`}
             />
-            <span className="hint" id={`${id}-hint`}>
-              At least {MIN_PASSWORD} characters.
-            </span>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-conf`}>Confirm new password</label>
+          </FormField>
+          <FormField label="Confirm new password" id={`${id}-conf`}>
             <input
-              id={`${id}-conf`}
               className="input"
               type="password"
               autoComplete="new-password"
               value={confirm}
               onChange={edit(setConfirm)}
             />
-          </div>
+          </FormField>
         </div>
         {problem && <Alert tone="error">{problem}</Alert>}
         {done && <Alert tone="success">{done}</Alert>}

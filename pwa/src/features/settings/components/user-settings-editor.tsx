@@ -25,6 +25,7 @@ import { applyWorkHours, operatingHoursKeys, useWorkHours } from '../../../data/
 import { useMemberCompany } from '../../../data/companies.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import './user-settings-editor.css';
+import { FormField } from '../../../components/form-field.tsx';
 
 export const SETTINGS_TEXT = {
   loading: 'Loading user settings...',
@@ -168,38 +169,25 @@ function SettingsForm({
       <form className="settings-form" onSubmit={onSubmit} noValidate aria-label={`Settings of ${user.name}`}>
         <section className="card settings-section" aria-labelledby={`${id}-profile`}>
           <h2 id={`${id}-profile`}>Profile</h2>
-          <div className="field">
-            <label htmlFor={`${id}-email`}>Email</label>
-            <input id={`${id}-email`} className="input" type="email" value={user.email} readOnly aria-readonly="true" />
-            <span className="hint">The email address is the sign-in name and cannot be changed here.</span>
-          </div>
+          <FormField label="Email" id={`${id}-email`} hint="The email address is the sign-in name and cannot be changed here.">
+            <input className="input" type="email" value={user.email} readOnly aria-readonly="true" />
+          </FormField>
           <div className="settings-two">
-            <div className="field">
-              <label htmlFor={`${id}-name`}>Name</label>
+            <FormField label="Name" id={`${id}-name`} error={nameError}>
               <input
-                id={`${id}-name`}
                 className="input"
                 autoComplete={isSelf ? 'name' : 'off'}
                 value={name}
                 disabled={!canEdit}
-                aria-invalid={nameError ? true : undefined}
-                aria-describedby={nameError ? `${id}-name-err` : undefined}
                 onChange={(e) => {
                   setName(e.target.value);
                   setStatus(null);
                   if (e.target.value.trim()) setNameError(null);
                 }}
               />
-              {nameError && (
-                <span className="field-error" id={`${id}-name-err`}>
-                  {nameError}
-                </span>
-              )}
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-phone`}>Phone</label>
+            </FormField>
+            <FormField label="Phone" id={`${id}-phone`}>
               <input
-                id={`${id}-phone`}
                 className="input"
                 type="tel"
                 autoComplete={isSelf ? 'tel' : 'off'}
@@ -210,17 +198,14 @@ function SettingsForm({
                   setStatus(null);
                 }}
               />
-            </div>
+            </FormField>
           </div>
           {showRoleSelect ? (
-            <div className="field">
-              <label htmlFor={`${id}-role`}>Role</label>
+            <FormField label="Role" id={`${id}-role`} hint={isSelf ? 'You cannot change your own role.' : null}>
               <select
-                id={`${id}-role`}
                 className="select"
                 value={role}
                 disabled={isSelf}
-                aria-describedby={isSelf ? `${id}-role-hint` : undefined}
                 onChange={(e) => {
                   setRole(e.target.value as Role);
                   setStatus(null);
@@ -232,12 +217,7 @@ function SettingsForm({
                   </option>
                 ))}
               </select>
-              {isSelf && (
-                <span className="hint" id={`${id}-role-hint`}>
-                  You cannot change your own role.
-                </span>
-              )}
-            </div>
+            </FormField>
           ) : (
             <p className="settings-role">
               <span className="field-label">Role</span> <RoleBadge role={user.role} />
