@@ -2,7 +2,7 @@
 import type { Transaction } from 'kysely';
 import type { CompanyRow, Database, DbOrTx } from '@bookwell/db';
 import { subscriptionActive } from '../companies/company.rules.ts';
-import { isPaidPlan, type SubscriptionState } from './subscription-state.ts';
+import { isPaidPlan, type SubscriptionState } from './subscription.rules.ts';
 
 /** A paid plan that Stripe still bills: such a company manages it in the billing portal. */
 export function hasActivePaidSubscription(company: CompanyRow, now: Date): boolean {

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 import { startFakeStripe, type FakeStripe, type FakeSubscription } from './fake-stripe.ts';
-import { subscriptionState } from './subscription-state.ts';
+import { subscriptionState } from './subscription.rules.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_bookwell';
 const APP_URL = 'https://book.example';

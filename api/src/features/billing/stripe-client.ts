@@ -2,7 +2,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import type { PaidPlan } from './subscription-state.ts';
+import type { PaidPlan } from './subscription.rules.ts';
 
 export const NOT_CONFIGURED = 'Payments are not configured';
 export const PLAN_NOT_CONFIGURED = 'Invalid plan selected or product ID not configured.';
