@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RPC_PLACEHOLDER_BASE, newIdempotencyKey, toApiPath, withQuery } from './api-client.ts';
+import { RPC_PLACEHOLDER_BASE, newIdempotencyKey, toApiPath } from './api-client.ts';
 
 describe('api-client helpers', () => {
   it('maps typed-client URLs and plain paths onto the API base', () => {
@@ -8,11 +8,6 @@ describe('api-client helpers', () => {
     expect(toApiPath('/api/companies/1')).toBe('/companies/1');
     expect(toApiPath('/companies/1')).toBe('/companies/1');
     expect(toApiPath('/apiary')).toBe('/apiary');
-  });
-
-  it('builds query strings without empty values', () => {
-    expect(withQuery('/x', { a: 1, b: undefined, c: '', d: 'y z' })).toBe('/x?a=1&d=y+z');
-    expect(withQuery('/x', {})).toBe('/x');
   });
 
   it('makes RFC 4122 v4 keys', () => {

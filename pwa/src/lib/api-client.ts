@@ -1,9 +1,7 @@
 // The one way the PWA calls the API: base URL selection (proxy/direct), 10 s timeout, the
 // Bearer token, logout on 401, and failures turned into ApiError (see api-errors.ts).
-//
-// Two layers share `apiFetch`:
-// - `api.get/post/put/patch/delete<T>()`: a small typed JSON wrapper;
-// - `client` in rpc.ts: the `hc<AppType>` client typed from the API's routes.
+// `apiFetch` is the fetch of the typed client (`client` in rpc.ts, hc<AppType>), through which
+// every call goes; screens reach it through src/data.
 import { ConnectionManager, NoResponseError } from './connection.ts';
 import { ApiError, type ErrorBody } from './api-errors.ts';
 import { getToken } from './token.ts';
@@ -95,49 +93,6 @@ export async function unwrap<T>(res: Response): Promise<T> {
   }
   return body as T;
 }
-
-export type QueryValue = string | number | boolean | null | undefined;
-
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  headers?: HeadersInit;
-  signal?: AbortSignal;
-}
-
-export function withQuery(path: string, query?: Record<string, QueryValue>): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  }
-  const qs = params.toString();
-  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path;
-}
-
-async function call<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers = new Headers(opts.headers);
-  let body: BodyInit | undefined;
-  if (opts.body !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    body = JSON.stringify(opts.body);
-  }
-  const res = await apiFetch(withQuery(path, opts.query), { method, headers, body, signal: opts.signal });
-  return unwrap<T>(res);
-}
-
-/**
- * Plain JSON calls; `path` is relative to the API base ('/companies/slug/demo'). Prefer the
- * typed `client` of rpc.ts; this is for routes not (yet) in the API's AppType.
- */
-export const api = {
-  get: <T>(path: string, opts?: Omit<RequestOptions, 'body'>) => call<T>('GET', path, opts),
-  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) => call<T>('POST', path, { ...opts, body }),
-  put: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) => call<T>('PUT', path, { ...opts, body }),
-  patch: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, 'body'>) =>
-    call<T>('PATCH', path, { ...opts, body }),
-  delete: <T = void>(path: string, opts?: Omit<RequestOptions, 'body'>) => call<T>('DELETE', path, opts),
-};
 
 /** GET /health through the current base; false when the server cannot be reached or is unhealthy. */
 export function checkHealth(): Promise<boolean> {
