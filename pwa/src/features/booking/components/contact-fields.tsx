@@ -3,43 +3,43 @@
 import { FormField } from '../../../components/form-field.tsx';
 import type { BookingFormState } from '../use-booking-form.ts';
 
+type ContactField = 'name' | 'email' | 'phone';
+
+function ContactInput({
+  form,
+  field,
+  label,
+  type,
+}: {
+  form: BookingFormState;
+  field: ContactField;
+  label: string;
+  type?: 'email' | 'tel';
+}) {
+  const locked = field === 'phone' ? false : form.locked[field];
+  return (
+    <FormField label={label} id={form.ids(field).control} error={form.errors[field]}>
+      <input
+        className="input"
+        type={type}
+        autoComplete={type === 'tel' ? 'tel' : field}
+        required
+        value={form.values[field]}
+        disabled={locked}
+        onChange={(e) => form.edit[field](e.target.value)}
+      />
+    </FormField>
+  );
+}
+
 export function ContactFields({ form }: { form: BookingFormState }) {
-  const { values, edit, errors, ids, locked } = form;
   return (
     <fieldset className="card booking-section" disabled={form.submitting}>
       <legend className="booking-legend">Personal Information</legend>
-      <FormField label="Full Name" id={ids('name').control} error={errors.name}>
-        <input
-          className="input"
-          autoComplete="name"
-          required
-          value={values.name}
-          disabled={locked.name}
-          onChange={(e) => edit.name(e.target.value)}
-        />
-      </FormField>
+      <ContactInput form={form} field="name" label="Full Name" />
       <div className="field-row">
-        <FormField label="Email Address" id={ids('email').control} error={errors.email}>
-          <input
-            className="input"
-            type="email"
-            autoComplete="email"
-            required
-            value={values.email}
-            disabled={locked.email}
-            onChange={(e) => edit.email(e.target.value)}
-          />
-        </FormField>
-        <FormField label="Phone Number" id={ids('phone').control} error={errors.phone}>
-          <input
-            className="input"
-            type="tel"
-            autoComplete="tel"
-            required
-            value={values.phone}
-            onChange={(e) => edit.phone(e.target.value)}
-          />
-        </FormField>
+        <ContactInput form={form} field="email" label="Email Address" type="email" />
+        <ContactInput form={form} field="phone" label="Phone Number" type="tel" />
       </div>
     </fieldset>
   );
