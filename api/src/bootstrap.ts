@@ -14,7 +14,7 @@ import { loadJwtKey } from './lib/auth.ts';
 import { pruneHits } from './lib/rate-limit.ts';
 import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
-import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.ts';
+import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.service.ts';
 import { createGlobalAdmin } from './features/users/user.service.ts';
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));

@@ -1,8 +1,8 @@
 // Liveness and database reachability, for the PWA's connection checks and for load balancers.
 import { z } from '@hono/zod-openapi';
-import { sql } from 'kysely';
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { APP_VERSION } from '../../version.ts';
+import { databaseReachable } from './health.service.ts';
 
 const HealthSchema = z.object({ status: z.enum(['ok', 'error']), db: z.enum(['ok', 'error']), version: z.string() }).openapi('Health');
 
@@ -13,10 +13,8 @@ const health = defineRoute({
 
 export const healthRoutes = createRouter().openapi(health, async (c) => {
   c.header('Cache-Control', 'no-store');
-  try {
-    await sql`select 1`.execute(c.get('deps').db);
+  if (await databaseReachable(c.get('deps').db)) {
     return c.json({ status: 'ok' as const, db: 'ok' as const, version: APP_VERSION }, 200);
-  } catch {
-    return c.json({ status: 'error' as const, db: 'error' as const, version: APP_VERSION }, 503);
   }
+  return c.json({ status: 'error' as const, db: 'error' as const, version: APP_VERSION }, 503);
 });

@@ -2,7 +2,7 @@
 // queued through the outbox inside the transaction that changed the appointment.
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { DbOrTx } from '@bookwell/db';
-import { enqueueEmail, type Attachment } from './outbox.ts';
+import { enqueueEmail, type Attachment } from './outbox.repository.ts';
 
 export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation';
 

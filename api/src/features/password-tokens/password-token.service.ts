@@ -2,7 +2,7 @@
 // Below both auth (which consumes them) and users (which sends invitations).
 import type { DbOrTx } from '@bookwell/db';
 import { newSecretToken, sha256 } from '../../lib/auth.ts';
-import { enqueueEmail } from '../notifications/outbox.ts';
+import { enqueueEmail } from '../notifications/outbox.repository.ts';
 import { findUsableTokenByHash, insertPasswordToken, type TokenPurpose } from './password-token.repository.ts';
 
 export const RESET_TTL_MS = 3600_000;

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import { sendPasswordLink } from '../password-tokens/password-token.service.ts';
 import { retireUserTokens, wasInvited } from '../password-tokens/password-token.repository.ts';
-import { enqueueEmail } from '../notifications/outbox.ts';
+import { enqueueEmail } from '../notifications/outbox.repository.ts';
 import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
 import { findByCompanyEmail, insertUser, loginEmailTaken, revivePerson } from './user.repository.ts';
 

@@ -5,7 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Database, OutboxMessageRow } from '@bookwell/db';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../lib/logger.ts';
-import type { Attachment } from './outbox.ts';
+import {
+  claimMessage, dueMessages, markFailed, markSent, markUnknownOutcomeDead, type Attachment, type RenderedColumns,
+} from './outbox.repository.ts';
 import { renderQueuedEmail } from './appointment-emails.ts';
 
 const CLAIM_MS = 2 * 60_000;
@@ -23,9 +25,6 @@ export interface Dispatcher {
   nudge(): void;
   stop(): Promise<void>;
 }
-
-/** The body columns of a message rendered at send time, recorded with its 'sent' state. */
-type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
 
 export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
@@ -50,16 +49,6 @@ export function createDispatcher(opts: {
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-
-  async function claim(row: OutboxMessageRow, at: Date): Promise<boolean> {
-    const res = await db.updateTable('outbox_messages')
-      .set({ state: 'sending', attempts: row.attempts + 1, locked_until: new Date(at.getTime() + CLAIM_MS).toISOString() })
-      .where('id', '=', row.id)
-      .where('state', '=', row.state)
-      .where('attempts', '=', row.attempts)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
 
   /** Sends the message; answers the body columns to record when it was rendered only now. */
   async function deliver(row: OutboxMessageRow): Promise<RenderedColumns> {
@@ -90,44 +79,31 @@ export function createDispatcher(opts: {
 
   async function pass(): Promise<number> {
     const at = now();
-    const iso = at.toISOString();
     // Messages whose channel cannot send here stay pending (kept and logged, never lost).
     const channels: ('email' | 'sms')[] = [];
     if (transport) channels.push('email');
     if (opts.sms) channels.push('sms');
     if (!channels.length) return 0;
-    const due = await db.selectFrom('outbox_messages').selectAll()
-      .where('channel', 'in', channels)
-      .where((eb) => eb.or([
-        eb.and([eb('state', 'in', ['pending', 'failed']), eb('due_at', '<=', iso)]),
-        // A claim that expired: the process died mid-send, so the outcome is unknown.
-        eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)]),
-      ]))
-      .orderBy('due_at').limit(BATCH).execute();
+    const due = await dueMessages(db, channels, at, BATCH);
     let sent = 0;
     for (const row of due) {
       if (stopped) break;
       if (row.state === 'sending' && row.channel === 'sms') {
         // An SMS whose outcome is unknown is not retried: a duplicate text is worse than a missing one.
-        await db.updateTable('outbox_messages').set({ state: 'dead', last_error: 'outcome unknown after a crash; SMS not retried', locked_until: null })
-          .where('id', '=', row.id).where('state', '=', 'sending').execute();
+        await markUnknownOutcomeDead(db, row.id, 'outcome unknown after a crash; SMS not retried');
         continue;
       }
-      if (!(await claim(row, at))) continue;
+      if (!(await claimMessage(db, row, new Date(at.getTime() + CLAIM_MS)))) continue;
       try {
         const rendered = await deliver(row);
-        await db.updateTable('outbox_messages').set({ ...rendered, state: 'sent', sent_at: now().toISOString(), locked_until: null, last_error: null })
-          .where('id', '=', row.id).execute();
+        await markSent(db, row.id, rendered, now());
         sent++;
       } catch (err) {
         const attempts = row.attempts + 1;
         const dead = attempts >= MAX_ATTEMPTS;
-        await db.updateTable('outbox_messages').set({
-          state: dead ? 'dead' : 'failed',
-          due_at: new Date(now().getTime() + backoffMs(attempts)).toISOString(),
-          locked_until: null,
-          last_error: String((err as Error).message ?? err).slice(0, 500),
-        }).where('id', '=', row.id).execute();
+        await markFailed(db, row.id, {
+          dead, retryAt: new Date(now().getTime() + backoffMs(attempts)), error: String((err as Error).message ?? err).slice(0, 500),
+        });
         log.warn('outbox send failed', { id: row.id, channel: row.channel, kind: row.kind, attempts, dead });
       }
     }

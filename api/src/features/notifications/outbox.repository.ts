@@ -1,7 +1,7 @@
 // The persistent outbox: every email or SMS is first a row here, written in the same transaction as
 // the change that caused it, so no message is lost when a process dies or SMTP is down.
 import crypto from 'node:crypto';
-import { arg, prepared, type DbOrTx } from '@bookwell/db';
+import { arg, prepared, type DbOrTx, type OutboxMessageRow } from '@bookwell/db';
 
 export interface Attachment {
   filename: string;
@@ -93,4 +93,54 @@ export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<
     created_at: now.toISOString(),
     render: null,
   });
+}
+
+// --- sending (the dispatcher's side)
+
+/** Due messages of these channels: pending or failed ones whose time has come, and claims that expired. */
+export async function dueMessages(db: DbOrTx, channels: OutboxMessageRow['channel'][], now: Date, limit: number): Promise<OutboxMessageRow[]> {
+  const iso = now.toISOString();
+  return db.selectFrom('outbox_messages').selectAll()
+    .where('channel', 'in', channels)
+    .where((eb) => eb.or([
+      eb.and([eb('state', 'in', ['pending', 'failed']), eb('due_at', '<=', iso)]),
+      // A claim that expired: the process died mid-send, so the outcome is unknown.
+      eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)]),
+    ]))
+    .orderBy('due_at').limit(limit).execute();
+}
+
+/** Claims a message for sending until `lockedUntil`; false when another process changed it first. */
+export async function claimMessage(db: DbOrTx, row: OutboxMessageRow, lockedUntil: Date): Promise<boolean> {
+  const res = await db.updateTable('outbox_messages')
+    .set({ state: 'sending', attempts: row.attempts + 1, locked_until: lockedUntil.toISOString() })
+    .where('id', '=', row.id)
+    .where('state', '=', row.state)
+    .where('attempts', '=', row.attempts)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The body columns of a message rendered at send time, recorded with its 'sent' state. */
+export type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
+
+export async function markSent(db: DbOrTx, id: number, rendered: RenderedColumns, now: Date): Promise<void> {
+  await db.updateTable('outbox_messages').set({ ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null })
+    .where('id', '=', id).execute();
+}
+
+/** A failed attempt: retried at `retryAt`, or given up (`dead`). */
+export async function markFailed(db: DbOrTx, id: number, f: { dead: boolean; retryAt: Date; error: string }): Promise<void> {
+  await db.updateTable('outbox_messages').set({
+    state: f.dead ? 'dead' : 'failed',
+    due_at: f.retryAt.toISOString(),
+    locked_until: null,
+    last_error: f.error,
+  }).where('id', '=', id).execute();
+}
+
+/** Gives up a message still marked as being sent (its outcome is unknown). */
+export async function markUnknownOutcomeDead(db: DbOrTx, id: number, reason: string): Promise<void> {
+  await db.updateTable('outbox_messages').set({ state: 'dead', last_error: reason, locked_until: null })
+    .where('id', '=', id).where('state', '=', 'sending').execute();
 }
