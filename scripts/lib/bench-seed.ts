@@ -29,6 +29,7 @@ async function bulkInsert<T extends Record<string, unknown>>(db: Kysely<Database
   for (let i = 0; i < rows.length; i += chunk) {
     const part = rows.slice(i, i + chunk);
     if (returning) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one bulk insert for every seeded table
       const out = await (db.insertInto(table as 'appointments').values(part as never) as any).returning('id').execute();
       for (const r of out) ids.push(r.id);
     } else {

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../bootstrap.ts';
 import { createLogger } from '../lib/logger.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read loosely, as the assertions check them
 export interface CallResult<T = any> {
   status: number;
   body: T;
@@ -25,10 +26,12 @@ export interface TestServer {
   dialect: Dialect;
   server: RunningServer;
   db: RunningServer['deps']['db'];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read loosely, as the assertions check them
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<CallResult<T>>;
   close(): Promise<void>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read loosely, as the assertions check them
 export async function call<T = any>(baseUrl: string, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   let body: string | undefined;

@@ -7,7 +7,7 @@ import type { AppEnv } from '../../lib/context.ts';
 import { currentActor, STAFF_OR_GLOBAL } from '../../lib/authorize.ts';
 import { AppError } from '../../lib/errors.ts';
 import { idempotency, recordIdempotentResponse } from '../../lib/idempotency.ts';
-import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
+import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { consume } from '../../lib/rate-limit.ts';
 import { ErrorSchema, IdParam } from '../../lib/validation.ts';
 import { etagOf } from './appointment.mapper.ts';
@@ -47,18 +47,12 @@ const getRoute = defineRoute({
   responses: { 200: jsonResponse(AppointmentSchema, 'The appointment; ETag carries the version') },
 });
 
-function updateRouteFor<M extends 'put' | 'patch'>(method: M) {
-  return defineRoute({
-    method, path: '/appointments/{id}', access: 'authenticated', tags: ['appointments'],
-    summary: method === 'put'
-      ? "Change an appointment (fields left out keep their value); status 'cancelled' cancels it (staff, or the customer for their own)"
-      : 'Same as PUT (partial update)',
-    request: { params: IdParam, body: jsonBody(UpdateAppointmentBody), headers: writeHeaders },
-    responses: { 200: jsonResponse(AppointmentSchema, 'The updated appointment; ETag carries the new version'), ...writeErrors },
-  });
-}
-const updateRoute = updateRouteFor('put');
-const patchRoute = updateRouteFor('patch');
+const updateRoute = definePutAndPatch({
+  path: '/appointments/{id}', access: 'authenticated', tags: ['appointments'],
+  summary: "Change an appointment (fields left out keep their value); status 'cancelled' cancels it (staff, or the customer for their own)",
+  request: { params: IdParam, body: jsonBody(UpdateAppointmentBody), headers: writeHeaders },
+  responses: { 200: jsonResponse(AppointmentSchema, 'The updated appointment; ETag carries the new version'), ...writeErrors },
+});
 
 const deleteRoute = defineRoute({
   method: 'delete', path: '/appointments/{id}', access: STAFF_OR_GLOBAL, tags: ['appointments'],
@@ -95,8 +89,8 @@ export const appointmentRoutes = router
     const dto = await getAppointment(c.get('deps').db, currentActor(c), c.req.valid('param').id);
     return c.json(dto, 200, { ETag: etagOf(dto.version) });
   })
-  .openapi(updateRoute, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
-  .openapi(patchRoute, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
+  .openapi(updateRoute.put, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
+  .openapi(updateRoute.patch, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
   .openapi(deleteRoute, async (c) => {
     await removeAppointment(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.header('if-match'), (trx, _, at) =>
       recordIdempotentResponse(trx, c, { status: 204 }, at));

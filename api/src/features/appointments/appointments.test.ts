@@ -222,7 +222,7 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       expect((await t.call('GET', `/appointments/${staff.body.id}`, { token: a.admin.token })).body).toEqual(staff.body);
       const anon = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T10:00:00Z', customer: customerContact() });
       const read = await t.call('GET', `/appointments/${anon.body.id}`, { token: a.admin.token });
-      const { customer_email, customer_phone, booking_contact, ...publicPart } = read.body;
+      const { customer_email: _email, customer_phone: _phone, booking_contact, ...publicPart } = read.body;
       expect(publicPart).toEqual(anon.body);
       expect(booking_contact).toMatchObject({ name: 'Pat Booker' });
       const mine = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T11:00:00Z' }, a.customer.token);

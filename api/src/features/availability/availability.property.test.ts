@@ -11,7 +11,7 @@ import {
   type Slot,
   type SlotQuery,
 } from './availability.ts';
-import { localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { localDayBounds } from '../../lib/zoned-time.ts';
 
 const MINUTE = 60_000;
 const SERVICE = 1;

@@ -8,7 +8,7 @@ import {
   type BusyAppointment,
   type SlotQuery,
 } from './availability.ts';
-import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
 
 const LONDON = 'Europe/London';
 const NEW_YORK = 'America/New_York';

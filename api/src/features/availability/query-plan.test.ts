@@ -14,9 +14,9 @@ const PER_COMPANY = 2000;
 
 describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   let t: TestServer;
-  let companyIds: number[] = [];
-  let employeeIds: number[] = [];
-  let serviceIds: number[] = [];
+  const companyIds: number[] = [];
+  const employeeIds: number[] = [];
+  const serviceIds: number[] = [];
 
   beforeAll(async () => {
     t = await startTestServer(dialect);

@@ -2,7 +2,7 @@
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, GLOBAL_ADMIN, currentActor } from '../../lib/authorize.ts';
-import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
+import { createRouter, defineRoute, definePutAndPatch, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
 import { CompanySchema, CompanyViewSchema } from './company.mapper.ts';
 import { CompanyListQuery, CreateCompanyBody, SlugParam, UpdateCompanyBody } from './company.schema.ts';
@@ -33,18 +33,12 @@ const createCompanyRoute = defineRoute({
   method: 'post', path: '/companies', access: GLOBAL_ADMIN, tags: ['companies'],
   summary: 'Create a company (14-day trial, default duration options); add its admin with POST /users',
   request: { body: jsonBody(CreateCompanyBody) },
-  responses: { 201: jsonResponse(CompanySchema, 'Created'), 409: jsonResponse(z.object({ error: z.string(), code: z.string() }), 'Slug already taken') },
+  responses: { 201: jsonResponse(CompanySchema, 'Created'), 409: errorResponse('Slug already taken') },
 });
 
-const updateCompany = defineRoute({
-  method: 'put', path: '/companies/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['companies'],
+const updateCompany = definePutAndPatch({
+  path: '/companies/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['companies'],
   summary: 'Change company settings (partial: fields left out keep their value)',
-  request: { params: IdParam, body: jsonBody(UpdateCompanyBody) },
-  responses: { 200: jsonResponse(CompanySchema, 'The updated company') },
-});
-const patchCompany = defineRoute({
-  method: 'patch', path: '/companies/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['companies'],
-  summary: 'Alias of PUT /companies/{id}',
   request: { params: IdParam, body: jsonBody(UpdateCompanyBody) },
   responses: { 200: jsonResponse(CompanySchema, 'The updated company') },
 });
@@ -73,14 +67,14 @@ export const companyRoutes = createRouter()
     const { db, now } = c.get('deps');
     return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now()), 201);
   })
-  .openapi(updateCompany, (c) => updateSettingsImpl(c))
-  .openapi(patchCompany, (c) => updateSettingsImpl(c))
+  .openapi(updateCompany.put, (c) => updateSettingsImpl(c))
+  .openapi(updateCompany.patch, (c) => updateSettingsImpl(c))
   .openapi(deleteCompany, async (c) => {
     await removeCompany(c.get('deps').db, c.req.valid('param').id);
     return c.body(null, 204);
   });
 
-async function updateSettingsImpl(c: Parameters<RouteHandler<typeof updateCompany, AppEnv>>[0]) {
+async function updateSettingsImpl(c: Parameters<RouteHandler<typeof updateCompany.put, AppEnv>>[0]) {
   const { db, now } = c.get('deps');
   return c.json(await changeCompanySettings(db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), now()), 200);
 }
