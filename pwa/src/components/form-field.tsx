@@ -76,7 +76,35 @@ export function FormField({
   );
 }
 
-/** A field's validation message; also for fields that are not a FormField (radio groups). */
+/**
+ * A field whose control is a group (a radio list): the caption is not a <label> but a span the
+ * group names itself by (`aria-labelledby={labelId}`), and the error sits under the group.
+ */
+export function FieldGroup({
+  label,
+  labelId,
+  error,
+  errorId,
+  children,
+}: {
+  label: ReactNode;
+  labelId: string;
+  error?: string | null;
+  errorId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <span id={labelId} className="field-label">
+        {label}
+      </span>
+      {children}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+/** A field's validation message. */
 export function FieldError({ id, message }: { id: string; message?: string | null }) {
   return message ? (
     <span id={id} className="field-error">

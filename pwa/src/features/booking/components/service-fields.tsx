@@ -1,6 +1,6 @@
 // What is booked, and with whom: the team member (only where the business lets customers choose)
 // and the service, as a radio list.
-import { FieldError, FormField } from '../../../components/form-field.tsx';
+import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import type { BookingFormState } from '../use-booking-form.ts';
 import { ServiceOptions } from './service-options.tsx';
 
@@ -26,15 +26,11 @@ export function EmployeeField({ form }: { form: BookingFormState }) {
   );
 }
 
-/** A radio group, so its label is a caption the group points at (not a <label>). */
 export function ServiceField({ form }: { form: BookingFormState }) {
   const { services, values, edit, errors, ids } = form;
   if (!services.data) return null;
   return (
-    <div className="field">
-      <span id="bk-service-label" className="field-label">
-        Service
-      </span>
+    <FieldGroup label="Service" labelId="bk-service-label" error={errors.service} errorId={ids('service').error}>
       {services.data.length === 0 ? (
         <p className="hint">This business has no services to book online yet.</p>
       ) : (
@@ -46,7 +42,6 @@ export function ServiceField({ form }: { form: BookingFormState }) {
           describedBy={errors.service ? ids('service').error : undefined}
         />
       )}
-      <FieldError id={ids('service').error} message={errors.service} />
-    </div>
+    </FieldGroup>
   );
 }

@@ -1,7 +1,7 @@
 // When: the day (only the days with a free slot, as a grid of chips) and the time (only the
 // day's free start times). Times are in the business's zone, said so when the browser's differs.
 import { Alert } from '../../../components/alert.tsx';
-import { FieldError, FormField } from '../../../components/form-field.tsx';
+import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import type { BookingFormState } from '../use-booking-form.ts';
@@ -18,13 +18,22 @@ function browserZone(): string | null {
 /** A 403 means the business stopped taking bookings: the page says so instead of this field. */
 const notAccepting = (err: unknown) => isApiError(err) && err.status === 403;
 
+/** The days or times could not be loaded: the reason and a way to ask again. */
+function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <Alert tone="error">
+      {errorMessage(error)}{' '}
+      <button type="button" className="btn-link" onClick={onRetry}>
+        Try again
+      </button>
+    </Alert>
+  );
+}
+
 export function DateField({ form }: { form: BookingFormState }) {
   const { datesParams, dates, dateList, employeeBooking, service, values, edit, errors, ids } = form;
   return (
-    <div className="field">
-      <span id="bk-date-label" className="field-label">
-        Date
-      </span>
+    <FieldGroup label="Date" labelId="bk-date-label" error={errors.date} errorId={ids('date').error}>
       {!datesParams ? (
         <p className="hint">
           {employeeBooking && !values.employeeId && service
@@ -35,12 +44,7 @@ export function DateField({ form }: { form: BookingFormState }) {
         <Loading label="Finding available dates..." />
       ) : dates.isError ? (
         notAccepting(dates.error) ? null : (
-          <Alert tone="error">
-            {errorMessage(dates.error)}{' '}
-            <button type="button" className="btn-link" onClick={() => void dates.refetch()}>
-              Try again
-            </button>
-          </Alert>
+          <LoadFailed error={dates.error} onRetry={() => void dates.refetch()} />
         )
       ) : dateList.length === 0 ? (
         <p className="hint">No dates are available in the next 30 days. Please try another service.</p>
@@ -53,8 +57,7 @@ export function DateField({ form }: { form: BookingFormState }) {
           describedBy={errors.date ? ids('date').error : undefined}
         />
       )}
-      <FieldError id={ids('date').error} message={errors.date} />
-    </div>
+    </FieldGroup>
   );
 }
 
@@ -100,12 +103,7 @@ export function TimeField({ form }: { form: BookingFormState }) {
             </span>
           )}
           {slots.isError && !notAccepting(slots.error) && (
-            <Alert tone="error">
-              {errorMessage(slots.error)}{' '}
-              <button type="button" className="btn-link" onClick={() => void slots.refetch()}>
-                Try again
-              </button>
-            </Alert>
+            <LoadFailed error={slots.error} onRetry={() => void slots.refetch()} />
           )}
         </>
       )}
