@@ -51,7 +51,7 @@ const AppLayout = lazy(() => import('./layouts/app-layout.tsx'));
 const CalendarPage = lazy(() => import('../features/calendar/calendar-page.tsx'));
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
 const CompanySettingsPage = lazy(() => import('../features/company-settings/company-settings-page.tsx'));
-const DirectoryPage = lazy(() => import('../features/directory/directory-page.tsx'));
+const DirectoryPage = lazy(() => import('./routes/directory-route.tsx'));
 const AdminPage = lazy(() => import('../features/admin/admin-page.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const UpgradePage = lazy(() => import('../features/upgrade/upgrade-page.tsx'));

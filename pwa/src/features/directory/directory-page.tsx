@@ -1,7 +1,7 @@
 // /directory (SPEC.md section 2): the company's staff (every staff role) and customers, a
 // case-insensitive customer search on name or email, + Add Employee / + Add Customer for admins and
 // managers (DECISIONS.md section 3), and a person's detail view (?person=id, so Back works too).
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { STAFF_ROLES, useUsers, type PersonKind, type Role, type User } from '../../data/users.ts';
@@ -29,13 +29,21 @@ export function matchesSearch(p: Pick<User, 'name' | 'email'>, query: string): b
 
 const byName = (a: User, b: User) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' });
 
-export default function DirectoryPage() {
-  const { user } = useAuth();
-  if (!user || user.company_id === null) return <Alert tone="error">{DIRECTORY_TEXT.noCompany}</Alert>;
-  return <Directory companyId={user.company_id} role={user.role} />;
+/** What the Directory shows from other features; the app passes them in (app/routes/directory-route.tsx). */
+export interface DirectorySlots {
+  /** A person's settings editor, the same one /settings shows. */
+  PersonEditor: ComponentType<{ userId: number }>;
+  /** Schedule Appointment for a customer: the calendar's appointment modal with the customer prefilled. */
+  ScheduleAppointment: ComponentType<{ open: boolean; onClose: () => void; customerId: number }>;
 }
 
-function Directory({ companyId, role }: { companyId: number; role: Role }) {
+export default function DirectoryPage({ slots }: { slots: DirectorySlots }) {
+  const { user } = useAuth();
+  if (!user || user.company_id === null) return <Alert tone="error">{DIRECTORY_TEXT.noCompany}</Alert>;
+  return <Directory companyId={user.company_id} role={user.role} slots={slots} />;
+}
+
+function Directory({ companyId, role, slots }: { companyId: number; role: Role; slots: DirectorySlots }) {
   const id = useId();
   const directory = useUsers(companyId);
   const [params, setParams] = useSearchParams();
@@ -73,6 +81,7 @@ function Directory({ companyId, role }: { companyId: number; role: Role }) {
         person={directory.data?.find((p) => p.id === personId)}
         onBack={back}
         canSchedule
+        slots={slots}
       />
     );
   }

@@ -3,10 +3,7 @@
 import { useState } from 'react';
 import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
-// Cross-feature imports, deliberate and the only ones: the Directory shows the same settings
-// editor as /settings, and books through the calendar's appointment modal.
-import { UserSettingsEditor } from '../../settings/components/user-settings-editor.tsx';
-import { AppointmentModal } from '../../calendar/components/appointment-modal.tsx';
+import type { DirectorySlots } from '../directory-page.tsx';
 import { initials } from './person-list.tsx';
 
 export function PersonDetail({
@@ -14,12 +11,14 @@ export function PersonDetail({
   person,
   onBack,
   canSchedule,
+  slots: { PersonEditor, ScheduleAppointment },
 }: {
   personId: number;
   /** The list's copy, when the person is in it (the editor loads them either way). */
   person: User | undefined;
   onBack: () => void;
   canSchedule: boolean;
+  slots: DirectorySlots;
 }) {
   const [scheduling, setScheduling] = useState(false);
   const isCustomer = person?.role === 'customer';
@@ -46,9 +45,9 @@ export function PersonDetail({
           </div>
         </div>
       )}
-      <UserSettingsEditor userId={personId} />
+      <PersonEditor userId={personId} />
       {isCustomer && canSchedule && (
-        <AppointmentModal open={scheduling} onClose={() => setScheduling(false)} initial={{ customerId: personId }} />
+        <ScheduleAppointment open={scheduling} onClose={() => setScheduling(false)} customerId={personId} />
       )}
     </div>
   );
