@@ -1,6 +1,6 @@
 // One labelled form field: the label, the control, an optional hint and an optional error, wired
 // together (htmlFor/id, aria-describedby, aria-invalid) so screen readers read them as one field.
-import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useId, type InputHTMLAttributes, type ReactElement, type ReactNode } from 'react';
 
 /** What the control needs to be tied to its label, hint and error. */
 export type FieldControlProps = {
@@ -73,6 +73,39 @@ export function FormField({
       )}
       <FieldError id={ids.error} message={error} />
     </div>
+  );
+}
+
+/**
+ * The common case of a FormField: one `<input class="input">` whose text is kept in state.
+ * Every other input attribute (type, name, autoComplete, required, disabled...) passes through.
+ *
+ * ```tsx
+ * <TextField label="Password" id="login-password" type="password" value={password} onValueChange={setPassword} />
+ * ```
+ */
+export function TextField({
+  label,
+  id,
+  hint,
+  error,
+  className,
+  onValueChange,
+  ...input
+}: {
+  label: ReactNode;
+  id?: string;
+  hint?: ReactNode;
+  error?: string | null;
+  /** Extra classes for the wrapper next to `field`. */
+  className?: string;
+  /** Called with the input's new text on every change. */
+  onValueChange: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'onChange' | 'children'>) {
+  return (
+    <FormField label={label} id={id} hint={hint} error={error} className={className}>
+      <input className="input" {...input} onChange={(e) => onValueChange(e.target.value)} />
+    </FormField>
   );
 }
 

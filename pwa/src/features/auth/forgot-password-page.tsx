@@ -5,7 +5,7 @@ import { messageFor } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { requestPasswordReset } from '../../data/auth.ts';
-import { FormField } from '../../components/form-field.tsx';
+import { AuthCard, AuthEmailField, AuthSubmit } from './auth-card.tsx';
 
 const SENT_FALLBACK = 'If an account exists for that email, a password reset link is on its way.';
 
@@ -36,32 +36,15 @@ export default function ForgotPasswordPage() {
   }
 
   return (
-    <div className="page-narrow">
-      <div className="card auth-card">
-        <h1>Forgot your password?</h1>
-        <p className="auth-sub">Enter your email address and we will send you a link to set a new password.</p>
-        {result && <Alert tone={result.tone}>{result.text}</Alert>}
-        <form onSubmit={onSubmit}>
-          <FormField label="Email address" id="forgot-email">
-            <input
-              className="input"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              disabled={submitting}
-            />
-          </FormField>
-          <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-            {submitting ? 'Sending...' : 'Send reset link'}
-          </button>
-        </form>
-        <div className="auth-links">
-          <Link to="/login">Back to login</Link>
-        </div>
+    <AuthCard title="Forgot your password?" sub="Enter your email address and we will send you a link to set a new password.">
+      {result && <Alert tone={result.tone}>{result.text}</Alert>}
+      <form onSubmit={onSubmit}>
+        <AuthEmailField id="forgot-email" value={email} onValueChange={setEmail} disabled={submitting} />
+        <AuthSubmit busy={submitting} busyLabel="Sending..." label="Send reset link" disabled={submitting} />
+      </form>
+      <div className="auth-links">
+        <Link to="/login">Back to login</Link>
       </div>
-    </div>
+    </AuthCard>
   );
 }

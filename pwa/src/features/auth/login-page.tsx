@@ -5,7 +5,8 @@ import { useAuth } from '../../lib/auth.tsx';
 import { failureText } from './failure-text.ts';
 import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form-field.tsx';
+import { AuthCard, AuthEmailField, AuthSubmit } from './auth-card.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { login } from '../../data/auth.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
@@ -53,48 +54,30 @@ export default function LoginPage() {
   }
 
   return (
-    <div className="page-narrow">
-      <div className="card auth-card">
-        <h1>Sign in to your account</h1>
-        <p className="auth-sub">Welcome back. Enter your details to continue.</p>
-        {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
-        {error && <Alert tone="error">{error}</Alert>}
-        <form onSubmit={onSubmit} noValidate={false}>
-          <FormField label="Email address" id="login-email">
-            <input
-              className="input"
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              disabled={submitting}
-            />
-          </FormField>
-          <FormField label="Password" id="login-password">
-            <input
-              className="input"
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              disabled={submitting}
-            />
-          </FormField>
-          <div className="auth-row">
-            <Link to="/forgot-password">Forgot your password?</Link>
-          </div>
-          <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-            {submitting ? 'Signing in...' : 'Sign in'}
-          </button>
-        </form>
-        <div className="auth-links">
-          <Link to="/register">Don't have an account? Sign up</Link>
+    <AuthCard title="Sign in to your account" sub="Welcome back. Enter your details to continue.">
+      {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+      {error && <Alert tone="error">{error}</Alert>}
+      <form onSubmit={onSubmit} noValidate={false}>
+        <AuthEmailField id="login-email" value={email} onValueChange={setEmail} disabled={submitting} />
+        <TextField
+          label="Password"
+          id="login-password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValueChange={setPassword}
+          disabled={submitting}
+        />
+        <div className="auth-row">
+          <Link to="/forgot-password">Forgot your password?</Link>
         </div>
+        <AuthSubmit busy={submitting} busyLabel="Signing in..." label="Sign in" disabled={submitting} />
+      </form>
+      <div className="auth-links">
+        <Link to="/register">Don't have an account? Sign up</Link>
       </div>
-    </div>
+    </AuthCard>
   );
 }

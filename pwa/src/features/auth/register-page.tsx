@@ -5,7 +5,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { Alert } from '../../components/alert.tsx';
-import { FormField } from '../../components/form-field.tsx';
+import { TextField } from '../../components/form-field.tsx';
+import { AuthCard, AuthEmailField, AuthSubmit, NewPasswordFields } from './auth-card.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { register } from '../../data/auth.ts';
 import { getCompanyBySlug, type CompanyView } from '../../data/companies.ts';
@@ -104,97 +105,65 @@ export default function RegisterPage() {
 
   if (notice) {
     return (
-      <div className="page-narrow">
-        <div className="card auth-card">
-          <h1>Check your email</h1>
-          <Alert tone="success">{notice}</Alert>
-          <div className="auth-links">
-            <Link to="/login">Back to login</Link>
-          </div>
+      <AuthCard title="Check your email">
+        <Alert tone="success">{notice}</Alert>
+        <div className="auth-links">
+          <Link to="/login">Back to login</Link>
         </div>
-      </div>
+      </AuthCard>
     );
   }
 
   return (
-    <div className="page-narrow">
-      <div className="card auth-card">
-        <h1>Create your account</h1>
-        <p className="auth-sub">
-          {isCustomerSignUp
-            ? company
-              ? `Sign up as a customer of ${company.name} to see and manage your appointments.`
-              : 'Sign up to see and manage your appointments.'
-            : 'Start your 14-day free trial. No credit card needed.'}
-        </p>
-        {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
-        {error && <Alert tone="error">{error}</Alert>}
-        <form onSubmit={onSubmit} noValidate>
-          <fieldset disabled={submitting}>
-            <FormField label="Full name" id="reg-name">
-              <input className="input" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-            </FormField>
-            <FormField label="Email address" id="reg-email">
-              <input
-                className="input"
-                type="email"
-                name="email"
-                autoComplete="email"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            </FormField>
-            <FormField label="Password" id="reg-password" hint="At least 6 characters.">
-              <input
-                className="input"
-                type="password"
-                name="password"
-                autoComplete="new-password"
-                required
-                minLength={6}
-                value={password}
-                onChange={(e) => {
-                  setPassword(e.target.value);
-                  clearMismatch();
-                }}
-              />
-            </FormField>
-            <FormField label="Confirm password" id="reg-confirm">
-              <input
-                className="input"
-                type="password"
-                name="confirm_password"
-                autoComplete="new-password"
-                required
-                value={confirm}
-                onChange={(e) => {
-                  setConfirm(e.target.value);
-                  clearMismatch();
-                }}
-              />
-            </FormField>
-            {!isCustomerSignUp && (
-              <FormField label="Company name" id="reg-company">
-                <input
-                  className="input"
-                  name="company_name"
-                  autoComplete="organization"
-                  required
-                  value={companyName}
-                  onChange={(e) => setCompanyName(e.target.value)}
-                />
-              </FormField>
-            )}
-            <button type="submit" className="btn btn-primary btn-block">
-              {submitting ? 'Creating account...' : 'Create account'}
-            </button>
-          </fieldset>
-        </form>
-        <div className="auth-links">
-          <Link to="/login">Already have an account? Sign in</Link>
-        </div>
+    <AuthCard
+      title="Create your account"
+      sub={
+        isCustomerSignUp
+          ? company
+            ? `Sign up as a customer of ${company.name} to see and manage your appointments.`
+            : 'Sign up to see and manage your appointments.'
+          : 'Start your 14-day free trial. No credit card needed.'
+      }
+    >
+      {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+      {error && <Alert tone="error">{error}</Alert>}
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={submitting}>
+          <TextField label="Full name" id="reg-name" name="name" autoComplete="name" required value={name} onValueChange={setName} />
+          <AuthEmailField id="reg-email" value={email} onValueChange={setEmail} />
+          <NewPasswordFields
+            idPrefix="reg"
+            label="Password"
+            hint="At least 6 characters."
+            named
+            password={password}
+            confirm={confirm}
+            onPasswordChange={(v) => {
+              setPassword(v);
+              clearMismatch();
+            }}
+            onConfirmChange={(v) => {
+              setConfirm(v);
+              clearMismatch();
+            }}
+          />
+          {!isCustomerSignUp && (
+            <TextField
+              label="Company name"
+              id="reg-company"
+              name="company_name"
+              autoComplete="organization"
+              required
+              value={companyName}
+              onValueChange={setCompanyName}
+            />
+          )}
+          <AuthSubmit busy={submitting} busyLabel="Creating account..." label="Create account" />
+        </fieldset>
+      </form>
+      <div className="auth-links">
+        <Link to="/login">Already have an account? Sign in</Link>
       </div>
-    </div>
+    </AuthCard>
   );
 }

@@ -10,7 +10,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { confirmPasswordReset, validateResetToken } from '../../data/auth.ts';
-import { FormField } from '../../components/form-field.tsx';
+import { AuthCard, AuthSubmit, NewPasswordFields } from './auth-card.tsx';
 
 export const RESET_TEXT = {
   noToken: 'Invalid reset link. Please request a new password reset.',
@@ -92,67 +92,40 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <div className="page-narrow">
-      <div className="card auth-card">
-        <h1>Set a new password</h1>
-        {tokenState === 'missing' && (
-          <>
-            <Alert tone="error">{RESET_TEXT.noToken}</Alert>
-            <div className="auth-links">
-              <Link to="/forgot-password">Request a new reset link</Link>
-              <Link to="/login">Back to login</Link>
-            </div>
-          </>
-        )}
-        {tokenState === 'validating' && <Loading label={RESET_TEXT.validating} />}
-        {tokenState === 'invalid' && (
-          <>
-            <Alert tone="error">{tokenError}</Alert>
-            <div className="auth-links">
-              <Link to="/forgot-password">Request a new reset link</Link>
-              <Link to="/login">Back to login</Link>
-            </div>
-          </>
-        )}
-        {tokenState === 'valid' && (
-          <>
-            <p className="auth-sub">Choose a password of at least 6 characters.</p>
-            {error && <Alert tone="error">{error}</Alert>}
-            {success && <Alert tone="success">{success}</Alert>}
-            <form onSubmit={onSubmit} noValidate>
-              <fieldset disabled={submitting || success !== null}>
-                <FormField label="New password" id="reset-password">
-                  <input
-                    className="input"
-                    type="password"
-                    autoComplete="new-password"
-                    required
-                    minLength={6}
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                  />
-                </FormField>
-                <FormField label="Confirm password" id="reset-confirm">
-                  <input
-                    className="input"
-                    type="password"
-                    autoComplete="new-password"
-                    required
-                    value={confirm}
-                    onChange={(e) => setConfirm(e.target.value)}
-                  />
-                </FormField>
-                <button type="submit" className="btn btn-primary btn-block">
-                  {submitting ? 'Resetting...' : 'Reset password'}
-                </button>
-              </fieldset>
-            </form>
-            <div className="auth-links">
-              <Link to="/login">Back to login</Link>
-            </div>
-          </>
-        )}
-      </div>
-    </div>
+    <AuthCard title="Set a new password">
+      {(tokenState === 'missing' || tokenState === 'invalid') && (
+        <>
+          <Alert tone="error">{tokenState === 'missing' ? RESET_TEXT.noToken : tokenError}</Alert>
+          <div className="auth-links">
+            <Link to="/forgot-password">Request a new reset link</Link>
+            <Link to="/login">Back to login</Link>
+          </div>
+        </>
+      )}
+      {tokenState === 'validating' && <Loading label={RESET_TEXT.validating} />}
+      {tokenState === 'valid' && (
+        <>
+          <p className="auth-sub">Choose a password of at least 6 characters.</p>
+          {error && <Alert tone="error">{error}</Alert>}
+          {success && <Alert tone="success">{success}</Alert>}
+          <form onSubmit={onSubmit} noValidate>
+            <fieldset disabled={submitting || success !== null}>
+              <NewPasswordFields
+                idPrefix="reset"
+                label="New password"
+                password={password}
+                confirm={confirm}
+                onPasswordChange={setPassword}
+                onConfirmChange={setConfirm}
+              />
+              <AuthSubmit busy={submitting} busyLabel="Resetting..." label="Reset password" />
+            </fieldset>
+          </form>
+          <div className="auth-links">
+            <Link to="/login">Back to login</Link>
+          </div>
+        </>
+      )}
+    </AuthCard>
   );
 }
