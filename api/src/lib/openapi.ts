@@ -60,10 +60,11 @@ export function jsonResponse<T>(schema: T, description: string) {
  */
 export function definePutAndPatch<const R extends Omit<RouteConfig, 'method'>>(
   config: R & { access: Access },
+  patchSummary = 'Alias of PUT',
 ): { put: R & { method: 'put' }; patch: R & { method: 'patch' } } {
   return {
     put: defineRoute({ ...config, method: 'put' as const }),
-    patch: defineRoute({ ...config, method: 'patch' as const, summary: 'Alias of PUT' }) as R & { method: 'patch' },
+    patch: defineRoute({ ...config, method: 'patch' as const, summary: patchSummary }) as R & { method: 'patch' },
   };
 }
 

@@ -1,6 +1,7 @@
 // Test people of every role for permission tests: rows inserted directly, tokens signed with the server's key.
 import type { Role } from '@bookwell/db';
 import { issueToken } from '../lib/auth.ts';
+import { insertUser } from '../features/users/user.repository.ts';
 import { registerCompany, uniqueEmail, type TestServer } from './harness.ts';
 
 export interface TestPerson {
@@ -12,12 +13,11 @@ export interface TestPerson {
 
 /** A signed-in person of `role` at `companyId` (null for global_admin), without the cost of hashing a password. */
 export async function addPerson(t: TestServer, companyId: number | null, role: Role, name = `${role} person`): Promise<TestPerson> {
-  const iso = new Date().toISOString();
-  const user = await t.db.insertInto('users').values({
-    company_id: companyId, name, email: uniqueEmail(role), phone: null, role,
+  const user = await insertUser(t.db, {
+    company_id: companyId, name, email: uniqueEmail(role), role,
     // Any non-null value: tokens of password-less accounts are refused, and nobody logs in with this one.
-    password_hash: 'test-only-not-a-hash', token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-  }).returningAll().executeTakeFirstOrThrow();
+    password_hash: 'test-only-not-a-hash',
+  }, new Date());
   return { id: user.id, role, company_id: companyId, token: await issueToken(t.server.deps.jwtKey, user) };
 }
 

@@ -1,13 +1,13 @@
 // Request and response shapes of the global_admin calls: figures, companies, subscriptions, people and the email export.
 import { z } from '@hono/zod-openapi';
+import { ROLES } from '@bookwell/db';
 import { Id } from '../../lib/validation.ts';
 import { CompanySchema } from '../companies/company.mapper.ts';
 import { UserSchema } from '../users/user.mapper.ts';
-import { ROLE_VALUES } from '../users/user.schema.ts';
 
 /** Query filters arrive as strings; an empty one (a form's "all") means no filter. */
 const blankToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : v);
-const RoleFilter = z.preprocess(blankToUndefined, z.enum(ROLE_VALUES, { message: `role must be one of ${ROLE_VALUES.join(', ')}` }).optional());
+const RoleFilter = z.preprocess(blankToUndefined, z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }).optional());
 const Search = z.string().trim().max(200, 'Search is too long').optional();
 
 export const AdminStatsSchema = z.object({
@@ -29,7 +29,7 @@ export const AdminUserSchema = UserSchema.extend({
 
 export const EmailExportSchema = z.object({
   count: z.number().int(),
-  emails: z.array(z.object({ email: z.string(), name: z.string(), role: z.enum(ROLE_VALUES), company_name: z.string().nullable() })),
+  emails: z.array(z.object({ email: z.string(), name: z.string(), role: z.enum(ROLES), company_name: z.string().nullable() })),
 }).openapi('EmailExport');
 
 export const AdminCompaniesQuery = z.object({ search: Search });

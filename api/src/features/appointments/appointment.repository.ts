@@ -3,6 +3,7 @@
 import type { Transaction } from 'kysely';
 import { arg, prepared, type AppointmentRow, type Database, type DbOrTx, type Role } from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
+import { insertUser } from '../users/user.repository.ts';
 
 export interface AppointmentView extends AppointmentRow {
   customer_user_name: string | null;
@@ -203,15 +204,9 @@ export async function findOrCreateCustomer(trx: DbOrTx, companyId: number, input
   const existing = await trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
     .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
   if (existing) return existing;
-  const iso = now.toISOString();
-  // The conflict clause covers a customer added by staff at the same moment (outside our lock).
-  const created = await trx.insertInto('users').values({
-    company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer',
-    password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-  })
-    .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
-    .returning(['id', 'name', 'email', 'phone', 'role']).executeTakeFirst();
-  if (created) return created;
+  // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
+  const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, { unlessCompanyHasEmail: true });
+  if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role };
   return trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
     .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirstOrThrow();
 }

@@ -1,5 +1,5 @@
 // Duration rows: the global catalogue, each company's offered options and its default, and the rules tying them.
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, type Transaction } from 'kysely';
 import type { Database, DbOrTx } from '@bookwell/db';
 
 export interface DurationOption {

@@ -47,25 +47,6 @@ async function insertOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<nu
   return row?.id ?? null;
 }
 
-export async function enqueueEmail(db: DbOrTx, m: EmailMessage, now: Date): Promise<number | null> {
-  return insertOutboxMessage(db, {
-    company_id: m.companyId ?? null,
-    appointment_id: m.appointmentId ?? null,
-    channel: 'email',
-    kind: m.kind,
-    to_address: m.to,
-    subject: m.subject,
-    body_text: m.text,
-    body_html: m.html ?? null,
-    attachments: m.attachments?.length ? JSON.stringify(m.attachments) : null,
-    message_id: newMessageId(),
-    dedupe_key: m.dedupeKey ?? null,
-    due_at: (m.dueAt ?? now).toISOString(),
-    created_at: now.toISOString(),
-    render: m.render ?? null,
-  });
-}
-
 export interface SmsMessage {
   to: string;
   text: string;
@@ -76,23 +57,32 @@ export interface SmsMessage {
   dedupeKey?: string | null;
 }
 
-export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<number | null> {
-  return insertOutboxMessage(db, {
+/** The row of a message on either channel (an SMS has no subject, HTML, attachments or render data). */
+function outboxValues(channel: 'email' | 'sms', m: SmsMessage & Partial<EmailMessage>, now: Date): OutboxValues {
+  return {
     company_id: m.companyId ?? null,
     appointment_id: m.appointmentId ?? null,
-    channel: 'sms',
+    channel,
     kind: m.kind,
     to_address: m.to,
-    subject: null,
+    subject: m.subject ?? null,
     body_text: m.text,
-    body_html: null,
-    attachments: null,
+    body_html: m.html ?? null,
+    attachments: m.attachments?.length ? JSON.stringify(m.attachments) : null,
     message_id: newMessageId(),
     dedupe_key: m.dedupeKey ?? null,
     due_at: (m.dueAt ?? now).toISOString(),
     created_at: now.toISOString(),
-    render: null,
-  });
+    render: m.render ?? null,
+  };
+}
+
+export async function enqueueEmail(db: DbOrTx, m: EmailMessage, now: Date): Promise<number | null> {
+  return insertOutboxMessage(db, outboxValues('email', m, now));
+}
+
+export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<number | null> {
+  return insertOutboxMessage(db, outboxValues('sms', m, now));
 }
 
 // --- sending (the dispatcher's side)

@@ -1,5 +1,5 @@
 // Service type rows: the company's active catalogue, lookups for booking, and archive-or-delete.
-import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, type Transaction } from 'kysely';
 import { arg, prepared, type Database, type DbOrTx, type ServiceTypeRow } from '@bookwell/db';
 
 /** Active (not archived) service types of a company, as lists and pickers show them. */

@@ -1,5 +1,5 @@
 // The one place a user row becomes what the API shows: never the password hash or token version.
-import type { UserRow } from '@bookwell/db';
+import { ROLES, type UserRow } from '@bookwell/db';
 import { z } from '@hono/zod-openapi';
 
 export const UserSchema = z.object({
@@ -7,7 +7,7 @@ export const UserSchema = z.object({
   name: z.string(),
   email: z.string(),
   phone: z.string().nullable(),
-  role: z.enum(['global_admin', 'admin', 'manager', 'employee', 'user', 'customer']),
+  role: z.enum(ROLES),
   company_id: z.number().int().nullable(),
   created_at: z.string(),
   has_password: z.boolean(),

@@ -15,13 +15,24 @@ export interface UserFields {
   password_hash?: string | null;
 }
 
-/** The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo. */
-export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow> {
+/**
+ * The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo.
+ * With `unlessCompanyHasEmail`, a row the company already has for that email (another request
+ * inserting it at the same moment) is left alone and undefined answered, without failing the
+ * surrounding transaction.
+ */
+export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow>;
+export async function insertUser(db: DbOrTx, user: UserFields, now: Date, opts: { unlessCompanyHasEmail: true }): Promise<UserRow | undefined>;
+export async function insertUser(db: DbOrTx, user: UserFields, now: Date, opts?: { unlessCompanyHasEmail: true }): Promise<UserRow | undefined> {
   const iso = now.toISOString();
-  return db.insertInto('users').values({
+  const insert = db.insertInto('users').values({
     company_id: user.company_id, name: user.name, email: user.email, phone: user.phone ?? null, role: user.role,
     password_hash: user.password_hash ?? null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-  }).returningAll().executeTakeFirstOrThrow();
+  });
+  if (opts?.unlessCompanyHasEmail) {
+    return insert.onConflict((oc) => oc.columns(['company_id', 'email']).doNothing()).returningAll().executeTakeFirst();
+  }
+  return insert.returningAll().executeTakeFirstOrThrow();
 }
 
 /** A user row whatever its state (archived included): for the signed-in caller's own record. */

@@ -1,11 +1,10 @@
 // Request shapes of the people calls: adding staff and customers, editing, listing and the public staff list.
 import { z } from '@hono/zod-openapi';
+import { ROLES, STAFF_ROLES } from '@bookwell/db';
 import { Email, Id, PersonName, Phone } from '../../lib/validation.ts';
 
-export const STAFF_ROLE_VALUES = ['admin', 'manager', 'employee', 'user'] as const;
-export const COMPANY_ROLE_VALUES = [...STAFF_ROLE_VALUES, 'customer'] as const;
-export const ROLE_VALUES = ['global_admin', ...COMPANY_ROLE_VALUES] as const;
-const ROLE_LIST = ROLE_VALUES.join(', ');
+const COMPANY_ROLES = [...STAFF_ROLES, 'customer'] as const;
+const ROLE_LIST = ROLES.join(', ');
 
 /** Ids in JSON bodies are numbers, never coerced: `true` or "7" is a type error, not id 1 or 7. */
 const BodyId = z.number({ message: 'must be a positive integer' }).int('must be a positive integer')
@@ -25,7 +24,7 @@ const personShape = {
 
 export const CreateEmployeeBody = z.object({
   ...personShape,
-  role: z.enum(STAFF_ROLE_VALUES, { message: 'Role must be one of admin, manager, employee, user' }).default('employee'),
+  role: z.enum(STAFF_ROLES, { message: 'Role must be one of admin, manager, employee, user' }).default('employee'),
 }).openapi('CreateEmployeeRequest');
 
 export const CreateCustomerBody = z.object({
@@ -35,14 +34,14 @@ export const CreateCustomerBody = z.object({
 
 export const CreateUserBody = z.object({
   ...personShape,
-  role: z.enum(COMPANY_ROLE_VALUES, { message: 'Role must be one of admin, manager, employee, user, customer' }),
+  role: z.enum(COMPANY_ROLES, { message: 'Role must be one of admin, manager, employee, user, customer' }),
 }).openapi('CreateUserRequest');
 
 export const UpdateUserBody = z.object({
   name: PersonName.optional(),
   phone: OptionalPhone.optional(),
   email: Email.optional(),
-  role: z.enum(ROLE_VALUES, { message: `Role must be one of ${ROLE_LIST}` }).optional(),
+  role: z.enum(ROLES, { message: `Role must be one of ${ROLE_LIST}` }).optional(),
 }).openapi('UpdateUserRequest');
 
 /** Query filters arrive as strings; an empty one (a form's "all") means no filter. */
@@ -50,12 +49,12 @@ const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
 export const UserListQuery = z.object({
   company_id: z.preprocess(blankToUndefined, Id.optional()),
-  role: z.preprocess(blankToUndefined, z.enum(ROLE_VALUES, { message: `role must be one of ${ROLE_LIST}` }).optional()),
+  role: z.preprocess(blankToUndefined, z.enum(ROLES, { message: `role must be one of ${ROLE_LIST}` }).optional()),
   search: z.string().trim().max(200, 'Search is too long').optional(),
 });
 
 export const EmployeesQuery = z.object({
   company_id: Id,
   /** Accepted for the seed client's `role=employee`; the list always holds every staff member. */
-  role: z.preprocess(blankToUndefined, z.enum(STAFF_ROLE_VALUES).optional()),
+  role: z.preprocess(blankToUndefined, z.enum(STAFF_ROLES).optional()),
 });

@@ -3,7 +3,7 @@
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
-import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
+import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
 import { PublicStaffSchema, UserSchema, toPublicStaffDto, toUserDto } from './user.mapper.ts';
 import { CreateCustomerBody, CreateEmployeeBody, CreateUserBody, EmployeesQuery, UpdateUserBody, UserListQuery } from './user.schema.ts';
@@ -16,26 +16,18 @@ const listUsers = defineRoute({
   responses: { 200: jsonResponse(z.array(UserSchema), 'People, by name') },
 });
 
-const createUser = defineRoute({
-  method: 'post', path: '/users', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'],
-  summary: 'Add a person with any company role (managers: employee, user or customer); they get an email to set their password',
-  request: { body: jsonBody(CreateUserBody) },
+/** The three ways to add a person differ in path, body and wording; each sends an invitation. */
+const addPersonRoute = <const P extends string, const B extends z.ZodType>(path: P, body: B, summary: string) => defineRoute({
+  method: 'post', path, access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'], summary,
+  request: { body: jsonBody(body) },
   responses: { 201: jsonResponse(UserSchema, 'Created, password-less, invitation sent') },
 });
 
-const createEmployee = defineRoute({
-  method: 'post', path: '/users/employee', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'],
-  summary: 'Add a staff member (role employee by default; managers cannot add admins or managers); they get an email to set their password',
-  request: { body: jsonBody(CreateEmployeeBody) },
-  responses: { 201: jsonResponse(UserSchema, 'Created, password-less, invitation sent') },
-});
-
-const createCustomer = defineRoute({
-  method: 'post', path: '/users/customer', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'],
-  summary: 'Add a customer; they get an email to set their password',
-  request: { body: jsonBody(CreateCustomerBody) },
-  responses: { 201: jsonResponse(UserSchema, 'Created, password-less, invitation sent') },
-});
+const createUser = addPersonRoute('/users', CreateUserBody,
+  'Add a person with any company role (managers: employee, user or customer); they get an email to set their password');
+const createEmployee = addPersonRoute('/users/employee', CreateEmployeeBody,
+  'Add a staff member (role employee by default; managers cannot add admins or managers); they get an email to set their password');
+const createCustomer = addPersonRoute('/users/customer', CreateCustomerBody, 'Add a customer; they get an email to set their password');
 
 const getUser = defineRoute({
   method: 'get', path: '/users/{id}', access: 'authenticated', tags: ['users'],
@@ -44,19 +36,12 @@ const getUser = defineRoute({
   responses: { 200: jsonResponse(UserSchema, 'The person') },
 });
 
-const updateUser = defineRoute({
-  method: 'put', path: '/users/{id}', access: 'authenticated', tags: ['users'],
+const updateUser = definePutAndPatch({
+  path: '/users/{id}', access: 'authenticated', tags: ['users'],
   summary: 'Edit a person (partial). Everyone edits their own name and phone; admins and managers edit others of their company; only admins change roles, never their own',
   request: { params: IdParam, body: jsonBody(UpdateUserBody) },
   responses: { 200: jsonResponse(UserSchema, 'The updated person') },
-});
-
-const patchUser = defineRoute({
-  method: 'patch', path: '/users/{id}', access: 'authenticated', tags: ['users'],
-  summary: 'Alias of PUT /users/{id}',
-  request: { params: IdParam, body: jsonBody(UpdateUserBody) },
-  responses: { 200: jsonResponse(UserSchema, 'The updated person') },
-});
+}, 'Alias of PUT /users/{id}');
 
 const deleteUser = defineRoute({
   method: 'delete', path: '/users/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'],
@@ -72,7 +57,7 @@ const listEmployees = defineRoute({
   responses: { 200: jsonResponse(z.array(PublicStaffSchema), 'Staff, by name') },
 });
 
-const changePersonHandler: RouteHandler<typeof updateUser, AppEnv> = async (c) => {
+const changePersonHandler: RouteHandler<typeof updateUser.put, AppEnv> = async (c) => {
   const updated = await changePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'));
   return c.json(toUserDto(updated), 200);
 };
@@ -92,8 +77,8 @@ export const userRoutes = createRouter()
   })
   .openapi(createCustomer, async (c) => c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer')), 201))
   .openapi(getUser, async (c) => c.json(toUserDto(await getPerson(c.get('deps').db, currentActor(c), c.req.valid('param').id)), 200))
-  .openapi(updateUser, changePersonHandler)
-  .openapi(patchUser, changePersonHandler)
+  .openapi(updateUser.put, changePersonHandler)
+  .openapi(updateUser.patch, changePersonHandler)
   .openapi(deleteUser, async (c) => {
     await removePerson(c.get('deps'), currentActor(c), c.req.valid('param').id);
     return c.body(null, 204);
