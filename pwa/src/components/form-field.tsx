@@ -90,6 +90,7 @@ export function TextField({
   hint,
   error,
   className,
+  labelClassName,
   onValueChange,
   ...input
 }: {
@@ -99,14 +100,28 @@ export function TextField({
   error?: string | null;
   /** Extra classes for the wrapper next to `field`. */
   className?: string;
+  labelClassName?: string;
   /** Called with the input's new text on every change. */
   onValueChange: (value: string) => void;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'onChange' | 'children'>) {
   return (
-    <FormField label={label} id={id} hint={hint} error={error} className={className}>
+    <FormField label={label} id={id} hint={hint} error={error} className={className} labelClassName={labelClassName}>
       <input className="input" {...input} onChange={(e) => onValueChange(e.target.value)} />
     </FormField>
   );
+}
+
+/** A search box over a list: filters as you type. */
+export function SearchField(props: {
+  label: string;
+  id: string;
+  placeholder: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  className?: string;
+  labelClassName?: string;
+}) {
+  return <TextField type="search" {...props} />;
 }
 
 /**

@@ -11,7 +11,7 @@ import { PersonList } from './components/person-list.tsx';
 import { PersonDetail } from './components/person-detail.tsx';
 import { AddPersonModal } from './components/add-person-modal.tsx';
 import './directory-page.css';
-import { FormField } from '../../components/form-field.tsx';
+import { SearchField } from '../../components/form-field.tsx';
 
 export const DIRECTORY_TEXT = {
   noStaff: 'No staff members for current company',
@@ -123,15 +123,15 @@ function Directory({ companyId, role, slots }: { companyId: number; role: Role; 
               <span className="dir-count">{customers.length}</span>
             </div>
             {customers.length > 0 && (
-              <FormField label="Search customers" labelClassName="visually-hidden" id={`${id}-search`} className="dir-search">
-                <input
-                  className="input"
-                  type="search"
-                  placeholder="Search customers by name or email"
-                  value={search}
-                  onChange={(e) => setSearch(e.target.value)}
-                />
-              </FormField>
+              <SearchField
+                label="Search customers"
+                labelClassName="visually-hidden"
+                id={`${id}-search`}
+                className="dir-search"
+                placeholder="Search customers by name or email"
+                value={search}
+                onValueChange={setSearch}
+              />
             )}
             <PersonList
               people={shownCustomers}

@@ -5,7 +5,8 @@ import { Loading } from '../../../components/loading.tsx';
 import { useAdminCompanies, isCompanyActive, type AdminCompany } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import { EditSubscriptionModal } from './edit-subscription-modal.tsx';
-import { FormField } from '../../../components/form-field.tsx';
+import { SearchField } from '../../../components/form-field.tsx';
+import { AdminTable } from './admin-table.tsx';
 
 type StatusFilter = 'all' | 'active' | 'expired';
 
@@ -54,15 +55,7 @@ export function CompaniesTab() {
   return (
     <div className="adm-section">
       <div className="adm-filters">
-        <FormField label="Search companies" id={`${id}-q`} className="adm-search">
-          <input
-            className="input"
-            type="search"
-            placeholder="Name, email or slug"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </FormField>
+        <SearchField label="Search companies" id={`${id}-q`} className="adm-search" placeholder="Name, email or slug" value={search} onValueChange={setSearch} />
         <div className="adm-seg" role="group" aria-label="Subscription status">
           {FILTERS.map((f) => (
             <button
@@ -78,68 +71,49 @@ export function CompaniesTab() {
         </div>
       </div>
 
-      <p className="adm-muted" role="status">
-        {shown.length === 1 ? '1 company' : `${shown.length} companies`}
-      </p>
-
-      {shown.length === 0 ? (
-        <p className="adm-empty">No companies match.</p>
-      ) : (
-        <div className="card adm-table-card">
-          <table className="adm-table adm-companies">
-            <thead>
-              <tr>
-                <th scope="col">Company</th>
-                <th scope="col">Email</th>
-                <th scope="col">Slug</th>
-                <th scope="col">Users</th>
-                <th scope="col">Appointments</th>
-                <th scope="col">Status</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((c) => {
-                const active = isCompanyActive(c);
-                return (
-                  <tr key={c.id}>
-                    <th scope="row" className="adm-cell-title">
-                      {c.name}
-                    </th>
-                    <td data-label="Email" className="adm-wrap">
-                      {c.email ?? '—'}
-                    </td>
-                    <td data-label="Slug" className="adm-mono">
-                      {c.slug}
-                    </td>
-                    <td data-label="Users">{c.user_count}</td>
-                    <td data-label="Appointments">{c.appointment_count}</td>
-                    <td data-label="Status">
-                      <span className={`adm-status ${active ? 'ok' : 'bad'}`}>{active ? 'Active' : 'Expired'}</span>
-                    </td>
-                    <td data-label="Expires">
-                      {c.subscription_expires_at ? formatDateTime(c.subscription_expires_at) : 'Never expires'}
-                    </td>
-                    <td className="adm-cell-actions">
-                      <button
-                        type="button"
-                        className="btn btn-secondary btn-sm"
-                        aria-label={`Edit subscription of ${c.name}`}
-                        onClick={() => setEditing(c)}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        countText={shown.length === 1 ? '1 company' : `${shown.length} companies`}
+        empty={shown.length === 0}
+        emptyText="No companies match."
+        className="adm-companies"
+        columns={['Company', 'Email', 'Slug', 'Users', 'Appointments', 'Status', 'Expires']}
+        actions
+      >
+        {shown.map((c) => {
+          const active = isCompanyActive(c);
+          return (
+            <tr key={c.id}>
+              <th scope="row" className="adm-cell-title">
+                {c.name}
+              </th>
+              <td data-label="Email" className="adm-wrap">
+                {c.email ?? '—'}
+              </td>
+              <td data-label="Slug" className="adm-mono">
+                {c.slug}
+              </td>
+              <td data-label="Users">{c.user_count}</td>
+              <td data-label="Appointments">{c.appointment_count}</td>
+              <td data-label="Status">
+                <span className={`adm-status ${active ? 'ok' : 'bad'}`}>{active ? 'Active' : 'Expired'}</span>
+              </td>
+              <td data-label="Expires">
+                {c.subscription_expires_at ? formatDateTime(c.subscription_expires_at) : 'Never expires'}
+              </td>
+              <td className="adm-cell-actions">
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  aria-label={`Edit subscription of ${c.name}`}
+                  onClick={() => setEditing(c)}
+                >
+                  Edit
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </AdminTable>
 
       {editing && <EditSubscriptionModal key={editing.id} company={editing} onClose={() => setEditing(null)} />}
     </div>

@@ -15,6 +15,7 @@ import {
 } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { TableHead } from '../../../components/table-head.tsx';
 
 const EXPORT_ROLES = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
 
@@ -140,14 +141,7 @@ export function EmailExportTab() {
             <p className="adm-empty">No users match these filters.</p>
           ) : (
             <table className="adm-table adm-export-table">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Company</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Email', 'Name', 'Role', 'Company']} />
               <tbody>
                 {preview.data.emails.map((r, i) => (
                   <tr key={`${r.email}-${i}`}>

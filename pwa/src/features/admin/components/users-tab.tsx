@@ -5,7 +5,8 @@ import { Loading } from '../../../components/loading.tsx';
 import { RoleBadge, roleLabel } from '../../../components/role-badge.tsx';
 import { useAdminUsers, type AdminUser } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
-import { FormField } from '../../../components/form-field.tsx';
+import { FormField, SearchField } from '../../../components/form-field.tsx';
+import { AdminTable } from './admin-table.tsx';
 
 const ROLE_ORDER = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
 const NO_COMPANY = 'none';
@@ -61,15 +62,7 @@ export function UsersTab() {
         ))}
       </ul>
       <div className="adm-filters adm-filters-3">
-        <FormField label="Search users" id={`${id}-q`} className="adm-search">
-          <input
-            className="input"
-            type="search"
-            placeholder="Name, email or company"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </FormField>
+        <SearchField label="Search users" id={`${id}-q`} className="adm-search" placeholder="Name, email or company" value={search} onValueChange={setSearch} />
         <FormField label="Role" id={`${id}-role`}>
           <select className="select" value={role} onChange={(e) => setRole(e.target.value)}>
             <option value="">All roles</option>
@@ -93,49 +86,33 @@ export function UsersTab() {
         </FormField>
       </div>
 
-      <p className="adm-muted" role="status">
-        {shown.length === 1 ? '1 user' : `${shown.length} users`}
-      </p>
-
-      {shown.length === 0 ? (
-        <p className="adm-empty">No users match.</p>
-      ) : (
-        <div className="card adm-table-card">
-          <table className="adm-table adm-users">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Contact</th>
-                <th scope="col">Company</th>
-                <th scope="col">Role</th>
-                <th scope="col">Appointments</th>
-                <th scope="col">Joined</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((u) => (
-                <tr key={u.id}>
-                  <th scope="row" className="adm-cell-title">
-                    {u.name}
-                  </th>
-                  <td data-label="Contact" className="adm-contact">
-                    <a href={`mailto:${u.email}`}>{u.email}</a>
-                    {u.phone && <a href={`tel:${u.phone.replace(/[^\d+]/g, '')}`}>{u.phone}</a>}
-                  </td>
-                  <td data-label="Company" className="adm-wrap">
-                    {u.company_name ?? <span className="adm-muted">No Company</span>}
-                  </td>
-                  <td data-label="Role">
-                    <RoleBadge role={u.role} />
-                  </td>
-                  <td data-label="Appointments">{u.appointment_count ?? 0}</td>
-                  <td data-label="Joined">{joined(u.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        countText={shown.length === 1 ? '1 user' : `${shown.length} users`}
+        empty={shown.length === 0}
+        emptyText="No users match."
+        className="adm-users"
+        columns={['Name', 'Contact', 'Company', 'Role', 'Appointments', 'Joined']}
+      >
+        {shown.map((u) => (
+          <tr key={u.id}>
+            <th scope="row" className="adm-cell-title">
+              {u.name}
+            </th>
+            <td data-label="Contact" className="adm-contact">
+              <a href={`mailto:${u.email}`}>{u.email}</a>
+              {u.phone && <a href={`tel:${u.phone.replace(/[^\d+]/g, '')}`}>{u.phone}</a>}
+            </td>
+            <td data-label="Company" className="adm-wrap">
+              {u.company_name ?? <span className="adm-muted">No Company</span>}
+            </td>
+            <td data-label="Role">
+              <RoleBadge role={u.role} />
+            </td>
+            <td data-label="Appointments">{u.appointment_count ?? 0}</td>
+            <td data-label="Joined">{joined(u.created_at)}</td>
+          </tr>
+        ))}
+      </AdminTable>
     </div>
   );
 }

@@ -6,7 +6,8 @@ import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useServiceTypes, useWriteServiceType, type ServiceType, type ServiceTypeInput } from '../../../data/service-types.ts';
-import { FormField } from '../../../components/form-field.tsx';
+import { TextField } from '../../../components/form-field.tsx';
+import { TableHead } from '../../../components/table-head.tsx';
 
 export const SERVICE_TEXT = {
   required: 'Name and duration are required.',
@@ -118,17 +119,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
         <p className="cs-muted">No services yet. Add the first one so customers can book it.</p>
       ) : (
         <table className="cs-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Price</th>
-              <th scope="col">Available slots</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Duration', 'Price', 'Available slots']} actions />
           <tbody>
             {services.data.map((s) =>
               editing === s.id ? (
@@ -218,42 +209,25 @@ function ServiceForm({
     <form className="cs-svc-form" onSubmit={submit} noValidate aria-label={title} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <h3>{title}</h3>
       <div className="cs-svc-grid">
-        <FormField label="Service name" id={`${id}-name`} className="cs-svc-wide">
-          <input className="input" value={d.name} onChange={(e) => set({ name: e.target.value })} autoFocus />
-        </FormField>
-        <FormField label="Duration (minutes)" id={`${id}-dur`}>
-          <input
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={d.duration}
-            onChange={(e) => set({ duration: e.target.value })}
-          />
-        </FormField>
-        <FormField label="Price (USD, optional)" id={`${id}-price`}>
-          <input
-            className="input"
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step="0.01"
-            value={d.price}
-            onChange={(e) => set({ price: e.target.value })}
-          />
-        </FormField>
-        <FormField label="Available slots" id={`${id}-slots`} hint="How many customers can book it at the same time.">
-          <input
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            value={d.slots}
-            onChange={(e) => set({ slots: e.target.value })}
-          />
-        </FormField>
+        <TextField label="Service name" id={`${id}-name`} className="cs-svc-wide" value={d.name} onValueChange={(name) => set({ name })} autoFocus />
+        <CountField label="Duration (minutes)" id={`${id}-dur`} value={d.duration} onValueChange={(duration) => set({ duration })} />
+        <TextField
+          label="Price (USD, optional)"
+          id={`${id}-price`}
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          value={d.price}
+          onValueChange={(price) => set({ price })}
+        />
+        <CountField
+          label="Available slots"
+          id={`${id}-slots`}
+          hint="How many customers can book it at the same time."
+          value={d.slots}
+          onValueChange={(slots) => set({ slots })}
+        />
       </div>
       <label className="checkbox cs-check">
         <input type="checkbox" checked={d.hidePrice} onChange={(e) => set({ hidePrice: e.target.checked })} />
@@ -270,4 +244,9 @@ function ServiceForm({
       </div>
     </form>
   );
+}
+
+/** A whole number of at least 1 (minutes, places). */
+function CountField(props: { label: string; id: string; hint?: string; value: string; onValueChange: (value: string) => void }) {
+  return <TextField {...props} type="number" inputMode="numeric" min={1} step={1} />;
 }
