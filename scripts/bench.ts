@@ -134,11 +134,11 @@ async function benchOnce(appointments: number) {
     const emp = i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '';
     return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${svc}&date=${dates[i % dates.length]}${emp}`;
   };
-  await run({ url: base, connections: 10, duration: 2, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] });
-  const slots = measures('slots') ? summarize(await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: any) => ({ ...r, path: slotsPath() }) }] })) : skipped;
+  await run({ url: base, connections: 10, duration: 2, requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }] });
+  const slots = measures('slots') ? summarize(await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }] })) : skipped;
   const datesRes = measures('dates') ? summarize(await run({
     url: base, connections: 50, duration: seconds,
-    requests: [{ method: 'GET', setupRequest: (r: any) => { i++; return { ...r, path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}` }; } }],
+    requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => { i++; return { ...r, path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}` }; } }],
   })) : skipped;
 
   // Contention: N requests for one slot of a service with capacity C.
@@ -161,7 +161,7 @@ async function benchOnce(appointments: number) {
     url: base, connections: 50, duration: seconds,
     requests: [{
       method: 'POST',
-      setupRequest: (r: any) => {
+      setupRequest: (r: autocannon.Request) => {
         const n = k++;
         const start = throughputDay.plus({ minutes: Math.floor(n / STAFF) * 15 });
         return {

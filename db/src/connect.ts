@@ -106,7 +106,7 @@ export function connect(url: string, options: { poolSize?: number } = {}): Datab
   if (isPostgresUrl(url)) {
     // Same value shapes as SQLite: timestamps as ISO strings, counts as numbers.
     const types = {
-      getTypeParser(oid: number, format?: any) {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
         if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (v: string) => new Date(v).toISOString();
         if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
         return pg.types.getTypeParser(oid, format);

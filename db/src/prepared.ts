@@ -14,6 +14,7 @@ import type { Database, DbOrTx } from './schema.ts';
 const MARK = '\u0000bookwell-arg:';
 
 /** Stands for the prepared query's argument number `index` (typed as the column's value). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default lets one placeholder stand in any column's place
 export function arg<T = any>(index: number): T {
   return `${MARK}${index}` as T;
 }
