@@ -7,7 +7,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ROLE_LABELS } from '../../../components/role-badge.tsx';
 import { addPersonError } from '../add-person-error.ts';
-import { FormField } from '../../../components/form-field.tsx';
+import { FormField, TextField } from '../../../components/form-field.tsx';
 
 export const CLOSE_AFTER_ADD_MS = 2000;
 
@@ -126,48 +126,27 @@ function AddPersonForm({
   };
 
   const locked = mutation.isPending || success !== null;
+  // Editing a required field clears the problem it may have caused.
+  const editRequired = (set: (v: string) => void) => (value: string) => {
+    set(value);
+    setProblem(null);
+  };
 
   return (
     <form id={formId} onSubmit={onSubmit} noValidate>
-      <FormField label="Full Name*" id={`${id}-name`}>
-        <input
-          className="input"
-          required
-          aria-required="true"
-          autoComplete="off"
-          value={name}
-          disabled={locked}
-          onChange={(e) => {
-            setName(e.target.value);
-            setProblem(null);
-          }}
-        />
-      </FormField>
-      <FormField label="Email*" id={`${id}-email`}>
-        <input
-          className="input"
-          type="email"
-          required
-          aria-required="true"
-          autoComplete="off"
-          value={email}
-          disabled={locked}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setProblem(null);
-          }}
-        />
-      </FormField>
-      <FormField label="Phone (optional)" id={`${id}-phone`}>
-        <input
-          className="input"
-          type="tel"
-          autoComplete="off"
-          value={phone}
-          disabled={locked}
-          onChange={(e) => setPhone(e.target.value)}
-        />
-      </FormField>
+      <TextField label="Full Name*" id={`${id}-name`} required aria-required="true" autoComplete="off" value={name} disabled={locked} onValueChange={editRequired(setName)} />
+      <TextField
+        label="Email*"
+        id={`${id}-email`}
+        type="email"
+        required
+        aria-required="true"
+        autoComplete="off"
+        value={email}
+        disabled={locked}
+        onValueChange={editRequired(setEmail)}
+      />
+      <TextField label="Phone (optional)" id={`${id}-phone`} type="tel" autoComplete="off" value={phone} disabled={locked} onValueChange={setPhone} />
       {kind === 'employee' && (
         <FormField
           label="Role*"

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { useChangePassword } from '../../../data/auth.ts';
 import { changePasswordError } from '../change-password-error.ts';
-import { FormField } from '../../../components/form-field.tsx';
+import { TextField } from '../../../components/form-field.tsx';
 
 export const PASSWORD_TEXT = {
   currentRequired: 'Current password is required.',
@@ -54,8 +54,8 @@ export function ChangePasswordForm({ email }: { email: string }) {
     );
   };
 
-  const edit = (set: (v: string) => void) => (e: { target: { value: string } }) => {
-    set(e.target.value);
+  const edit = (set: (v: string) => void) => (value: string) => {
+    set(value);
     setDone(null);
   };
 
@@ -65,34 +65,18 @@ export function ChangePasswordForm({ email }: { email: string }) {
       <form onSubmit={onSubmit} noValidate>
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <FormField label="Current password" id={`${id}-cur`}>
-          <input
-            className="input"
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={edit(setCurrent)}
-          />
-        </FormField>
+        <TextField label="Current password" id={`${id}-cur`} type="password" autoComplete="current-password" value={current} onValueChange={edit(setCurrent)} />
         <div className="settings-two">
-          <FormField label="New password" id={`${id}-new`} hint={<>At least {MIN_PASSWORD} characters.</>}>
-            <input
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              value={next}
-              onChange={edit(setNext)}
-            />
-          </FormField>
-          <FormField label="Confirm new password" id={`${id}-conf`}>
-            <input
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={edit(setConfirm)}
-            />
-          </FormField>
+          <TextField
+            label="New password"
+            id={`${id}-new`}
+            hint={<>At least {MIN_PASSWORD} characters.</>}
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onValueChange={edit(setNext)}
+          />
+          <TextField label="Confirm new password" id={`${id}-conf`} type="password" autoComplete="new-password" value={confirm} onValueChange={edit(setConfirm)} />
         </div>
         {problem && <Alert tone="error">{problem}</Alert>}
         {done && <Alert tone="success">{done}</Alert>}
