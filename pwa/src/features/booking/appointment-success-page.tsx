@@ -3,8 +3,7 @@
 import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { CheckIcon } from '../../components/status-icons.tsx';
-import '../../styles/confirmation.css';
+import { ConfirmAction, ConfirmCard } from '../../components/confirm-card.tsx';
 
 /** Navigation state the booking page hands over. */
 export interface BookingSummaryState {
@@ -23,50 +22,39 @@ export default function AppointmentSuccessPage() {
   useDocumentTitle('Appointment booked');
 
   return (
-    <div className="page-narrow">
-      <div className="card confirm-card">
-        <div className="confirm-icon">
-          <CheckIcon />
+    <ConfirmCard title="Thank you!" text="Your appointment has been booked. A confirmation is on its way to your email.">
+      {booking && (
+        <div className="confirm-summary">
+          <dl>
+            <dt>Business</dt>
+            <dd>{booking.companyName}</dd>
+            <dt>Service</dt>
+            <dd>{booking.serviceName}</dd>
+            {booking.employeeName && (
+              <>
+                <dt>With</dt>
+                <dd>{booking.employeeName}</dd>
+              </>
+            )}
+            <dt>When</dt>
+            <dd>{booking.when}</dd>
+          </dl>
         </div>
-        <h1>Thank you!</h1>
-        <p>Your appointment has been booked. A confirmation is on its way to your email.</p>
-        {booking && (
-          <div className="confirm-summary">
-            <dl>
-              <dt>Business</dt>
-              <dd>{booking.companyName}</dd>
-              <dt>Service</dt>
-              <dd>{booking.serviceName}</dd>
-              {booking.employeeName && (
-                <>
-                  <dt>With</dt>
-                  <dd>{booking.employeeName}</dd>
-                </>
-              )}
-              <dt>When</dt>
-              <dd>{booking.when}</dd>
-            </dl>
+      )}
+      <ConfirmAction to="/calendar">Go to Dashboard</ConfirmAction>
+      {!isAuthenticated && booking?.companySlug && (
+        <div className="confirm-signup">
+          <p>Create an account to see, change or cancel your appointments.</p>
+          <div className="confirm-actions">
+            <Link to="/login" className="btn btn-secondary">
+              Log In
+            </Link>
+            <Link to={`/register?company=${encodeURIComponent(booking.companySlug)}`} className="btn btn-secondary">
+              Sign Up
+            </Link>
           </div>
-        )}
-        <div className="confirm-actions">
-          <Link to="/calendar" className="btn btn-primary">
-            Go to Dashboard
-          </Link>
         </div>
-        {!isAuthenticated && booking?.companySlug && (
-          <div className="confirm-signup">
-            <p>Create an account to see, change or cancel your appointments.</p>
-            <div className="confirm-actions">
-              <Link to="/login" className="btn btn-secondary">
-                Log In
-              </Link>
-              <Link to={`/register?company=${encodeURIComponent(booking.companySlug)}`} className="btn btn-secondary">
-                Sign Up
-              </Link>
-            </div>
-          </div>
-        )}
-      </div>
-    </div>
+      )}
+    </ConfirmCard>
   );
 }
