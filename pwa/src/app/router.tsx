@@ -57,7 +57,38 @@ const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.ts
 const UpgradePage = lazy(() => import('../features/upgrade/upgrade-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 
-function page(Component: LazyExoticComponent<ComponentType>): ReactNode {
+type LazyPage = LazyExoticComponent<ComponentType>;
+
+/** The public pages by path (the landing page is the index route). */
+const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
+  ['pricing', PricingPage],
+  ['faq', FaqPage],
+  ['login', LoginPage],
+  ['register', RegisterPage],
+  ['forgot-password', ForgotPasswordPage],
+  ['reset-password', ResetPasswordPage],
+  ['book-appointment', BookingPage],
+  ['book-appointment/:companyId', BookingPage],
+  ['public/booking/:companySlug', BookingPage],
+  ['appointment-success', AppointmentSuccessPage],
+  ['success', SubscriptionSuccessPage],
+  ['cancel', PaymentCancelledPage],
+];
+
+/** The signed-in app's pages by path, with who may open each (app/access.ts). */
+const APP_PAGES: [path: string, Page: LazyPage, access: Access][] = [
+  ['calendar', CalendarPage, ACCESS.calendar],
+  ['settings', SettingsPage, ACCESS.settings],
+  ['company-settings', CompanySettingsPage, ACCESS.companySettings],
+  ['directory', DirectoryPage, ACCESS.directory],
+  ['admin', AdminPage, ACCESS.admin],
+  ['dashboard', DashboardPage, ACCESS.dashboard],
+  ['upgrade', UpgradePage, ACCESS.upgrade],
+  ['coming-soon-1', ComingSoonPage, ACCESS.comingSoon],
+  ['coming-soon-2', ComingSoonPage, ACCESS.comingSoon],
+];
+
+function page(Component: LazyPage): ReactNode {
   return (
     <Suspense fallback={<Loading />}>
       <Component />
@@ -65,7 +96,7 @@ function page(Component: LazyExoticComponent<ComponentType>): ReactNode {
   );
 }
 
-function guarded(Component: LazyExoticComponent<ComponentType>, access: Access): ReactNode {
+function guarded(Component: LazyPage, access: Access): ReactNode {
   return <RequireAuth access={access}>{page(Component)}</RequireAuth>;
 }
 
@@ -79,29 +110,14 @@ export function AppRoutes() {
       <Route element={<Root />}>
         <Route element={<PublicLayout />}>
           <Route index element={page(LandingPage)} />
-          <Route path="pricing" element={page(PricingPage)} />
-          <Route path="faq" element={page(FaqPage)} />
-          <Route path="login" element={page(LoginPage)} />
-          <Route path="register" element={page(RegisterPage)} />
-          <Route path="forgot-password" element={page(ForgotPasswordPage)} />
-          <Route path="reset-password" element={page(ResetPasswordPage)} />
-          <Route path="book-appointment" element={page(BookingPage)} />
-          <Route path="book-appointment/:companyId" element={page(BookingPage)} />
-          <Route path="public/booking/:companySlug" element={page(BookingPage)} />
-          <Route path="appointment-success" element={page(AppointmentSuccessPage)} />
-          <Route path="success" element={page(SubscriptionSuccessPage)} />
-          <Route path="cancel" element={page(PaymentCancelledPage)} />
+          {PUBLIC_PAGES.map(([path, Page]) => (
+            <Route key={path} path={path} element={page(Page)} />
+          ))}
         </Route>
         <Route element={<RequireAuth>{page(AppLayout)}</RequireAuth>}>
-          <Route path="calendar" element={guarded(CalendarPage, ACCESS.calendar)} />
-          <Route path="settings" element={guarded(SettingsPage, ACCESS.settings)} />
-          <Route path="company-settings" element={guarded(CompanySettingsPage, ACCESS.companySettings)} />
-          <Route path="directory" element={guarded(DirectoryPage, ACCESS.directory)} />
-          <Route path="admin" element={guarded(AdminPage, ACCESS.admin)} />
-          <Route path="dashboard" element={guarded(DashboardPage, ACCESS.dashboard)} />
-          <Route path="upgrade" element={guarded(UpgradePage, ACCESS.upgrade)} />
-          <Route path="coming-soon-1" element={guarded(ComingSoonPage, ACCESS.comingSoon)} />
-          <Route path="coming-soon-2" element={guarded(ComingSoonPage, ACCESS.comingSoon)} />
+          {APP_PAGES.map(([path, Page, access]) => (
+            <Route key={path} path={path} element={guarded(Page, access)} />
+          ))}
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />
       </Route>
