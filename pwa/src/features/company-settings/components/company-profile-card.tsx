@@ -4,7 +4,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { useUpdateCompany, type Company } from '../../../data/companies.ts';
-import { FormField } from '../../../components/form-field.tsx';
+import { FormField, TextField } from '../../../components/form-field.tsx';
 
 /** IANA zones the browser knows, with the company's own zone kept even if it is not among them. */
 export function timeZoneChoices(current: string): string[] {
@@ -49,6 +49,10 @@ export function CompanyProfileCard({ company }: { company: Company }) {
     setSaved(false);
     setProblem(null);
   };
+  const edit = (set: (v: string) => void) => (value: string) => {
+    set(value);
+    touch();
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -66,29 +70,8 @@ export function CompanyProfileCard({ company }: { company: Company }) {
     <section className="card cs-card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Company profile</h2>
       <form onSubmit={onSubmit} noValidate>
-        <FormField label="Company name" id={`${id}-name`}>
-          <input
-            className="input"
-            value={name}
-            autoComplete="organization"
-            onChange={(e) => {
-              setName(e.target.value);
-              touch();
-            }}
-          />
-        </FormField>
-        <FormField label="Company email" id={`${id}-email`}>
-          <input
-            className="input"
-            type="email"
-            value={email}
-            autoComplete="email"
-            onChange={(e) => {
-              setEmail(e.target.value);
-              touch();
-            }}
-          />
-        </FormField>
+        <TextField label="Company name" id={`${id}-name`} value={name} autoComplete="organization" onValueChange={edit(setName)} />
+        <TextField label="Company email" id={`${id}-email`} type="email" value={email} autoComplete="email" onValueChange={edit(setEmail)} />
         <FormField
           label="Logo URL"
           id={`${id}-logo`}
@@ -118,10 +101,7 @@ export function CompanyProfileCard({ company }: { company: Company }) {
                 inputMode="url"
                 placeholder="https://example.com/logo.png"
                 value={logoUrl}
-                onChange={(e) => {
-                  setLogoUrl(e.target.value);
-                  touch();
-                }}
+                onChange={(e) => edit(setLogoUrl)(e.target.value)}
               />
             </div>
           )}
@@ -130,10 +110,7 @@ export function CompanyProfileCard({ company }: { company: Company }) {
           <select
             className="select"
             value={timezone}
-            onChange={(e) => {
-              setTimezone(e.target.value);
-              touch();
-            }}
+            onChange={(e) => edit(setTimezone)(e.target.value)}
           >
             {zones.map((z) => (
               <option key={z} value={z}>

@@ -25,7 +25,7 @@ import { applyWorkHours, operatingHoursKeys, useWorkHours } from '../../../data/
 import { useMemberCompany } from '../../../data/companies.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
 import './user-settings-editor.css';
-import { FormField } from '../../../components/form-field.tsx';
+import { FormField, TextField } from '../../../components/form-field.tsx';
 
 export const SETTINGS_TEXT = {
   loading: 'Loading user settings...',
@@ -173,32 +173,31 @@ function SettingsForm({
             <input className="input" type="email" value={user.email} readOnly aria-readonly="true" />
           </FormField>
           <div className="settings-two">
-            <FormField label="Name" id={`${id}-name`} error={nameError}>
-              <input
-                className="input"
-                autoComplete={isSelf ? 'name' : 'off'}
-                value={name}
-                disabled={!canEdit}
-                onChange={(e) => {
-                  setName(e.target.value);
-                  setStatus(null);
-                  if (e.target.value.trim()) setNameError(null);
-                }}
-              />
-            </FormField>
-            <FormField label="Phone" id={`${id}-phone`}>
-              <input
-                className="input"
-                type="tel"
-                autoComplete={isSelf ? 'tel' : 'off'}
-                value={phone}
-                disabled={!canEdit}
-                onChange={(e) => {
-                  setPhone(e.target.value);
-                  setStatus(null);
-                }}
-              />
-            </FormField>
+            <TextField
+              label="Name"
+              id={`${id}-name`}
+              error={nameError}
+              autoComplete={isSelf ? 'name' : 'off'}
+              value={name}
+              disabled={!canEdit}
+              onValueChange={(value) => {
+                setName(value);
+                setStatus(null);
+                if (value.trim()) setNameError(null);
+              }}
+            />
+            <TextField
+              label="Phone"
+              id={`${id}-phone`}
+              type="tel"
+              autoComplete={isSelf ? 'tel' : 'off'}
+              value={phone}
+              disabled={!canEdit}
+              onValueChange={(value) => {
+                setPhone(value);
+                setStatus(null);
+              }}
+            />
           </div>
           {showRoleSelect ? (
             <FormField label="Role" id={`${id}-role`} hint={isSelf ? 'You cannot change your own role.' : null}>
