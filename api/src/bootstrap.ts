@@ -74,7 +74,7 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
     // The minute tick is the safety net; writers nudge the dispatcher for messages due now.
     tasks.push(cron.schedule('* * * * *', () => { void dispatcher.runOnce(); }));
     tasks.push(cron.schedule('17 * * * *', () => { void pruneHits(deps.db, deps.now()).catch(() => {}); }));
-    // Idempotency keys live 30 days (DECISIONS.md section 5); older ones go once a day.
+    // Idempotency keys live 30 days (docs/decisions/05-scheduling-rules.md); older ones go once a day.
     tasks.push(cron.schedule('43 3 * * *', () => { void pruneIdempotencyKeys(deps.db, deps.now()).catch(() => {}); }));
     dispatcher.nudge();
   }

@@ -1,4 +1,4 @@
-// /admin (SPEC.md section 2 "Admin panel", sections 4, 8 and 9; DECISIONS.md section 6): the
+// /admin (docs/product/02-screens.md "Admin panel", docs/product/04-states.md, 08-errors.md and 09-limits.md; docs/decisions/06-subscriptions.md): the
 // dashboard's figures from /admin/stats with the health bar and Refresh, companies with search,
 // filters and the expiry edit read back through the API, users with filters and per-role counts,
 // the email export (preview, CSV file name and header, both clipboard copies with their alerts),

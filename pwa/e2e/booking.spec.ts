@@ -1,4 +1,4 @@
-// The public booking page (issue 6, SPEC.md sections 2, 4, 5 and 8; DECISIONS.md sections 4 and 5)
+// The public booking page (issue 6, docs/product/02-screens.md, 04-states.md, 05-validation.md and 08-errors.md; docs/decisions/04-customers-and-anonymous-booking.md and 05-scheduling-rules.md)
 // against the real server: an anonymous visitor on a phone books through to the confirmation
 // email in the SMTP inbox, a signed-in customer books, an anonymous booker becomes a customer and
 // finds the booking in their calendar, Cancel back to the page before (another website too), the
@@ -526,7 +526,7 @@ test('an anonymous booker signs up from the success panel and sees the booking i
   const answer = await registered;
   expect(answer.request().postDataJSON()).toEqual({ name: who.name, email: who.email, password, role: 'customer', company_slug: SLUG });
 
-  // The booking created a password-less customer with this email, so (DECISIONS.md section 4) the
+  // The booking created a password-less customer with this email, so (docs/decisions/04-customers-and-anonymous-booking.md) the
   // server does not set the password: 202 and a set-password email.
   expect(answer.status()).toBe(202);
   const message = ((await answer.json()) as { message: string }).message;

@@ -1,5 +1,5 @@
-// /calendar (SPEC.md section 2, "Calendar page" and "Appointment modal"; DECISIONS.md sections 4 and 5):
-// demo appointments with SPEC.md's titles, the modal's create/edit/delete with the data read back
+// /calendar (docs/product/02-screens.md, "Calendar page" and "Appointment modal"; docs/decisions/04-customers-and-anonymous-booking.md and 05-scheduling-rules.md):
+// demo appointments with the titles of docs/product/02-screens.md, the modal's create/edit/delete with the data read back
 // from the server, 409/412 answers, drag to move, the phone list view, a customer's own list,
 // screenshots at three sizes and axe-core.
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
@@ -98,7 +98,7 @@ async function expectNoSeriousAxe(page: Page, what: string, include?: string) {
 // ---------- staff ----------
 
 test.describe('staff calendar', () => {
-  test('shows the demo appointments titled as SPEC.md says, in the company time zone', async ({ page }) => {
+  test('shows the demo appointments titled as docs/product/02-screens.md says, in the company time zone', async ({ page }) => {
     const token = await apiToken(page, DEMO.owner);
     const { zone, today } = await companyZone(page.request, token);
     const week = await listAppointments(page.request, token, today, addDays(today, 6));

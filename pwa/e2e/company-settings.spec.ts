@@ -1,7 +1,7 @@
-// /company-settings (SPEC.md sections 2, 4, 5 and 9; DECISIONS.md sections 2, 3 and 8): booking
+// /company-settings (docs/product/02-screens.md, 04-states.md, 05-validation.md and 09-limits.md; docs/decisions/02-api-conventions.md, 03-tenancy-and-roles.md and 08-offline-pwa.md): booking
 // link and Copy, subscription status, the employee-booking toggle, time increment and company hours
 // saved at once and read back through the API, a refused change rolled back with a notice, the
-// services table (add, edit, delete with SPEC.md's messages), appointment lengths and the default,
+// services table (add, edit, delete with the messages of docs/product/05-validation.md), appointment lengths and the default,
 // the profile, screenshots and axe-core.
 //
 // Every test puts the demo company back as it found it: the calendar and booking specs rely on it.

@@ -1,5 +1,5 @@
-// The proxy/direct connection fallback (SPEC.md section 4 "Connection", section 9; DECISIONS.md
-// section 1): API_URL points at a real HTTP proxy started here, which answers 502 while told to
+// The proxy/direct connection fallback (docs/product/04-states.md "Connection", docs/product/09-limits.md;
+// docs/decisions/01-running.md): API_URL points at a real HTTP proxy started here, which answers 502 while told to
 // fail and otherwise forwards to the server's /api; DIRECT_API_URL is the server's own /api.
 // Served to the page as /config.json. Asserted: one failure does not switch, the second does
 // (notice, data still loads through the direct URL), the proxy is re-checked no more often than

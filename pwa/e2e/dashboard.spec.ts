@@ -1,5 +1,5 @@
 // /dashboard (issue 5, item 8): today's and the next 7 days' appointments of the company with
-// counts that match the server, the quick actions, the same view for employees, and SPEC.md's
+// counts that match the server, the quick actions, the same view for employees, and docs/product/02-screens.md's
 // "/" for signed-in users going to /calendar.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';

@@ -1,4 +1,4 @@
-// /directory (SPEC.md section 2 "Directory", sections 8 and 9; DECISIONS.md section 3): Staff and
+// /directory (docs/product/02-screens.md "Directory", docs/product/08-errors.md and 09-limits.md; docs/decisions/03-tenancy-and-roles.md): Staff and
 // Customers columns, the case-insensitive customer search, Add Employee / Add Customer with the
 // notice, the 2-second close and the invitation email that really arrives, the server's error
 // preferred, a person's detail with the settings editor and Back to Directory, Schedule

@@ -1,6 +1,6 @@
 // Phone-size runs (390x844, touch) of the calendar and the directory (issue 5, "Tests"): the
 // content is usable there, not merely present. Calendar: the list view opens by default, lists
-// exactly the server's appointments of the week with SPEC.md's titles, the toolbar fits without
+// exactly the server's appointments of the week with the titles of docs/product/02-screens.md, the toolbar fits without
 // overlapping, the week can be changed, and tapping an appointment opens its edit modal within
 // the screen. Directory: the Staff and Customers columns are stacked full width, the customer
 // search works, and a customer's and a staff member's detail fit the screen with Back to
@@ -79,7 +79,7 @@ test('calendar on a phone: the list of the week, the toolbar, another week, an a
   await expect(page.getByRole('button', { name: 'List', exact: true })).toHaveAttribute('aria-pressed', 'true');
 
   // The week shown (its first day is in the address, ?date=) lists exactly the server's
-  // appointments of those seven company-local days, with SPEC.md's titles.
+  // appointments of those seven company-local days, with the titles of docs/product/02-screens.md.
   await expect(page).toHaveURL(/[?&]date=\d{4}-\d{2}-\d{2}/);
   const sunday = new URL(page.url()).searchParams.get('date')!;
   expect(new Date(`${sunday}T12:00:00Z`).getUTCDay(), 'weeks start on Sunday').toBe(0);

@@ -1,5 +1,5 @@
-// The public sign-up and password pages (issue 6; SPEC.md sections 2, 4, 5 and 8; DECISIONS.md
-// section 2) against the real server: registering a business leads to /calendar and creates the
+// The public sign-up and password pages (issue 6; docs/product/02-screens.md, 04-states.md, 05-validation.md and 08-errors.md;
+// docs/decisions/02-api-conventions.md) against the real server: registering a business leads to /calendar and creates the
 // company in the browser's time zone, the health check message, forgot/reset password end to
 // end from the emailed link, and screenshots of every public page at the three sizes.
 //

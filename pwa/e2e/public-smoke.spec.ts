@@ -1,4 +1,4 @@
-// Smoke test of the public shell: every public page renders its SPEC.md texts, the route guard
+// Smoke test of the public shell: every public page renders its texts from docs/product/02-screens.md, the route guard
 // sends visitors to /login and back, unknown paths go home, and nothing scrolls sideways.
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';

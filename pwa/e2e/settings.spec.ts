@@ -1,4 +1,4 @@
-// /settings (SPEC.md section 2 "Settings page", sections 5 and 8): the own-account editor, Change
+// /settings (docs/product/02-screens.md "Settings page", docs/product/05-validation.md and 08-errors.md): the own-account editor, Change
 // Password with every message and the fresh token that keeps the session, per-person work hours
 // with the start/end messages and the rows that reach the server, the role select for admins on
 // other people, screenshots and axe-core.

@@ -1,4 +1,4 @@
-// Idempotency-Key on writes (DECISIONS.md section 5): the first request with a key runs, every replay
+// Idempotency-Key on writes (docs/decisions/05-scheduling-rules.md): the first request with a key runs, every replay
 // with the same key and body gets the first response back, and the state lives in the database so it
 // holds across processes and restarts.
 //

@@ -1,4 +1,4 @@
-// The first schema: every entity of SPEC.md section 3 and the tables DECISIONS.md adds.
+// The first schema: every entity of docs/product/03-entities.md and the tables docs/decisions adds.
 import { sql, type Kysely } from 'kysely';
 import { isPostgres, nowDefault, timestampType, withId } from './helpers.ts';
 
@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull().defaultTo(now))
     .execute();
   await db.schema.createIndex('users_email_idx').on('users').column('email').execute();
-  // Login email is unique among accounts that have a password (DECISIONS.md section 4).
+  // Login email is unique among accounts that have a password (docs/decisions/04-customers-and-anonymous-booking.md).
   await db.schema.createIndex('users_login_email_uq').on('users').column('email').unique()
     .where(sql.ref('password_hash'), 'is not', null).execute();
   // One record per person per company; a customer of several companies has one row at each.

@@ -14,7 +14,7 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
-/** SPEC.md's event title: customer, description, services. */
+/** the event title of docs/product/02-screens.md: customer, description, services. */
 export function titleOf(a: TitledAppointment): string {
   return [a.customer_name || `Customer #${a.user_id}`, a.description?.trim() || null, ...a.service_types.map((s) => s.name)]
     .filter(Boolean)

@@ -40,7 +40,7 @@ export interface NavSection {
   entries: NavEntry[];
 }
 
-/** The sidebar of SPEC.md section 2 ("Layout and sidebar"). */
+/** The sidebar of docs/product/02-screens.md ("Layout and sidebar"). */
 export const NAV_SECTIONS: NavSection[] = [
   {
     title: 'YOU',

@@ -1,4 +1,4 @@
-// The route guard of SPEC.md section 2: 'Loading...' while auth loads, /login (remembering the
+// The route guard of docs/product/02-screens.md: 'Loading...' while auth loads, /login (remembering the
 // page) when signed out, /admin for a global_admin on a company page, /calendar on a role mismatch.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';

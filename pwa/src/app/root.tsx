@@ -27,7 +27,7 @@ function OfflineAppForSignedIn() {
 
 export function Root() {
   const { pathname } = useLocation();
-  // SPEC.md section 9: periodic health check every 30 s (it also drives proxy/direct switching).
+  // docs/product/09-limits.md: periodic health check every 30 s (it also drives proxy/direct switching).
   useEffect(() => connection.startPeriodicHealthCheck(), []);
 
   return (

@@ -1,4 +1,4 @@
-// Every route of SPEC.md section 2. Public pages and the signed-in app are separate chunks:
+// Every route of docs/product/02-screens.md. Public pages and the signed-in app are separate chunks:
 // the public booking page never downloads the calendar or any staff code.
 import { lazy as reactLazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';

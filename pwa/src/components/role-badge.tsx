@@ -1,4 +1,4 @@
-// A person's role as a small coloured badge, with the labels of SPEC.md section 2 ("Admin panel").
+// A person's role as a small coloured badge, with the labels of docs/product/02-screens.md ("Admin panel").
 import type { Role } from '../lib/api-types.ts';
 import './role-badge.css';
 

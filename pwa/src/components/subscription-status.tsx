@@ -1,4 +1,4 @@
-// A company's subscription state from subscription_expires_at (SPEC.md section 4): no_subscription,
+// A company's subscription state from subscription_expires_at (docs/product/04-states.md): no_subscription,
 // expired, expiring_soon (0 to 7 days left) or active, with the days left counted in calendar days
 // and floored at 0. Shown on Company settings and on /upgrade.
 import type { ReactNode } from 'react';

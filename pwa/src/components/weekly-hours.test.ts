@@ -6,7 +6,7 @@ const row = (id: number, day: number, open: string, close: string): OperatingHou
 });
 
 describe('weekly hours', () => {
-  it('uses SPEC.md messages for a day with one time only', () => {
+  it('uses the messages of docs/product/05-validation.md for a day with one time only', () => {
     expect(dayError(1, { open: '09:00', close: '' })).toBe('Monday end time is required when start time is provided');
     expect(dayError(7, { open: '', close: '17:00' })).toBe('Sunday start time is required when end time is provided');
     expect(dayError(3, { open: '', close: '' })).toBeNull();

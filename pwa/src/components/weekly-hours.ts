@@ -1,4 +1,4 @@
-// Opening or working hours for one week as the hours grids edit them (SPEC.md sections 3 and 5):
+// Opening or working hours for one week as the hours grids edit them (docs/product/03-entities.md and 05-validation.md):
 // one start and end per weekday (1 Monday .. 7 Sunday), the validation messages, and the
 // time choices offered at the company's time increment.
 
@@ -94,7 +94,7 @@ export function weekErrors(week: WeekHours): Record<number, string> {
   return errors;
 }
 
-/** 'HH:MM' choices across 24 hours every `increment` minutes (SPEC.md section 9). */
+/** 'HH:MM' choices across 24 hours every `increment` minutes (docs/product/09-limits.md). */
 export function timeChoices(increment = 30): string[] {
   const step = [15, 30, 45, 60].includes(increment) ? increment : 30;
   const out: string[] = [];

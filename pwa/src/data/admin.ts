@@ -67,7 +67,7 @@ export function updateSubscription(companyId: number, expiresAt: string | null):
   return rpc(client.admin.companies[':id'].subscription.$put({ param: { id: String(companyId) }, json: { subscription_expires_at: expiresAt } }));
 }
 
-/** DECISIONS.md section 6 / SPEC.md section 4: active when there is no expiry or it is in the future. */
+/** docs/decisions/06-subscriptions.md / docs/product/04-states.md: active when there is no expiry or it is in the future. */
 export function isCompanyActive(c: Pick<AdminCompany, 'subscription_expires_at' | 'subscription_active'>, now = new Date()): boolean {
   if (typeof c.subscription_active === 'boolean') return c.subscription_active;
   return !c.subscription_expires_at || new Date(c.subscription_expires_at).getTime() > now.getTime();

@@ -1,8 +1,8 @@
 // Appointments: the list the calendar, the dashboard and a customer's own list read (company-local
-// days, DECISIONS.md section 2), and the staff writes. Every write invalidates appointmentKeys.all,
+// days, docs/decisions/02-api-conventions.md), and the staff writes. Every write invalidates appointmentKeys.all,
 // so each screen showing appointments refreshes. Updates and deletes carry If-Match with the
 // version the user saw; the server answers 412 with the current appointment when someone changed it
-// meanwhile, and 409 when the new time is taken (DECISIONS.md section 5).
+// meanwhile, and 409 when the new time is taken (docs/decisions/05-scheduling-rules.md).
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
@@ -34,7 +34,7 @@ export function getAppointments(range: AppointmentRange | null, signal?: AbortSi
 }
 
 /**
- * POST /appointments, from the staff modal and the public booking form alike (DECISIONS.md sections 4
+ * POST /appointments, from the staff modal and the public booking form alike (docs/decisions/04-customers-and-anonymous-booking.md
  * and 5). The Idempotency-Key makes a retried submission (after a dropped connection) book only once.
  */
 export function createAppointment(input: AppointmentInput, idempotencyKey: string): Promise<Appointment> {

@@ -1,5 +1,5 @@
-// Sign-in, registration, password reset and password change (SPEC.md section 7, DECISIONS.md
-// sections 2 and 4). The session itself (token, current user) lives in lib/auth.tsx.
+// Sign-in, registration, password reset and password change (docs/product/07-api.md,
+// docs/decisions/02-api-conventions.md and 04-customers-and-anonymous-booking.md). The session itself (token, current user) lives in lib/auth.tsx.
 import { useMutation } from '@tanstack/react-query';
 import type { InferRequestType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
@@ -33,7 +33,7 @@ export function confirmPasswordReset(json: InferRequestType<(typeof client)['pas
   return rpc(client['password-reset'].confirm.$post({ json }));
 }
 
-/** POST /me/change-password: answers {message, token}; changing a password invalidates older tokens (DECISIONS.md section 2). */
+/** POST /me/change-password: answers {message, token}; changing a password invalidates older tokens (docs/decisions/02-api-conventions.md). */
 export function changePassword(json: ChangePasswordInput) {
   return rpc(client.me['change-password'].$post({ json }));
 }

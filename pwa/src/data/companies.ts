@@ -106,7 +106,7 @@ export function useUpdateCompany(id: number) {
   });
 }
 
-/** One setting applied at once on screen, put back as it was if the server refuses it (DECISIONS.md section 8). */
+/** One setting applied at once on screen, put back as it was if the server refuses it (docs/decisions/08-offline-pwa.md). */
 export function useOptimisticCompanySetting(id: number) {
   const queryClient = useQueryClient();
   const key = companyKeys.detail(id);

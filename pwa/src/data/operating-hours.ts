@@ -102,7 +102,7 @@ let tempId = -1;
 
 /**
  * The company's hours, applied on screen at once and put back when the server refuses
- * (SPEC.md section 4, DECISIONS.md section 8).
+ * (docs/product/04-states.md, docs/decisions/08-offline-pwa.md).
  */
 export function useSaveCompanyHours(companyId: number) {
   const queryClient = useQueryClient();

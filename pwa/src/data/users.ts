@@ -50,7 +50,7 @@ export const usersQuery = (companyId: number | null, enabled = true) =>
     meta: { errorBanner: false },
   });
 
-/** The company's staff, every staff role (DECISIONS.md section 3), by name. */
+/** The company's staff, every staff role (docs/decisions/03-tenancy-and-roles.md), by name. */
 export const staffQuery = (companyId: number | null, enabled = true) =>
   queryOptions({
     ...usersQuery(companyId, enabled),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, GENERIC_TEXT, errorMessage, messageFor, statusText } from './api-errors.ts';
 
-describe('error texts (SPEC.md section 8)', () => {
+describe('error texts (docs/product/08-errors.md)', () => {
   it('maps statuses to the generic texts', () => {
     expect(statusText(new ApiError('http', 400))).toBe('Invalid request. Please check your input and try again.');
     expect(statusText(new ApiError('http', 401))).toBe('You are not authorized to perform this action.');

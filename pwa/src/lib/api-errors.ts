@@ -1,4 +1,4 @@
-// API failures as one error type, and the texts users see for them (SPEC.md section 8).
+// API failures as one error type, and the texts users see for them (docs/product/08-errors.md).
 
 /** One field problem reported by the server's validation. */
 export interface ErrorDetail {
@@ -68,7 +68,7 @@ export function serverMessage(err: unknown): string | null {
   return null;
 }
 
-/** The generic text for a status (SPEC.md section 8), ignoring what the server said. */
+/** The generic text for a status (docs/product/08-errors.md), ignoring what the server said. */
 export function statusText(err: unknown): string {
   if (!isApiError(err)) return GENERIC_TEXT.unexpected;
   if (err.status === null) return GENERIC_TEXT.noResponse;

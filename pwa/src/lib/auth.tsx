@@ -1,10 +1,10 @@
-// Who is signed in (SPEC.md section 4, "Authentication"): the token in localStorage 'token',
+// Who is signed in (docs/product/04-states.md, "Authentication"): the token in localStorage 'token',
 // the user loaded from GET /me, sign-in and sign-out.
 //
 // The last loaded user is cached so the installed app opens at once (and offline); GET /me
 // then refreshes it. A 401 or a refused /me signs out; a network error never does, so staff
 // working offline stay signed in. Signing out never touches IndexedDB: unsent offline changes
-// wait there until the same user signs in again (DECISIONS.md section 8).
+// wait there until the same user signs in again (docs/decisions/08-offline-pwa.md).
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from './api-client.ts';
@@ -131,7 +131,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [signOut],
   );
 
-  // At start: refresh the user behind a stored token (SPEC.md: failure logs out).
+  // At start: refresh the user behind a stored token (docs/product/04-states.md: failure logs out).
   useEffect(() => {
     const token = getToken();
     if (token) load(token).catch(() => undefined);

@@ -1,4 +1,4 @@
-// Which API base the app talks to (proxy or direct), and the notices about it (SPEC.md section 4).
+// Which API base the app talks to (proxy or direct), and the notices about it (docs/product/04-states.md).
 //
 // Every request starts on the proxy path (API_URL). After 2 consecutive proxy failures
 // (502/503/504 or no response) and with a DIRECT_API_URL configured, requests go to the direct

@@ -1,4 +1,4 @@
-// The signed-in user's token: stored in localStorage under 'token' (SPEC.md section 9).
+// The signed-in user's token: stored in localStorage under 'token' (docs/product/09-limits.md).
 
 export const TOKEN_KEY = 'token';
 

@@ -39,7 +39,7 @@ export function etagOf(version: number): string {
 
 /**
  * The versions an If-Match header accepts: null for `*` (any current version), otherwise the listed
- * tags; W/"7" counts as "7" because compressing proxies weaken tags (DECISIONS.md section 5).
+ * tags; W/"7" counts as "7" because compressing proxies weaken tags (docs/decisions/05-scheduling-rules.md).
  * Undefined when the header is not a list of entity tags.
  */
 export function parseIfMatch(header: string): number[] | null | undefined {

@@ -196,7 +196,7 @@ export async function findCompanyPerson(db: DbOrTx, companyId: number, userId: n
 
 /**
  * The company's record of this person, found by email or created as a password-less customer.
- * An existing record is never changed (DECISIONS.md section 4): whoever typed the email has not
+ * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
  * proved they own it, so what they typed is kept on the appointment instead.
  */
 export async function findOrCreateCustomer(trx: DbOrTx, companyId: number, input: { name: string; email: string; phone: string | null }, now: Date): Promise<CompanyPerson> {

@@ -52,7 +52,7 @@ export async function register(deps: AuthDeps, clientIp: string, body: Registrat
     if (existingLogin) throw badRequest(EMAIL_EXISTS);
     if (existing) {
       if (existing.role !== 'customer') throw badRequest(EMAIL_EXISTS);
-      // Whoever types an email must prove they own it before it gets a password (DECISIONS.md section 4).
+      // Whoever types an email must prove they own it before it gets a password (docs/decisions/04-customers-and-anonymous-booking.md).
       await db.transaction().execute((trx) => sendPasswordLink(trx, {
         user: existing, purpose: 'invite', appUrl: config.APP_URL, companyName: company.name, now: at,
       }));

@@ -1,4 +1,4 @@
-// Example-based tests of the availability rules (DECISIONS.md §5), including exact DST days.
+// Example-based tests of the availability rules (docs/decisions/05-scheduling-rules.md), including exact DST days.
 import { Settings } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {

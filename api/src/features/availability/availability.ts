@@ -1,4 +1,4 @@
-// Availability owns the scheduling rules of DECISIONS.md §5 as pure functions: which start times of one local day can be booked, and whether a staff-chosen interval conflicts, from rows the caller has already loaded.
+// Availability owns the scheduling rules of docs/decisions/05-scheduling-rules.md as pure functions: which start times of one local day can be booked, and whether a staff-chosen interval conflicts, from rows the caller has already loaded.
 import {
   addDays, dateOfWall, DAY, exactInstant, formatInstant, instantReaching, localDateOf, localDay, MINUTE, pad2, parseInstant, wallMidnight,
 } from '../../lib/zoned-time.ts';

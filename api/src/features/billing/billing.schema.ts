@@ -6,7 +6,7 @@ import { PLAN_NOT_CONFIGURED } from './stripe-client.ts';
 export const CheckoutBody = z.object({
   company_id: Id,
   product_id: z.enum(['standard', 'enterprise'], {
-    // SPEC.md section 8's text for a plan that cannot be bought; a missing field says so plainly.
+    // docs/product/08-errors.md's text for a plan that cannot be bought; a missing field says so plainly.
     error: (issue) => (issue.input === undefined ? 'product_id is required' : PLAN_NOT_CONFIGURED),
   }).openapi({ example: 'standard' }),
 }).openapi('CheckoutRequest');

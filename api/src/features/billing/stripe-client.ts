@@ -44,7 +44,7 @@ function apiBaseOptions(base: string | undefined): { host?: string; port?: numbe
   };
 }
 
-/** The configured price of each paid plan (DECISIONS.md section 6). */
+/** The configured price of each paid plan (docs/decisions/06-subscriptions.md). */
 export function planPrices(config: Config): Record<PaidPlan, string | undefined> {
   return { standard: config.STRIPE_PRICE_STANDARD, enterprise: config.STRIPE_PRICE_ENTERPRISE };
 }

@@ -9,12 +9,12 @@ export const NOT_ACCEPTING = 'This business is not taking online bookings right 
 
 export const notAcceptingBookings = () => new AppError('not_accepting_bookings', NOT_ACCEPTING);
 
-/** DECISIONS.md section 6: no expiry means unlimited; otherwise active until the expiry instant. */
+/** docs/decisions/06-subscriptions.md: no expiry means unlimited; otherwise active until the expiry instant. */
 export function subscriptionActive(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
   return !company.subscription_expires_at || company.subscription_expires_at > now.toISOString();
 }
 
-/** Public bookings need a live subscription (DECISIONS.md section 6); staff keep access regardless. */
+/** Public bookings need a live subscription (docs/decisions/06-subscriptions.md); staff keep access regardless. */
 export function acceptingBookings(company: Pick<CompanyRow, 'subscription_expires_at'>, now: Date): boolean {
   return subscriptionActive(company, now);
 }

@@ -1,4 +1,4 @@
-// The weekday-hours rules on their own: time forms, midnight as closing time, SPEC.md's messages.
+// The weekday-hours rules on their own: time forms, midnight as closing time, the messages of docs/product/05-validation.md.
 import { describe, expect, it } from 'vitest';
 import { CLOSE_TIME_PATTERN, DAY_NAMES, OPEN_TIME_PATTERN, closingSeconds, dayHoursProblem, normaliseTime, slotValueOf } from './operating-hours.rules.ts';
 
@@ -31,7 +31,7 @@ describe('hours rules', () => {
     expect(slotValueOf(null)).toBeNull();
   });
 
-  it('words each missing-time error with the day name, as SPEC.md section 5 does', () => {
+  it('words each missing-time error with the day name, as docs/product/05-validation.md does', () => {
     DAY_NAMES.forEach((day, i) => {
       const d = i + 1;
       expect(dayHoursProblem({ day_of_week: d, open_time: '09:00:00', close_time: null, is_closed: false })?.message)

@@ -1,4 +1,4 @@
-// The rules of one weekday's opening hours: time formats, midnight as closing time, and SPEC.md's messages.
+// The rules of one weekday's opening hours: time formats, midnight as closing time, and the messages of docs/product/05-validation.md.
 
 export const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 

@@ -89,7 +89,7 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(bySlot.body.close_time).toBe('00:00:00');
     });
 
-    it('words missing-time errors as SPEC.md does, for every day, unless the day is closed; nothing written', async () => {
+    it('words missing-time errors as docs/product/05-validation.md does, for every day, unless the day is closed; nothing written', async () => {
       const before = await snapshot();
       for (let day = 1; day <= 7; day++) {
         const startOnly = await post(b.admin, { day_of_week: day, open_time: '09:00' });

@@ -80,7 +80,7 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       expect(await snapshot()).toEqual(before);
     });
 
-    it('answers SPEC.md\'s messages and 400 for every invalid field, writing nothing', async () => {
+    it('answers the messages of docs/product/05-validation.md and 400 for every invalid field, writing nothing', async () => {
       const before = await snapshot();
       const cases: [Record<string, unknown>, string | RegExp][] = [
         [{ duration_minutes: 30 }, 'Name and duration are required.'],

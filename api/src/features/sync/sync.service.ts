@@ -1,4 +1,4 @@
-// The offline calendar's change feed (DECISIONS.md section 8): every appointment change of the
+// The offline calendar's change feed (docs/decisions/08-offline-pwa.md): every appointment change of the
 // caller's company after a cursor, cancellations as upserts and deletions as tombstones.
 //
 // Cursors are opaque strings to clients:

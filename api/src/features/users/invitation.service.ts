@@ -1,5 +1,5 @@
 // Adding a person to a company: a password-less record plus, in the same transaction, the email
-// that lets them set their first password (DECISIONS.md section 2, "Invitations").
+// that lets them set their first password (docs/decisions/02-api-conventions.md, "Invitations").
 import type { DbOrTx, Role, UserRow } from '@bookwell/db';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';

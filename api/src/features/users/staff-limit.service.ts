@@ -1,4 +1,4 @@
-// The Free Trial's staff limit (DECISIONS.md section 6): at most 10 staff, owner included; paid plans are unlimited.
+// The Free Trial's staff limit (docs/decisions/06-subscriptions.md): at most 10 staff, owner included; paid plans are unlimited.
 import type { CompanyRow, DbOrTx } from '@bookwell/db';
 import { AppError } from '../../lib/errors.ts';
 import { hasStaffLimit } from '../companies/company.rules.ts';

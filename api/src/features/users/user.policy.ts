@@ -1,4 +1,4 @@
-// Who may see, add, change and remove whom (DECISIONS.md section 3), on top of the route access rules.
+// Who may see, add, change and remove whom (docs/decisions/03-tenancy-and-roles.md), on top of the route access rules.
 // Seeing is decided first: someone the caller may not see answers 404, never 403.
 import type { Role, UserRow } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';

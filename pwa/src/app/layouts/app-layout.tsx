@@ -1,4 +1,4 @@
-// Signed-in pages (SPEC.md section 2, "Layout and sidebar"): a header with logo, page title and
+// Signed-in pages (docs/product/02-screens.md, "Layout and sidebar"): a header with logo, page title and
 // Sign Out, a sidebar with the YOU / COMPANY / ADMIN sections, and the page. On phones the
 // sidebar folds into a menu opened from the header.
 import { useEffect, useId, useRef, useState } from 'react';

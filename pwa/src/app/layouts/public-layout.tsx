@@ -1,4 +1,4 @@
-// Public pages: the header of SPEC.md section 2 (brand or company, Pricing, FAQ, Login and the
+// Public pages: the header of docs/product/02-screens.md (brand or company, Pricing, FAQ, Login and the
 // 'Start Free Trial' button) above the page, and a small footer.
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';

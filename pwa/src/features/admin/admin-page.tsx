@@ -1,4 +1,4 @@
-// /admin (global_admin only, SPEC.md section 2 "Admin panel"): Dashboard, Companies, Users and
+// /admin (global_admin only, docs/product/02-screens.md "Admin panel"): Dashboard, Companies, Users and
 // Email Export tabs; the open tab is kept in the URL (?tab=) so Back and reloads keep it.
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The admin panel's tabs (SPEC.md section 2, "Admin panel"), kept in the URL as ?tab=.
+// The admin panel's tabs (docs/product/02-screens.md, "Admin panel"), kept in the URL as ?tab=.
 export const ADMIN_TABS = [
   { id: 'dashboard', label: 'Dashboard' },
   { id: 'companies', label: 'Companies' },

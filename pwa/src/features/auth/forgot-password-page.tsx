@@ -1,4 +1,4 @@
-// Request a password reset link (SPEC.md sections 2 and 8).
+// Request a password reset link (docs/product/02-screens.md and 08-errors.md).
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { messageFor } from '../../lib/api-errors.ts';

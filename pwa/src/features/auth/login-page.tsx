@@ -1,4 +1,4 @@
-// Sign in (SPEC.md section 2, "/login").
+// Sign in (docs/product/02-screens.md, "/login").
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';

@@ -1,6 +1,6 @@
-// Create an account (SPEC.md sections 2, 4 and 5). Without parameters it registers a business
+// Create an account (docs/product/02-screens.md, 04-states.md and 05-validation.md). Without parameters it registers a business
 // owner and a new company; with ?company=<slug> it is a customer sign-up for that company
-// (DECISIONS.md section 4).
+// (docs/decisions/04-customers-and-anonymous-booking.md).
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
@@ -60,7 +60,7 @@ export default function RegisterPage() {
 
   if (isAuthenticated && !registered) return <Navigate to="/calendar" replace />;
 
-  // The mismatch message goes away as soon as either password is edited (SPEC.md section 5).
+  // The mismatch message goes away as soon as either password is edited (docs/product/05-validation.md).
   const clearMismatch = () => setError((e) => (e === REGISTER_TEXT.mismatch ? null : e));
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {

@@ -1,4 +1,4 @@
-// Set a new password from an emailed link (SPEC.md sections 2, 4, 5 and 8). Also the page
+// Set a new password from an emailed link (docs/product/02-screens.md, 04-states.md, 05-validation.md and 08-errors.md). Also the page
 // behind invitation links ("set your password"), so the wording fits both.
 //
 // The token is read once and removed from the address bar at once, so it never lands in

@@ -1,4 +1,4 @@
-// The health check the login and register pages run on load (SPEC.md section 2).
+// The health check the login and register pages run on load (docs/product/02-screens.md).
 import { useEffect, useState } from 'react';
 import { checkHealth } from '../../lib/api-client.ts';
 

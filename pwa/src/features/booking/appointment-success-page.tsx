@@ -1,4 +1,4 @@
-// Thank-you page after a booking (SPEC.md section 2). The booking page passes a summary in the
+// Thank-you page after a booking (docs/product/02-screens.md). The booking page passes a summary in the
 // navigation state; anonymous bookers are offered an account here too.
 import { Link, useLocation } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';

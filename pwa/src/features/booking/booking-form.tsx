@@ -1,4 +1,4 @@
-// The booking form (SPEC.md sections 2, 4 and 5): who is booking, then service, team member,
+// The booking form (docs/product/02-screens.md, 04-states.md and 05-validation.md): who is booking, then service, team member,
 // day and time. Only days and times the server offers can be picked; a time taken by someone
 // else in the meantime is reported and the choices refreshed. The state and the submit live in
 // use-booking-form.ts; this file lays the sections out.

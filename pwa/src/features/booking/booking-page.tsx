@@ -1,4 +1,4 @@
-// The public booking page (SPEC.md section 2, "Booking page") at /book-appointment,
+// The public booking page (docs/product/02-screens.md, "Booking page") at /book-appointment,
 // /book-appointment/{companyId} and /public/booking/{companySlug}.
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';

@@ -105,7 +105,7 @@ export function useBookingForm({
   const slots = useAvailableSlots(slotsParams);
   const slotList = useMemo(() => slots.data ?? [], [slots.data]);
 
-  // SPEC.md section 4: a date no longer offered is cleared, and so is a time no longer free.
+  // docs/product/04-states.md: a date no longer offered is cleared, and so is a time no longer free.
   useEffect(() => {
     if (dates.data && date && !dates.data.includes(date)) {
       setDate('');

@@ -1,5 +1,5 @@
 // What a refused appointment write means to the user, and what they can do about it
-// (DECISIONS.md sections 2 and 5: 409 slot taken, 412 changed elsewhere, 404 deleted elsewhere).
+// (docs/decisions/02-api-conventions.md and 05-scheduling-rules.md: 409 slot taken, 412 changed elsewhere, 404 deleted elsewhere).
 import { isApiError, messageFor } from '../../lib/api-errors.ts';
 import type { Appointment } from '../../data/appointments.ts';
 
@@ -18,7 +18,7 @@ function looksLikeAppointment(v: unknown): v is Appointment {
   return !!v && typeof v === 'object' && typeof (v as Appointment).id === 'number' && typeof (v as Appointment).start_time === 'string';
 }
 
-/** `fallback` is SPEC.md's 'Failed to save appointment' or 'Failed to delete appointment'. */
+/** `fallback` is docs/product/08-errors.md's 'Failed to save appointment' or 'Failed to delete appointment'. */
 export function describeWriteError(err: unknown, fallback: string): WriteProblem {
   if (isApiError(err) && err.status === 412) {
     const current = looksLikeAppointment(err.body?.current) ? err.body.current : null;

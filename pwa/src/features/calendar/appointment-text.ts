@@ -1,4 +1,4 @@
-// How an appointment reads on the calendar and in lists (SPEC.md section 2, "Calendar page").
+// How an appointment reads on the calendar and in lists (docs/product/02-screens.md, "Calendar page").
 import type { Appointment } from '../../data/appointments.ts';
 
 /** The customer's name, or 'Customer #id' when the appointment has no name for them. */

@@ -1,5 +1,5 @@
 // /calendar: staff get the company calendar (FullCalendar, loaded only here and only for them);
-// customers get the list of their own appointments (DECISIONS.md section 4).
+// customers get the list of their own appointments (docs/decisions/04-customers-and-anonymous-booking.md).
 import { lazy, Suspense } from 'react';
 import { Loading } from '../../components/loading.tsx';
 import { useAuth } from '../../lib/auth.tsx';

@@ -1,4 +1,4 @@
-// /coming-soon-1 and /coming-soon-2: the two sidebar entries SPEC.md names without a screen. Each
+// /coming-soon-1 and /coming-soon-2: the two sidebar entries docs/product/02-screens.md names without a screen. Each
 // says plainly what is planned there and what to use today; it offers no controls that do nothing.
 import { Link, useLocation } from 'react-router-dom';
 import './coming-soon-page.css';

@@ -1,4 +1,4 @@
-// /company-settings (SPEC.md section 2): booking link, subscription, booking options, company
+// /company-settings (docs/product/02-screens.md): booking link, subscription, booking options, company
 // profile, opening hours and services. Admins and managers edit (the route sends everyone else
 // to /calendar, app/access.ts); only admins get the way to the plans, as billing is theirs.
 import { useAuth } from '../../lib/auth.tsx';

@@ -1,4 +1,4 @@
-// Return page of an abandoned checkout (SPEC.md section 2, /cancel).
+// Return page of an abandoned checkout (docs/product/02-screens.md, /cancel).
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { ConfirmAction, ConfirmCard } from '../../components/confirm-card.tsx';
 

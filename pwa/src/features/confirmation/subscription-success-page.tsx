@@ -1,4 +1,4 @@
-// Return page of a completed checkout (SPEC.md section 2, /success).
+// Return page of a completed checkout (docs/product/02-screens.md, /success).
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { ConfirmAction, ConfirmCard } from '../../components/confirm-card.tsx';
 

@@ -1,4 +1,4 @@
-// What the Add employee / Add customer form says when the server refuses (SPEC.md section 8).
+// What the Add employee / Add customer form says when the server refuses (docs/product/08-errors.md).
 import { isApiError } from '../../lib/api-errors.ts';
 import type { PersonKind } from '../../data/users.ts';
 

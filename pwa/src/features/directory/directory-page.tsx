@@ -1,6 +1,6 @@
-// /directory (SPEC.md section 2): the company's staff (every staff role) and customers, a
+// /directory (docs/product/02-screens.md): the company's staff (every staff role) and customers, a
 // case-insensitive customer search on name or email, + Add Employee / + Add Customer for admins and
-// managers (DECISIONS.md section 3), and a person's detail view (?person=id, so Back works too).
+// managers (docs/decisions/03-tenancy-and-roles.md), and a person's detail view (?person=id, so Back works too).
 import { useDeferredValue, useId, useMemo, useState, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';

@@ -1,4 +1,4 @@
-// Frequently asked questions (SPEC.md section 2: free trial, existing website, mobile, calendar sync).
+// Frequently asked questions (docs/product/02-screens.md: free trial, existing website, mobile, calendar sync).
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import './faq-page.css';

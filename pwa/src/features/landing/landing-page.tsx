@@ -1,4 +1,4 @@
-// The landing page (SPEC.md section 1): what the product does; signed-in users go to /calendar.
+// The landing page (docs/product/01-overview.md): what the product does; signed-in users go to /calendar.
 import { Link, Navigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { Loading } from '../../components/loading.tsx';

@@ -1,4 +1,4 @@
-// Plans and subscribing (SPEC.md sections 2, 8 and 9).
+// Plans and subscribing (docs/product/02-screens.md, 08-errors.md and 09-limits.md).
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
@@ -13,7 +13,7 @@ export const CHECKOUT_TEXT = {
   badPlan: 'Invalid plan selected or product ID not configured.',
   notCompanyUser: 'You must be logged in as a company user to subscribe.',
   failed: 'Failed to start checkout. Please try again.',
-  /** Billing belongs to the company's admin (DECISIONS.md section 3: managers have no billing). */
+  /** Billing belongs to the company's admin (docs/decisions/03-tenancy-and-roles.md: managers have no billing). */
   notOwner: "Only your company's admin can change the subscription. Please ask them to subscribe.",
 } as const;
 

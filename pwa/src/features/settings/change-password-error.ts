@@ -1,4 +1,4 @@
-// What the Change password form says when the change fails (SPEC.md section 8, 'Change password').
+// What the Change password form says when the change fails (docs/product/08-errors.md, 'Change password').
 import { GENERIC_TEXT, isApiError, serverMessage } from '../../lib/api-errors.ts';
 
 export function changePasswordError(err: unknown): string {

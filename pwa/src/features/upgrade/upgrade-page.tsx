@@ -1,5 +1,5 @@
 // /upgrade (company admins): the current plan and its status, and the way to the plans (/pricing)
-// where a subscription is started (SPEC.md sections 2 and 9).
+// where a subscription is started (docs/product/02-screens.md and 09-limits.md).
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { errorMessage } from '../../lib/api-errors.ts';

@@ -1,4 +1,4 @@
-// An admin panel failure (SPEC.md section 8, "Admin") with its Retry button.
+// An admin panel failure (docs/product/08-errors.md, "Admin") with its Retry button.
 import { Alert } from '../../../components/alert.tsx';
 
 export const ADMIN_TEXT = {

@@ -1,4 +1,4 @@
-// The appointment modal (SPEC.md section 2, "Appointment modal (create or edit)"; sections 5 and 8):
+// The appointment modal (docs/product/02-screens.md, "Appointment modal (create or edit)"; docs/product/05-validation.md and 08-errors.md):
 // the dialog shell around the form (appointment-form.tsx) and its footer (appointment-modal-footer.tsx).
 //
 // Cross-feature use: the Directory opens this modal with a customer prefilled

@@ -1,4 +1,4 @@
-// A customer's /calendar (DECISIONS.md section 4): their own appointments as a simple list (the
+// A customer's /calendar (docs/decisions/04-customers-and-anonymous-booking.md): their own appointments as a simple list (the
 // API returns only theirs), Cancel on each upcoming booked one, and a Book button to their
 // company's booking page. No create modal for customers.
 import { useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// The staff calendar (SPEC.md section 2, "Calendar page"): FullCalendar month, week, day and list
+// The staff calendar (docs/product/02-screens.md, "Calendar page"): FullCalendar month, week, day and list
 // views with our own toolbar, the appointments of the visible range, the create/edit modal,
 // and drag to move or resize through the same checked update as the modal.
 //

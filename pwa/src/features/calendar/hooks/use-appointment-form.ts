@@ -5,7 +5,7 @@
 // Writes are checked: POST carries an Idempotency-Key (one per submission attempt, reused when
 // the same body is sent again after no answer came), PUT and DELETE carry If-Match with the
 // version the user saw. A 409 says the time is taken; a 412 shows what changed elsewhere and
-// lets the user load it or keep their own changes (DECISIONS.md section 5).
+// lets the user load it or keep their own changes (docs/decisions/05-scheduling-rules.md).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useIdempotencyKey } from '../../../lib/use-idempotency-key.ts';

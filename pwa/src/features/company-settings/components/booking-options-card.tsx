@@ -1,6 +1,6 @@
 // How customers book: with a specific employee or not, the time increment of offered times, and
 // the appointment lengths the company offers with its default. The toggle and the increment are
-// applied at once and put back with a short notice when the server refuses (DECISIONS.md section 8).
+// applied at once and put back with a short notice when the server refuses (docs/decisions/08-offline-pwa.md).
 import { useId, useState } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';

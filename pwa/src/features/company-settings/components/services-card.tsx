@@ -1,4 +1,4 @@
-// The services table: add, edit and delete the company's service types (SPEC.md section 5:
+// The services table: add, edit and delete the company's service types (docs/product/05-validation.md:
 // 'Name and duration are required.'; duration at least 1, default 30 for a new one; price at
 // least 0; available slots at least 1; price can be hidden from customers).
 import { useId, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// The subscription status block (SPEC.md section 4) with the way to the plans (/pricing).
+// The subscription status block (docs/product/04-states.md) with the way to the plans (/pricing).
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { SubscriptionStatusBlock } from '../../../components/subscription-status.tsx';

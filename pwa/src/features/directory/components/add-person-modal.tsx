@@ -1,4 +1,4 @@
-// The Add Employee and Add Customer modals (SPEC.md section 2, "Directory"): Full Name*, Email*,
+// The Add Employee and Add Customer modals (docs/product/02-screens.md, "Directory"): Full Name*, Email*,
 // Phone (optional) and, for staff, Role*. On success a notice says an email was sent to set the
 // password, and the modal closes 2 seconds later.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';

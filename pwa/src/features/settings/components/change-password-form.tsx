@@ -1,4 +1,4 @@
-// The Change Password section of the signed-in user's own settings (SPEC.md sections 5 and 8).
+// The Change Password section of the signed-in user's own settings (docs/product/05-validation.md and 08-errors.md).
 import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { useChangePassword } from '../../../data/auth.ts';

@@ -1,4 +1,4 @@
-// The settings editor of one person (SPEC.md section 2, "Settings page"): read-only email, name and
+// The settings editor of one person (docs/product/02-screens.md, "Settings page"): read-only email, name and
 // phone, the role select (company admins, for other people), per-person work hours (not for
 // customers) and Save Changes; Change Password on one's own account only.
 // Shown on /settings for the signed-in user and, through the Directory's person view, for anyone
@@ -34,7 +34,7 @@ export const SETTINGS_TEXT = {
   failed: (message: string) => `Failed to save settings: ${message}`,
 } as const;
 
-/** The staff roles an admin may give someone else (DECISIONS.md section 3: never global_admin). */
+/** The staff roles an admin may give someone else (docs/decisions/03-tenancy-and-roles.md: never global_admin). */
 const ASSIGNABLE_ROLES: Role[] = ['user', 'employee', 'manager', 'admin'];
 
 export function UserSettingsEditor({ userId }: { userId: number }) {
