@@ -60,26 +60,38 @@ function peakRssMb(pid: number): number | null {
 async function doubleBookings(h: DatabaseHandle, companyId: number, since: string): Promise<number> {
   // An employee in two overlapping booked appointments that are not one group session, or a
   // service over its capacity at the start of any of its appointments.
-  const overlaps = await h.db.selectFrom('appointments as a')
+  const overlaps = await h.db
+    .selectFrom('appointments as a')
     .innerJoin('appointments as b', (j) => j.onRef('a.employee_id', '=', 'b.employee_id').onRef('a.id', '<', 'b.id'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('a.company_id', '=', companyId).where('a.status', '=', 'booked').where('b.status', '=', 'booked')
-    .where('a.start_time', '>=', since).where('b.start_time', '>=', since)
-    .whereRef('a.start_time', '<', 'b.end_time').whereRef('b.start_time', '<', 'a.end_time')
+    .where('a.company_id', '=', companyId)
+    .where('a.status', '=', 'booked')
+    .where('b.status', '=', 'booked')
+    .where('a.start_time', '>=', since)
+    .where('b.start_time', '>=', since)
+    .whereRef('a.start_time', '<', 'b.end_time')
+    .whereRef('b.start_time', '<', 'a.end_time')
     .whereRef('a.start_time', '<>', 'b.start_time') // same start: a group session, checked by capacity below
     .executeTakeFirstOrThrow();
-  const overCapacity = await h.db.selectFrom('appointments as a')
+  const overCapacity = await h.db
+    .selectFrom('appointments as a')
     .innerJoin('appointment_service_types as la', 'la.appointment_id', 'a.id')
     .innerJoin('service_types as s', 's.id', 'la.service_type_id')
     .select(['a.id', 's.available_slots'])
-    .select((eb) => eb.selectFrom('appointments as b')
-      .innerJoin('appointment_service_types as lb', 'lb.appointment_id', 'b.id')
-      .select((e2) => e2.fn.countAll<number>().as('c'))
-      .whereRef('lb.service_type_id', '=', 'la.service_type_id')
-      .where('b.status', '=', 'booked')
-      .whereRef('b.start_time', '<=', 'a.start_time').whereRef('b.end_time', '>', 'a.start_time')
-      .as('concurrent'))
-    .where('a.company_id', '=', companyId).where('a.status', '=', 'booked').where('a.start_time', '>=', since)
+    .select((eb) =>
+      eb
+        .selectFrom('appointments as b')
+        .innerJoin('appointment_service_types as lb', 'lb.appointment_id', 'b.id')
+        .select((e2) => e2.fn.countAll<number>().as('c'))
+        .whereRef('lb.service_type_id', '=', 'la.service_type_id')
+        .where('b.status', '=', 'booked')
+        .whereRef('b.start_time', '<=', 'a.start_time')
+        .whereRef('b.end_time', '>', 'a.start_time')
+        .as('concurrent'),
+    )
+    .where('a.company_id', '=', companyId)
+    .where('a.status', '=', 'booked')
+    .where('a.start_time', '>=', since)
     .execute();
   const over = overCapacity.filter((r) => Number(r.concurrent) > r.available_slots).length;
   return Number(overlaps.n) + over;
@@ -117,9 +129,17 @@ async function benchOnce(appointments: number) {
   const seedSeconds = (Date.now() - t0) / 1000;
 
   // The server as `npm start` runs it: the built bundle, one process.
-  const server = await spawnServer({
-    DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000',
-  }, 60_000, (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), bundle);
+  const server = await spawnServer(
+    {
+      DATABASE_URL: url,
+      LOG_LEVEL: 'error',
+      DISABLE_SCHEDULER: 'true',
+      RATE_LIMIT_PUBLIC: '100000000',
+    },
+    60_000,
+    (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    bundle,
+  );
   const pid = server.child.pid!;
   console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;
@@ -134,50 +154,106 @@ async function benchOnce(appointments: number) {
     const emp = i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '';
     return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${svc}&date=${dates[i % dates.length]}${emp}`;
   };
-  await run({ url: base, connections: 10, duration: 2, requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }] });
-  const slots = measures('slots') ? summarize(await run({ url: base, connections: 50, duration: seconds, requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }] })) : skipped;
-  const datesRes = measures('dates') ? summarize(await run({
-    url: base, connections: 50, duration: seconds,
-    requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => { i++; return { ...r, path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}` }; } }],
-  })) : skipped;
+  await run({
+    url: base,
+    connections: 10,
+    duration: 2,
+    requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }],
+  });
+  const slots = measures('slots')
+    ? summarize(
+        await run({
+          url: base,
+          connections: 50,
+          duration: seconds,
+          requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: slotsPath() }) }],
+        }),
+      )
+    : skipped;
+  const datesRes = measures('dates')
+    ? summarize(
+        await run({
+          url: base,
+          connections: 50,
+          duration: seconds,
+          requests: [
+            {
+              method: 'GET',
+              setupRequest: (r: autocannon.Request) => {
+                i++;
+                return {
+                  ...r,
+                  path: `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : ''}`,
+                };
+              },
+            },
+          ],
+        }),
+      )
+    : skipped;
 
   // Contention: N requests for one slot of a service with capacity C.
   const contentionStart = today.plus({ days: 200 }).set({ hour: 10 });
   const C = 3;
   const N = 200;
   const body = JSON.stringify({
-    company_id: world.companyId, user_id: world.customerId, service_type_ids: [world.contentionServiceId],
-    start_time: contentionStart.toUTC().toISO(), end_time: contentionStart.plus({ minutes: 15 }).toUTC().toISO(),
+    company_id: world.companyId,
+    user_id: world.customerId,
+    service_type_ids: [world.contentionServiceId],
+    start_time: contentionStart.toUTC().toISO(),
+    end_time: contentionStart.plus({ minutes: 15 }).toUTC().toISO(),
   });
-  const contention = await Promise.all(Array.from({ length: N }, () => fetch(`${base}/api/appointments`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` }, body,
-  }).then((r) => r.status)));
+  const contention = await Promise.all(
+    Array.from({ length: N }, () =>
+      fetch(`${base}/api/appointments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+        body,
+      }).then((r) => r.status),
+    ),
+  );
   const contentionOk = contention.filter((s) => s === 201).length;
 
   // Throughput: distinct free slots (each employee one after another, far from the seeded data).
   const throughputDay = today.plus({ days: 220 }).set({ hour: 0 });
   let k = 0;
-  const bookings = measures('bookings') ? summarize(await run({
-    url: base, connections: 50, duration: seconds,
-    requests: [{
-      method: 'POST',
-      setupRequest: (r: autocannon.Request) => {
-        const n = k++;
-        const start = throughputDay.plus({ minutes: Math.floor(n / STAFF) * 15 });
-        return {
-          ...r, path: '/api/appointments',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
-          body: JSON.stringify({
-            company_id: world.companyId, user_id: world.customerId, employee_id: world.staffIds[n % STAFF],
-            service_type_ids: [world.throughputServiceId],
-            start_time: start.toUTC().toISO(), end_time: start.plus({ minutes: 15 }).toUTC().toISO(),
-          }),
-        };
-      },
-    }],
-  })) : skipped;
-  const committed = await h.db.selectFrom('appointments').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', world.companyId).where('start_time', '>=', throughputDay.toUTC().toISO()!).executeTakeFirstOrThrow();
+  const bookings = measures('bookings')
+    ? summarize(
+        await run({
+          url: base,
+          connections: 50,
+          duration: seconds,
+          requests: [
+            {
+              method: 'POST',
+              setupRequest: (r: autocannon.Request) => {
+                const n = k++;
+                const start = throughputDay.plus({ minutes: Math.floor(n / STAFF) * 15 });
+                return {
+                  ...r,
+                  path: '/api/appointments',
+                  headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+                  body: JSON.stringify({
+                    company_id: world.companyId,
+                    user_id: world.customerId,
+                    employee_id: world.staffIds[n % STAFF],
+                    service_type_ids: [world.throughputServiceId],
+                    start_time: start.toUTC().toISO(),
+                    end_time: start.plus({ minutes: 15 }).toUTC().toISO(),
+                  }),
+                };
+              },
+            },
+          ],
+        }),
+      )
+    : skipped;
+  const committed = await h.db
+    .selectFrom('appointments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', world.companyId)
+    .where('start_time', '>=', throughputDay.toUTC().toISO()!)
+    .executeTakeFirstOrThrow();
   const peak = peakRssMb(pid);
   await server.stop();
   const doubles = await doubleBookings(h, world.companyId, contentionStart.minus({ days: 1 }).toUTC().toISO()!);

@@ -17,5 +17,7 @@ console.log(`Public booking page: ${base}/public/booking/demo\n`);
 console.log('Logins (password for all: demo1234):');
 for (const l of logins) console.log(`  ${l.role.padEnd(12)} ${l.email}`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => { void running.close().then(() => process.exit(0)); });
+  process.on(signal, () => {
+    void running.close().then(() => process.exit(0));
+  });
 }

@@ -86,13 +86,16 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
   if (deps.config.corsOrigins.length) {
-    app.use('/api/*', cors({
-      origin: deps.config.corsOrigins,
-      allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key'],
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['ETag'],
-      maxAge: 600,
-    }));
+    app.use(
+      '/api/*',
+      cors({
+        origin: deps.config.corsOrigins,
+        allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key'],
+        allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        exposeHeaders: ['ETag'],
+        maxAge: 600,
+      }),
+    );
   }
   const tooLarge = async (c: Context<AppEnv>) => {
     // Read (and drop) a moderately oversized body first, so the client gets the 413 instead of
@@ -131,7 +134,10 @@ export function createApp(deps: AppDeps) {
   });
 
   app.route('/api', api);
-  app.route('/api', docsRoutes(() => openApiDocument(api)));
+  app.route(
+    '/api',
+    docsRoutes(() => openApiDocument(api)),
+  );
   app.all('/api/*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}`, code: 'not_found' }, 404));
   app.onError((err, c) => handleError(err, c, (msg) => deps.log.error(msg)));
   return app;
@@ -144,7 +150,8 @@ export function openApiDocument(api: ApiRoutes) {
     info: {
       title: 'Bookwell API',
       version: APP_VERSION,
-      description: 'Appointment booking for small businesses. Errors are {error, code, details?}. Appointment writes accept Idempotency-Key and If-Match.',
+      description:
+        'Appointment booking for small businesses. Errors are {error, code, details?}. Appointment writes accept Idempotency-Key and If-Match.',
     },
     servers: [{ url: '/api' }],
   });

@@ -33,13 +33,19 @@ function resolve(doc: any, schema: any): any {
 function wrongValue(schema: any): unknown {
   const type = Array.isArray(schema?.type) ? schema.type.find((t: string) => t !== 'null') : schema?.type;
   switch (type) {
-    case 'string': return { not: 'a string' };
+    case 'string':
+      return { not: 'a string' };
     case 'integer':
-    case 'number': return 'not-a-number';
-    case 'boolean': return 'not-a-boolean';
-    case 'array': return 'not-an-array';
-    case 'object': return 42;
-    default: return { unexpected: [1, 2, 3] };
+    case 'number':
+      return 'not-a-number';
+    case 'boolean':
+      return 'not-a-boolean';
+    case 'array':
+      return 'not-an-array';
+    case 'object':
+      return 42;
+    default:
+      return { unexpected: [1, 2, 3] };
   }
 }
 
@@ -53,9 +59,15 @@ function badBodies(doc: any, op: any): { label: string; raw: string }[] {
   ];
   const props = schema?.properties ? Object.entries<any>(schema.properties) : [];
   if (props.length) {
-    bodies.push({ label: 'every field of the wrong type', raw: JSON.stringify(Object.fromEntries(props.map(([k, s]) => [k, wrongValue(resolve(doc, s))]))) });
-    const strings = props.filter(([, s]) => resolve(doc, s)?.type === 'string' || (Array.isArray(resolve(doc, s)?.type) && resolve(doc, s).type.includes('string')));
-    if (strings.length) bodies.push({ label: 'oversized strings', raw: JSON.stringify(Object.fromEntries(strings.map(([k]) => [k, LONG]))) });
+    bodies.push({
+      label: 'every field of the wrong type',
+      raw: JSON.stringify(Object.fromEntries(props.map(([k, s]) => [k, wrongValue(resolve(doc, s))]))),
+    });
+    const strings = props.filter(
+      ([, s]) => resolve(doc, s)?.type === 'string' || (Array.isArray(resolve(doc, s)?.type) && resolve(doc, s).type.includes('string')),
+    );
+    if (strings.length)
+      bodies.push({ label: 'oversized strings', raw: JSON.stringify(Object.fromEntries(strings.map(([k]) => [k, LONG]))) });
   }
   return bodies;
 }
@@ -68,7 +80,9 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
     t = await startTestServer(dialect, { env: { ADMIN_EMAIL: 'root@bad-input.test', ADMIN_PASSWORD: 'root-password' } });
     doc = (await t.call('GET', '/openapi.json')).body;
     tokens.admin = (await registerCompany(t)).token;
-    tokens.global_admin = (await t.call('POST', '/login', { body: { email: 'root@bad-input.test', password: 'root-password' } })).body.token;
+    tokens.global_admin = (
+      await t.call('POST', '/login', { body: { email: 'root@bad-input.test', password: 'root-password' } })
+    ).body.token;
   });
   afterAll(async () => t?.close());
 
@@ -85,14 +99,20 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
       const cases: { label: string; url: string; raw?: string }[] = [];
       // Absurd ids in the path, with an otherwise plausible request.
       for (const name of pathParams.filter(idLike)) {
-        for (const bad of ABSURD_IDS) cases.push({ label: `${name}=${bad}`, url: fill((n) => (n === name ? bad : '1')), raw: op.requestBody ? '{}' : undefined });
+        for (const bad of ABSURD_IDS)
+          cases.push({ label: `${name}=${bad}`, url: fill((n) => (n === name ? bad : '1')), raw: op.requestBody ? '{}' : undefined });
       }
       // Bad bodies on a path whose ids are plausible (1 may or may not exist: either way no 5xx).
       if (op.requestBody) for (const b of badBodies(doc, op)) cases.push({ label: b.label, url: fill(() => '1'), raw: b.raw });
       // Wrong query values.
       const query = params.filter((p) => p.in === 'query');
       if (query.length) {
-        const qs = query.map((p) => `${p.name}=${encodeURIComponent(idLike(p.name) ? '-5' : p.schema?.type === 'integer' || p.schema?.type === 'number' ? 'NaN' : LONG.slice(0, 5000))}`).join('&');
+        const qs = query
+          .map(
+            (p) =>
+              `${p.name}=${encodeURIComponent(idLike(p.name) ? '-5' : p.schema?.type === 'integer' || p.schema?.type === 'number' ? 'NaN' : LONG.slice(0, 5000))}`,
+          )
+          .join('&');
         cases.push({ label: 'wrong query values', url: `${fill(() => '1')}?${qs}` });
       }
       for (const who of ['admin', 'global_admin']) {

@@ -41,7 +41,12 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
   const now = opts.now ?? (() => new Date());
   const dispatcher = createDispatcher({ db: database.db, config, log, now });
   const deps: AppDeps = {
-    db: database.db, database, config, log, now, jwtKey,
+    db: database.db,
+    database,
+    config,
+    log,
+    now,
+    jwtKey,
     nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
     availabilityCache: config.AVAILABILITY_CACHE && database.changeStamp ? new ChangeStampedCache(database.changeStamp) : null,
   };
@@ -49,17 +54,32 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
 }
 
 function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: string) {
-  app.get('/config.json', (c) => c.json(
-    { API_URL: config.PUBLIC_API_URL, DIRECT_API_URL: config.PUBLIC_DIRECT_API_URL ?? null },
-    200, { 'Cache-Control': 'no-cache' },
-  ));
+  app.get('/config.json', (c) =>
+    c.json({ API_URL: config.PUBLIC_API_URL, DIRECT_API_URL: config.PUBLIC_DIRECT_API_URL ?? null }, 200, { 'Cache-Control': 'no-cache' }),
+  );
   if (!fs.existsSync(path.join(distDir, 'index.html'))) {
     app.get('*', (c) => c.text('The web app is not built. Run `npm run build` (npm start does it for you).', 503));
     return;
   }
   const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  app.use('/assets/*', serveStatic({ root: distDir, onFound: (_p, c) => { c.header('Cache-Control', 'public, max-age=31536000, immutable'); } }));
-  app.use('*', serveStatic({ root: distDir, onFound: (_p, c) => { c.header('Cache-Control', 'no-cache'); } }));
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root: distDir,
+      onFound: (_p, c) => {
+        c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
+  app.use(
+    '*',
+    serveStatic({
+      root: distDir,
+      onFound: (_p, c) => {
+        c.header('Cache-Control', 'no-cache');
+      },
+    }),
+  );
   // Client-side routes: every other GET gets the app shell.
   app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
 }
@@ -72,10 +92,22 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
   const tasks: ScheduledTask[] = [];
   if (!config.DISABLE_SCHEDULER) {
     // The minute tick is the safety net; writers nudge the dispatcher for messages due now.
-    tasks.push(cron.schedule('* * * * *', () => { void dispatcher.runOnce(); }));
-    tasks.push(cron.schedule('17 * * * *', () => { void pruneHits(deps.db, deps.now()).catch(() => {}); }));
+    tasks.push(
+      cron.schedule('* * * * *', () => {
+        void dispatcher.runOnce();
+      }),
+    );
+    tasks.push(
+      cron.schedule('17 * * * *', () => {
+        void pruneHits(deps.db, deps.now()).catch(() => {});
+      }),
+    );
     // Idempotency keys live 30 days (docs/decisions/05-scheduling-rules.md); older ones go once a day.
-    tasks.push(cron.schedule('43 3 * * *', () => { void pruneIdempotencyKeys(deps.db, deps.now()).catch(() => {}); }));
+    tasks.push(
+      cron.schedule('43 3 * * *', () => {
+        void pruneIdempotencyKeys(deps.db, deps.now()).catch(() => {});
+      }),
+    );
     dispatcher.nudge();
   }
 
@@ -88,7 +120,10 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
 
   let closing: Promise<void> | null = null;
   return {
-    url, port, deps, dispatcher,
+    url,
+    port,
+    deps,
+    dispatcher,
     close() {
       // Stop accepting, let in-flight requests finish, then stop jobs and close the database.
       closing ??= (async () => {

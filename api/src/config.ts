@@ -1,14 +1,17 @@
 // The server's configuration: environment variables parsed once, all optional, every problem listed.
 import { z } from 'zod';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', '']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
 const optionalUrl = (what: string) =>
-  z.string().trim().url(`${what} must be a URL`).optional().or(z.literal('').transform(() => undefined));
+  z
+    .string()
+    .trim()
+    .url(`${what} must be a URL`)
+    .optional()
+    .or(z.literal('').transform(() => undefined));
 
 const schema = z
   .object({
@@ -46,10 +49,16 @@ const schema = z
     AVAILABILITY_CACHE: bool.default(true),
   })
   .superRefine((c, ctx) => {
-    if (c.ADMIN_EMAIL && !c.ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required with ADMIN_EMAIL' });
-    if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL) ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAIL'], message: 'ADMIN_EMAIL is required with ADMIN_PASSWORD' });
+    if (c.ADMIN_EMAIL && !c.ADMIN_PASSWORD)
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required with ADMIN_EMAIL' });
+    if (c.ADMIN_PASSWORD && !c.ADMIN_EMAIL)
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAIL'], message: 'ADMIN_EMAIL is required with ADMIN_PASSWORD' });
     if (c.SMS_PROVIDER === 'twilio' && !(c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM)) {
-      ctx.addIssue({ code: 'custom', path: ['SMS_PROVIDER'], message: 'SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMS_PROVIDER'],
+        message: 'SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
+      });
     }
     if (c.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(c.DATABASE_URL) && c.DATABASE_URL !== ':memory:') {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'DATABASE_URL must start with postgres://, postgresql:// or file:' });
@@ -85,11 +94,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...c,
     DATABASE_URL: c.DATABASE_URL ?? `file:${c.DATA_DIR.replace(/\/$/, '')}/app.db`,
     APP_URL: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
-    corsOrigins: (c.CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (c.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }
 
-const SECRET_KEYS = ['JWT_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'TWILIO_AUTH_TOKEN', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'DATABASE_URL'];
+const SECRET_KEYS = [
+  'JWT_SECRET',
+  'ADMIN_PASSWORD',
+  'SMTP_URL',
+  'TWILIO_AUTH_TOKEN',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'DATABASE_URL',
+];
 
 /** The configuration as it may be logged: secrets masked, credentials stripped from URLs. */
 export function describeConfig(c: Config): Record<string, unknown> {

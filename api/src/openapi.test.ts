@@ -56,7 +56,8 @@ describe('OpenAPI document', () => {
         expect(ok.length, where).toBeGreaterThan(0);
         for (const [code, res] of ok) {
           if (code === '204') continue;
-          const schema = res.content?.['application/json']?.schema ?? res.content?.['text/csv']?.schema ?? res.content?.['text/calendar']?.schema;
+          const schema =
+            res.content?.['application/json']?.schema ?? res.content?.['text/csv']?.schema ?? res.content?.['text/calendar']?.schema;
           expect(schema, `${where} ${code}`).toBeTruthy();
         }
         if (['post', 'put', 'patch'].includes(method) && op.requestBody) {

@@ -48,10 +48,14 @@ interface Entry {
 
 function tokenOf(w: World, actor: Actor): string | null {
   switch (actor) {
-    case 'anonymous': return null;
-    case 'other_admin': return w.b.admin.token;
-    case 'global_admin': return w.global.token;
-    default: return w.a[actor].token;
+    case 'anonymous':
+      return null;
+    case 'other_admin':
+      return w.b.admin.token;
+    case 'global_admin':
+      return w.global.token;
+    default:
+      return w.a[actor].token;
   }
 }
 
@@ -60,43 +64,84 @@ async function insertPerson(w: World, role: 'employee' | 'customer', companyId =
 }
 
 async function insertAppointment(w: World, customerId: number) {
-  const start = DateTime.utc().plus({ days: 40 + w.day++ }).set({ hour: 10, minute: 0, second: 0, millisecond: 0 });
+  const start = DateTime.utc()
+    .plus({ days: 40 + w.day++ })
+    .set({ hour: 10, minute: 0, second: 0, millisecond: 0 });
   const iso = new Date().toISOString();
-  const row = await w.t.db.insertInto('appointments').values({
-    company_id: w.a.companyId, user_id: customerId, employee_id: null, start_time: start.toISO()!, end_time: start.plus({ minutes: 30 }).toISO()!,
-    description: null, appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
-    customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await w.t.db
+    .insertInto('appointments')
+    .values({
+      company_id: w.a.companyId,
+      user_id: customerId,
+      employee_id: null,
+      start_time: start.toISO()!,
+      end_time: start.plus({ minutes: 30 }).toISO()!,
+      description: null,
+      appointment_duration_option_id: null,
+      status: 'booked',
+      version: 1,
+      customer_name: null,
+      customer_email: null,
+      customer_phone: null,
+      sms_consent: 0,
+      created_by: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await w.t.db.insertInto('appointment_service_types').values({ appointment_id: row.id, service_type_id: w.a.serviceId }).execute();
   return row.id;
 }
 
 async function insertPersonalHours(w: World) {
   const person = await insertPerson(w, 'employee');
-  const row = await w.t.db.insertInto('operating_hours').values({
-    company_id: w.a.companyId, user_id: person.id, day_of_week: 2, open_time: '10:00:00', close_time: '15:00:00', is_closed: 0,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await w.t.db
+    .insertInto('operating_hours')
+    .values({
+      company_id: w.a.companyId,
+      user_id: person.id,
+      day_of_week: 2,
+      open_time: '10:00:00',
+      close_time: '15:00:00',
+      is_closed: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function newCatalogueDuration(w: World) {
   const minutes = 200 + w.day++;
-  const row = await w.t.db.insertInto('appointment_duration_options').values({ duration_minutes: minutes }).returning('id').executeTakeFirstOrThrow();
+  const row = await w.t.db
+    .insertInto('appointment_duration_options')
+    .values({ duration_minutes: minutes })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { id: row.id, minutes };
 }
 
 async function offeredDuration(w: World) {
   const opt = await newCatalogueDuration(w);
-  const row = await w.t.db.insertInto('company_duration_options').values({ company_id: w.a.companyId, appointment_duration_option_id: opt.id })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await w.t.db
+    .insertInto('company_duration_options')
+    .values({ company_id: w.a.companyId, appointment_duration_option_id: opt.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** A free offered slot on a fresh day for public/customer bookings. */
 async function freeSlot(w: World): Promise<string> {
   for (;;) {
-    const date = DateTime.now().setZone(w.a.timezone).plus({ days: 2 + (w.day++ % 25) }).toISODate()!;
-    const res = await w.t.call('GET', `/appointments/available-slots?company_id=${w.a.companyId}&service_type_id=${w.a.serviceId}&date=${date}`);
+    const date = DateTime.now()
+      .setZone(w.a.timezone)
+      .plus({ days: 2 + (w.day++ % 25) })
+      .toISODate()!;
+    const res = await w.t.call(
+      'GET',
+      `/appointments/available-slots?company_id=${w.a.companyId}&service_type_id=${w.a.serviceId}&date=${date}`,
+    );
     if (res.status === 200 && res.body.slots.length) return res.body.slots[Math.floor(Math.random() * res.body.slots.length)].start;
   }
 }
@@ -107,13 +152,31 @@ const MATRIX: Record<string, Entry> = {
   'GET /health': { expect: everyone(200), cell: () => ({ path: '/health' }) },
   'POST /register': {
     expect: everyone(200),
-    cell: () => ({ path: '/register', body: { name: 'New Owner', email: uniqueEmail('reg'), password: 'secret123', company_name: 'Fresh Co' } }),
+    cell: () => ({
+      path: '/register',
+      body: { name: 'New Owner', email: uniqueEmail('reg'), password: 'secret123', company_name: 'Fresh Co' },
+    }),
   },
   'POST /login': {
-    expect: everyone(200), writes: false,
+    expect: everyone(200),
+    writes: false,
     cell: async (w) => {
       const email = uniqueEmail('login');
-      await w.t.db.insertInto('users').values({ company_id: A(w), name: 'L', email, phone: null, role: 'employee', password_hash: await hashPassword('secret123'), token_version: 0, archived_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+      await w.t.db
+        .insertInto('users')
+        .values({
+          company_id: A(w),
+          name: 'L',
+          email,
+          phone: null,
+          role: 'employee',
+          password_hash: await hashPassword('secret123'),
+          token_version: 0,
+          archived_at: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
       return { path: '/login', body: { email, password: 'secret123' } };
     },
   },
@@ -125,20 +188,60 @@ const MATRIX: Record<string, Entry> = {
       // A throwaway account of the same role, so later cells keep their tokens.
       const role = actor === 'other_admin' ? 'admin' : actor;
       const companyId = actor === 'global_admin' ? null : actor === 'other_admin' ? w.b.companyId : A(w);
-      const user = await w.t.db.insertInto('users').values({ company_id: companyId, name: 'P', email: uniqueEmail('pw'), phone: null, role, password_hash: await hashPassword('secret123'), token_version: 0, archived_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).returningAll().executeTakeFirstOrThrow();
-      return { path: '/me/change-password', body: { current_password: 'secret123', new_password: 'secret456' }, token: await issueToken(w.t.server.deps.jwtKey, user) };
+      const user = await w.t.db
+        .insertInto('users')
+        .values({
+          company_id: companyId,
+          name: 'P',
+          email: uniqueEmail('pw'),
+          phone: null,
+          role,
+          password_hash: await hashPassword('secret123'),
+          token_version: 0,
+          archived_at: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return {
+        path: '/me/change-password',
+        body: { current_password: 'secret123', new_password: 'secret456' },
+        token: await issueToken(w.t.server.deps.jwtKey, user),
+      };
     },
   },
   'POST /password-reset/request': {
     expect: everyone(200),
     cell: async (w) => {
       const email = uniqueEmail('reset');
-      await w.t.db.insertInto('users').values({ company_id: A(w), name: 'R', email, phone: null, role: 'employee', password_hash: 'x', token_version: 0, archived_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).execute();
+      await w.t.db
+        .insertInto('users')
+        .values({
+          company_id: A(w),
+          name: 'R',
+          email,
+          phone: null,
+          role: 'employee',
+          password_hash: 'x',
+          token_version: 0,
+          archived_at: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
       return { path: '/password-reset/request', body: { email_or_username: email } };
     },
   },
-  'GET /password-reset/validate': { expect: everyone(400), writes: false, cell: () => ({ path: '/password-reset/validate?token=not-a-real-token' }) },
-  'POST /password-reset/confirm': { expect: everyone(400), cell: () => ({ path: '/password-reset/confirm', body: { token: 'not-a-real-token', new_password: 'secret123' } }) },
+  'GET /password-reset/validate': {
+    expect: everyone(400),
+    writes: false,
+    cell: () => ({ path: '/password-reset/validate?token=not-a-real-token' }),
+  },
+  'POST /password-reset/confirm': {
+    expect: everyone(400),
+    cell: () => ({ path: '/password-reset/confirm', body: { token: 'not-a-real-token', new_password: 'secret123' } }),
+  },
 
   'GET /users': { expect: m(401, 403, 200, 200, 200, 200, 200, 200), cell: () => ({ path: '/users' }) },
   'POST /users': {
@@ -147,7 +250,10 @@ const MATRIX: Record<string, Entry> = {
   },
   'POST /users/employee': {
     expect: companyAdmins(201),
-    cell: (w) => ({ path: '/users/employee', body: { name: 'New Employee', email: uniqueEmail('emp'), role: 'employee', company_id: A(w) } }),
+    cell: (w) => ({
+      path: '/users/employee',
+      body: { name: 'New Employee', email: uniqueEmail('emp'), role: 'employee', company_id: A(w) },
+    }),
   },
   'POST /users/customer': {
     expect: companyAdmins(201),
@@ -166,42 +272,82 @@ const MATRIX: Record<string, Entry> = {
   'GET /employees': { expect: everyone(200), cell: (w) => ({ path: `/employees?company_id=${A(w)}&role=employee` }) },
 
   'GET /companies': { expect: everyone(200), cell: () => ({ path: '/companies' }) },
-  'POST /companies': { expect: globalOnly(201), cell: () => ({ path: '/companies', body: { name: 'Created By Admin', email: uniqueEmail('co') } }) },
+  'POST /companies': {
+    expect: globalOnly(201),
+    cell: () => ({ path: '/companies', body: { name: 'Created By Admin', email: uniqueEmail('co') } }),
+  },
   'GET /companies/{id}': { expect: everyone(200), cell: (w) => ({ path: `/companies/${A(w)}` }) },
   'PUT /companies/{id}': { expect: companyAdmins(200), cell: (w) => ({ path: `/companies/${A(w)}`, body: { name: `Alpha ${w.day++}` } }) },
-  'PATCH /companies/{id}': { expect: companyAdmins(200), cell: (w) => ({ path: `/companies/${A(w)}`, body: { logo_url: `https://example.com/logo-${w.day++}.png` } }) },
+  'PATCH /companies/{id}': {
+    expect: companyAdmins(200),
+    cell: (w) => ({ path: `/companies/${A(w)}`, body: { logo_url: `https://example.com/logo-${w.day++}.png` } }),
+  },
   'DELETE /companies/{id}': {
     expect: m(401, 403, 403, 403, 403, 403, 403, 204),
     cell: async (w, actor) => {
       // The doomed company holds the caller: even its own admin may not delete it.
       const doomed = await companyWithPeople(w.t, 'Doomed Co');
-      const people: Partial<Record<Actor, TestPerson>> = { customer: doomed.customer, employee: doomed.employee, user: doomed.user, manager: doomed.manager, admin: doomed.admin };
+      const people: Partial<Record<Actor, TestPerson>> = {
+        customer: doomed.customer,
+        employee: doomed.employee,
+        user: doomed.user,
+        manager: doomed.manager,
+        admin: doomed.admin,
+      };
       return { path: `/companies/${doomed.companyId}`, token: people[actor]?.token ?? tokenOf(w, actor) };
     },
   },
   'GET /companies/slug/{slug}': {
     expect: everyone(200),
-    cell: async (w) => ({ path: `/companies/slug/${(await w.t.db.selectFrom('companies').select('slug').where('id', '=', A(w)).executeTakeFirstOrThrow()).slug}` }),
+    cell: async (w) => ({
+      path: `/companies/slug/${(await w.t.db.selectFrom('companies').select('slug').where('id', '=', A(w)).executeTakeFirstOrThrow()).slug}`,
+    }),
   },
 
   'GET /admin/stats': { expect: globalOnly(200), cell: () => ({ path: '/admin/stats' }) },
   'GET /admin/companies': { expect: globalOnly(200), cell: () => ({ path: '/admin/companies' }) },
   'PUT /admin/companies/{id}/subscription': {
     expect: globalOnly(200),
-    cell: (w) => ({ path: `/admin/companies/${w.b.companyId}/subscription`, body: { subscription_expires_at: new Date(Date.now() + (50 + w.day++) * 86_400_000).toISOString() } }),
+    cell: (w) => ({
+      path: `/admin/companies/${w.b.companyId}/subscription`,
+      body: { subscription_expires_at: new Date(Date.now() + (50 + w.day++) * 86_400_000).toISOString() },
+    }),
   },
   'GET /admin/users': { expect: globalOnly(200), cell: () => ({ path: '/admin/users' }) },
   'GET /admin/users/export': { expect: globalOnly(200), cell: () => ({ path: '/admin/users/export?format=json' }) },
 
   'GET /service-types': { expect: everyone(200), cell: (w) => ({ path: `/service-types?company_id=${A(w)}` }) },
-  'POST /service-types': { expect: companyAdmins(201), cell: (w) => ({ path: '/service-types', body: { name: 'Massage', duration_minutes: 45, company_id: A(w) } }) },
+  'POST /service-types': {
+    expect: companyAdmins(201),
+    cell: (w) => ({ path: '/service-types', body: { name: 'Massage', duration_minutes: 45, company_id: A(w) } }),
+  },
   'GET /service-types/{id}': { expect: everyone(200), cell: (w) => ({ path: `/service-types/${w.a.serviceId}` }) },
-  'PUT /service-types/{id}': { expect: companyAdmins(200), cell: (w) => ({ path: `/service-types/${w.a.serviceId}`, body: { price: 10 + w.day++ } }) },
-  'PATCH /service-types/{id}': { expect: companyAdmins(200), cell: (w) => ({ path: `/service-types/${w.a.serviceId}`, body: { name: `Haircut ${w.day++}` } }) },
+  'PUT /service-types/{id}': {
+    expect: companyAdmins(200),
+    cell: (w) => ({ path: `/service-types/${w.a.serviceId}`, body: { price: 10 + w.day++ } }),
+  },
+  'PATCH /service-types/{id}': {
+    expect: companyAdmins(200),
+    cell: (w) => ({ path: `/service-types/${w.a.serviceId}`, body: { name: `Haircut ${w.day++}` } }),
+  },
   'DELETE /service-types/{id}': {
     expect: companyAdmins(204),
     cell: async (w) => {
-      const row = await w.t.db.insertInto('service_types').values({ company_id: A(w), name: 'Temp', duration_minutes: 30, price: null, hide_price: 0, available_slots: 1, archived_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+      const row = await w.t.db
+        .insertInto('service_types')
+        .values({
+          company_id: A(w),
+          name: 'Temp',
+          duration_minutes: 30,
+          price: null,
+          hide_price: 0,
+          available_slots: 1,
+          archived_at: null,
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { path: `/service-types/${row.id}` };
     },
   },
@@ -209,26 +355,47 @@ const MATRIX: Record<string, Entry> = {
   'GET /operating-hours': { expect: everyone(200), cell: (w) => ({ path: `/operating-hours?company_id=${A(w)}` }) },
   'POST /operating-hours': {
     expect: companyAdmins(200),
-    cell: (w) => ({ path: '/operating-hours', body: { company_id: A(w), day_of_week: 3, open_time: `0${(w.day++ % 3) + 6}:00`, close_time: '21:00' } }),
+    cell: (w) => ({
+      path: '/operating-hours',
+      body: { company_id: A(w), day_of_week: 3, open_time: `0${(w.day++ % 3) + 6}:00`, close_time: '21:00' },
+    }),
   },
   'GET /operating-hours/{id}': { expect: everyone(200), cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}` }) },
-  'PUT /operating-hours/{id}': { expect: companyAdmins(200), cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}`, body: { close_time: '16:00' } }) },
-  'PATCH /operating-hours/{id}': { expect: companyAdmins(200), cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}`, body: { open_time: '09:00' } }) },
-  'DELETE /operating-hours/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}` }) },
+  'PUT /operating-hours/{id}': {
+    expect: companyAdmins(200),
+    cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}`, body: { close_time: '16:00' } }),
+  },
+  'PATCH /operating-hours/{id}': {
+    expect: companyAdmins(200),
+    cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}`, body: { open_time: '09:00' } }),
+  },
+  'DELETE /operating-hours/{id}': {
+    expect: companyAdmins(204),
+    cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}` }),
+  },
 
   'GET /time-slots': { expect: everyone(200), cell: () => ({ path: '/time-slots' }) },
   'GET /time-slots/{id}': { expect: everyone(200), cell: () => ({ path: '/time-slots/1' }) },
 
   'GET /appointment-duration-options': { expect: everyone(200), cell: () => ({ path: '/appointment-duration-options' }) },
-  'POST /appointment-duration-options': { expect: globalOnly(201), cell: (w) => ({ path: '/appointment-duration-options', body: { duration_minutes: 500 + w.day++ } }) },
+  'POST /appointment-duration-options': {
+    expect: globalOnly(201),
+    cell: (w) => ({ path: '/appointment-duration-options', body: { duration_minutes: 500 + w.day++ } }),
+  },
   'GET /appointment-duration-options/{id}': { expect: everyone(200), cell: () => ({ path: '/appointment-duration-options/1' }) },
   'PUT /appointment-duration-options/{id}': {
     expect: globalOnly(200),
-    cell: async (w) => { const o = await newCatalogueDuration(w); return { path: `/appointment-duration-options/${o.id}`, body: { duration_minutes: o.minutes + 1000 } }; },
+    cell: async (w) => {
+      const o = await newCatalogueDuration(w);
+      return { path: `/appointment-duration-options/${o.id}`, body: { duration_minutes: o.minutes + 1000 } };
+    },
   },
   'PATCH /appointment-duration-options/{id}': {
     expect: globalOnly(200),
-    cell: async (w) => { const o = await newCatalogueDuration(w); return { path: `/appointment-duration-options/${o.id}`, body: { duration_minutes: o.minutes + 1100 } }; },
+    cell: async (w) => {
+      const o = await newCatalogueDuration(w);
+      return { path: `/appointment-duration-options/${o.id}`, body: { duration_minutes: o.minutes + 1100 } };
+    },
   },
   'DELETE /appointment-duration-options/{id}': {
     expect: globalOnly(204),
@@ -238,25 +405,46 @@ const MATRIX: Record<string, Entry> = {
   'GET /company-duration-options': { expect: everyone(200), cell: (w) => ({ path: `/company-duration-options?company_id=${A(w)}` }) },
   'POST /company-duration-options': {
     expect: companyAdmins(201),
-    cell: async (w) => ({ path: '/company-duration-options', body: { company_id: A(w), appointment_duration_option_id: (await newCatalogueDuration(w)).id } }),
+    cell: async (w) => ({
+      path: '/company-duration-options',
+      body: { company_id: A(w), appointment_duration_option_id: (await newCatalogueDuration(w)).id },
+    }),
   },
-  'GET /company-duration-options/{id}': { expect: everyone(200), cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}` }) },
+  'GET /company-duration-options/{id}': {
+    expect: everyone(200),
+    cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}` }),
+  },
   'PUT /company-duration-options/{id}': {
     expect: companyAdmins(200),
-    cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}`, body: { appointment_duration_option_id: (await newCatalogueDuration(w)).id } }),
+    cell: async (w) => ({
+      path: `/company-duration-options/${await offeredDuration(w)}`,
+      body: { appointment_duration_option_id: (await newCatalogueDuration(w)).id },
+    }),
   },
   'PATCH /company-duration-options/{id}': {
     expect: companyAdmins(200),
-    cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}`, body: { appointment_duration_option_id: (await newCatalogueDuration(w)).id } }),
+    cell: async (w) => ({
+      path: `/company-duration-options/${await offeredDuration(w)}`,
+      body: { appointment_duration_option_id: (await newCatalogueDuration(w)).id },
+    }),
   },
-  'DELETE /company-duration-options/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}` }) },
+  'DELETE /company-duration-options/{id}': {
+    expect: companyAdmins(204),
+    cell: async (w) => ({ path: `/company-duration-options/${await offeredDuration(w)}` }),
+  },
 
   'GET /company-duration-defaults': { expect: everyone(200), cell: (w) => ({ path: `/company-duration-defaults?company_id=${A(w)}` }) },
   'POST /company-duration-defaults': {
     expect: companyAdmins(200),
-    cell: (w) => ({ path: '/company-duration-defaults', body: { company_id: A(w), default_appointment_duration: [15, 45, 60][w.day++ % 3] } }),
+    cell: (w) => ({
+      path: '/company-duration-defaults',
+      body: { company_id: A(w), default_appointment_duration: [15, 45, 60][w.day++ % 3] },
+    }),
   },
-  'GET /company-duration-defaults/{id}': { expect: everyone(200), cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w)}` }) },
+  'GET /company-duration-defaults/{id}': {
+    expect: everyone(200),
+    cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w)}` }),
+  },
   'PUT /company-duration-defaults/{id}': {
     expect: companyAdmins(200),
     cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w, 30)}`, body: { default_appointment_duration: 15 } }),
@@ -265,17 +453,28 @@ const MATRIX: Record<string, Entry> = {
     expect: companyAdmins(200),
     cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w, 15)}`, body: { default_appointment_duration: 30 } }),
   },
-  'DELETE /company-duration-defaults/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w)}` }) },
+  'DELETE /company-duration-defaults/{id}': {
+    expect: companyAdmins(204),
+    cell: async (w) => ({ path: `/company-duration-defaults/${await ensureDefault(w)}` }),
+  },
   'GET /company-duration-defaults/company/{companyId}': {
     expect: everyone(200),
-    cell: async (w) => { await ensureDefault(w); return { path: `/company-duration-defaults/company/${A(w)}` }; },
+    cell: async (w) => {
+      await ensureDefault(w);
+      return { path: `/company-duration-defaults/company/${A(w)}` };
+    },
   },
 
   'GET /appointments/available-slots': {
     expect: everyone(200),
-    cell: (w) => ({ path: `/appointments/available-slots?company_id=${A(w)}&service_type_id=${w.a.serviceId}&date=${DateTime.now().setZone(w.a.timezone).plus({ days: 3 }).toISODate()}` }),
+    cell: (w) => ({
+      path: `/appointments/available-slots?company_id=${A(w)}&service_type_id=${w.a.serviceId}&date=${DateTime.now().setZone(w.a.timezone).plus({ days: 3 }).toISODate()}`,
+    }),
   },
-  'GET /appointments/available-dates': { expect: everyone(200), cell: (w) => ({ path: `/appointments/available-dates?company_id=${A(w)}&service_type_id=${w.a.serviceId}` }) },
+  'GET /appointments/available-dates': {
+    expect: everyone(200),
+    cell: (w) => ({ path: `/appointments/available-dates?company_id=${A(w)}&service_type_id=${w.a.serviceId}` }),
+  },
   'POST /appointments': {
     // Anyone may book a free offered slot at a company that takes bookings.
     expect: everyone(201),
@@ -285,13 +484,22 @@ const MATRIX: Record<string, Entry> = {
       return {
         path: '/appointments',
         body: staff
-          ? { company_id: A(w), user_id: w.a.customer.id, service_type_ids: [w.a.serviceId], start_time: start, end_time: DateTime.fromISO(start).plus({ minutes: 30 }).toUTC().toISO() }
+          ? {
+              company_id: A(w),
+              user_id: w.a.customer.id,
+              service_type_ids: [w.a.serviceId],
+              start_time: start,
+              end_time: DateTime.fromISO(start).plus({ minutes: 30 }).toUTC().toISO(),
+            }
           : { company_id: A(w), service_type_ids: [w.a.serviceId], start_time: start, customer: customerContact() },
       };
     },
   },
   'GET /appointments': { expect: m(401, 200, 200, 200, 200, 200, 404, 200), cell: (w) => ({ path: `/appointments?company_id=${A(w)}` }) },
-  'GET /appointments/{id}': { expect: m(401, 200, 200, 200, 200, 200, 404, 200), cell: async (w) => ({ path: `/appointments/${await insertAppointment(w, w.a.customer.id)}` }) },
+  'GET /appointments/{id}': {
+    expect: m(401, 200, 200, 200, 200, 200, 404, 200),
+    cell: async (w) => ({ path: `/appointments/${await insertAppointment(w, w.a.customer.id)}` }),
+  },
   'PUT /appointments/{id}': {
     expect: m(401, 200, 200, 200, 200, 200, 404, 200),
     cell: async (w) => ({ path: `/appointments/${await insertAppointment(w, w.a.customer.id)}`, body: { status: 'cancelled' } }),
@@ -304,7 +512,10 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 403, 204, 204, 204, 204, 404, 204),
     cell: async (w) => ({ path: `/appointments/${await insertAppointment(w, w.a.customer.id)}` }),
   },
-  'GET /sync/appointments': { expect: m(401, 403, 200, 200, 200, 200, 404, 200), cell: (w) => ({ path: `/sync/appointments?company_id=${A(w)}` }) },
+  'GET /sync/appointments': {
+    expect: m(401, 403, 200, 200, 200, 200, 404, 200),
+    cell: (w) => ({ path: `/sync/appointments?company_id=${A(w)}` }),
+  },
 
   // This server has no Stripe configured: callers who pass the access rule get 503, and so nothing
   // may change for anyone (the billing tests cover the configured answers).
@@ -312,21 +523,35 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 403, 403, 403, 403, 503, 404, 503),
     cell: (w) => ({ path: '/create-checkout-session', body: { company_id: A(w), product_id: 'standard' } }),
   },
-  'POST /stripe/webhook': { expect: everyone(503), cell: () => ({ path: '/stripe/webhook', body: { id: 'evt_matrix', type: 'invoice.paid', data: { object: {} } } }) },
+  'POST /stripe/webhook': {
+    expect: everyone(503),
+    cell: () => ({ path: '/stripe/webhook', body: { id: 'evt_matrix', type: 'invoice.paid', data: { object: {} } } }),
+  },
 };
 
 async function ensureDefault(w: World, minutes = 30): Promise<number> {
   const existing = await w.t.db.selectFrom('company_duration_defaults').select('id').where('company_id', '=', A(w)).executeTakeFirst();
   if (existing) {
-    await w.t.db.updateTable('company_duration_defaults').set({ default_appointment_duration: minutes }).where('id', '=', existing.id).execute();
+    await w.t.db
+      .updateTable('company_duration_defaults')
+      .set({ default_appointment_duration: minutes })
+      .where('id', '=', existing.id)
+      .execute();
     return existing.id;
   }
-  return (await w.t.db.insertInto('company_duration_defaults').values({ company_id: A(w), default_appointment_duration: minutes }).returning('id').executeTakeFirstOrThrow()).id;
+  return (
+    await w.t.db
+      .insertInto('company_duration_defaults')
+      .values({ company_id: A(w), default_appointment_duration: minutes })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
 }
 
 function documentedRoutes(doc: any): string[] {
   const out: string[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) for (const method of Object.keys(item)) out.push(`${method.toUpperCase()} ${path}`);
+  for (const [path, item] of Object.entries<any>(doc.paths))
+    for (const method of Object.keys(item)) out.push(`${method.toUpperCase()} ${path}`);
   return out.sort();
 }
 
@@ -337,8 +562,11 @@ describe.each(testDialects())('permission matrix on %s', (dialect) => {
     const t = await startTestServer(dialect);
     const a = await bookableCompany(t, { name: 'Alpha', capacity: 50 });
     // A paid plan, so the many staff created below do not meet the trial's limit.
-    await t.db.updateTable('companies').set({ subscription_plan: 'standard', subscription_expires_at: new Date(Date.now() + 365 * 86_400_000).toISOString() })
-      .where('id', '=', a.companyId).execute();
+    await t.db
+      .updateTable('companies')
+      .set({ subscription_plan: 'standard', subscription_expires_at: new Date(Date.now() + 365 * 86_400_000).toISOString() })
+      .where('id', '=', a.companyId)
+      .execute();
     w = { t, a, b: await companyWithPeople(t, 'Beta'), global: await addGlobalAdmin(t), day: 0 };
     doc = (await t.call('GET', '/openapi.json')).body;
   }, 60_000);

@@ -17,22 +17,24 @@ import { syncRoutes } from './features/sync/sync.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
 
 export function buildApiRoutes() {
-  return createRouter()
-    .route('/', healthRoutes)
-    .route('/', authRoutes)
-    .route('/', userRoutes)
-    .route('/', companyRoutes)
-    .route('/', adminRoutes)
-    .route('/', serviceTypeRoutes)
-    .route('/', operatingHoursRoutes)
-    .route('/', timeSlotRoutes)
-    .route('/', durationOptionRoutes)
-    .route('/', companyDurationRoutes)
-    // Before the appointments, whose /appointments/{id} would otherwise claim 'available-slots' as an id.
-    .route('/', availabilityRoutes)
-    .route('/', appointmentRoutes)
-    .route('/', syncRoutes)
-    .route('/', billingRoutes);
+  return (
+    createRouter()
+      .route('/', healthRoutes)
+      .route('/', authRoutes)
+      .route('/', userRoutes)
+      .route('/', companyRoutes)
+      .route('/', adminRoutes)
+      .route('/', serviceTypeRoutes)
+      .route('/', operatingHoursRoutes)
+      .route('/', timeSlotRoutes)
+      .route('/', durationOptionRoutes)
+      .route('/', companyDurationRoutes)
+      // Before the appointments, whose /appointments/{id} would otherwise claim 'available-slots' as an id.
+      .route('/', availabilityRoutes)
+      .route('/', appointmentRoutes)
+      .route('/', syncRoutes)
+      .route('/', billingRoutes)
+  );
 }
 
 export type ApiRoutes = ReturnType<typeof buildApiRoutes>;

@@ -18,9 +18,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     log.info('shutting down', { signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    running.close().then(() => process.exit(0), (err) => {
-      log.error('shutdown failed', { error: String(err) });
-      process.exit(1);
-    });
+    running.close().then(
+      () => process.exit(0),
+      (err) => {
+        log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      },
+    );
   });
 }

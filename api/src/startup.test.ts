@@ -19,7 +19,9 @@ describe('start-up on a new SQLite file', () => {
   it('lets three processes migrate at once and all serve the same database', async () => {
     const env = { DATABASE_URL: `file:${path.join(dir, 'app.db')}`, DISABLE_SCHEDULER: 'true' };
     servers = await Promise.all([spawnServer(env), spawnServer(env), spawnServer(env)]);
-    const reg = await call(servers[0].url, 'POST', '/register', { body: { name: 'A', email: 'a@startup.test', password: 'secret123', company_name: 'Startup' } });
+    const reg = await call(servers[0].url, 'POST', '/register', {
+      body: { name: 'A', email: 'a@startup.test', password: 'secret123', company_name: 'Startup' },
+    });
     expect(reg.status).toBe(200);
     for (const s of servers) expect((await call(s.url, 'GET', '/me', { token: reg.body.token })).status).toBe(200);
   }, 90_000);
@@ -47,7 +49,9 @@ describe('the built server that npm start and the Docker image run', () => {
     const health = await call(server.url, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(health.text).toContain(APP_VERSION);
-    const reg = await call(server.url, 'POST', '/register', { body: { name: 'B', email: 'b@bundle.test', password: 'secret123', company_name: 'Bundle' } });
+    const reg = await call(server.url, 'POST', '/register', {
+      body: { name: 'B', email: 'b@bundle.test', password: 'secret123', company_name: 'Bundle' },
+    });
     expect(reg.status).toBe(200);
     expect((await call(server.url, 'GET', '/me', { token: reg.body.token })).body.email).toBe('b@bundle.test');
     const docs = await fetch(`${server.url}/api/docs`);

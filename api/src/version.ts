@@ -1,4 +1,5 @@
 // The product version, read once from the root package.json.
 import { readFileSync } from 'node:fs';
 
-export const APP_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const APP_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;

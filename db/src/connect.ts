@@ -4,8 +4,18 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
-  CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, type DialectAdapter,
-  type DatabaseConnection, type Driver, type MigrationResultSet, type SqliteDatabase,
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DialectAdapter,
+  type DatabaseConnection,
+  type Driver,
+  type MigrationResultSet,
+  type SqliteDatabase,
 } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';

@@ -12,7 +12,12 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
     database = await createTestDatabase(dialect);
     h = connect(database.url);
     await migrateToLatest(h);
-    for (const [key, value] of [['a', '1'], ['b', '2'], ['c', '3']]) await h.db.insertInto('app_settings').values({ key, value }).execute();
+    for (const [key, value] of [
+      ['a', '1'],
+      ['b', '2'],
+      ['c', '3'],
+    ])
+      await h.db.insertInto('app_settings').values({ key, value }).execute();
   });
   afterAll(async () => {
     await h.close();
@@ -20,7 +25,14 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
   });
 
   const between = prepared<[from: string, to: string], { key: string }>((db) =>
-    db.selectFrom('app_settings').select('key').where('key', '>=', arg(0)).where('key', '<=', arg(1)).where('value', '<>', '0').orderBy('key'));
+    db
+      .selectFrom('app_settings')
+      .select('key')
+      .where('key', '>=', arg(0))
+      .where('key', '<=', arg(1))
+      .where('value', '<>', '0')
+      .orderBy('key'),
+  );
 
   it('runs with each call’s arguments, keeping the constants of the build', async () => {
     expect((await between(h.db, ['a', 'b'])).map((r) => r.key)).toEqual(['a', 'b']);
@@ -42,9 +54,16 @@ describe.each(testDialects())('prepared queries on %s', (dialect) => {
   });
 
   it('refuses a build that leaves an argument out or writes one into the SQL text', async () => {
-    const unused = prepared<[a: string, b: string], { key: string }>((db) => db.selectFrom('app_settings').select('key').where('key', '=', arg(0)));
+    const unused = prepared<[a: string, b: string], { key: string }>((db) =>
+      db.selectFrom('app_settings').select('key').where('key', '=', arg(0)),
+    );
     await expect(unused(h.db, ['a', 'b'])).rejects.toThrow(/does not use argument 1/);
-    const inlined = prepared<[a: string], { key: string }>((db) => db.selectFrom('app_settings').select('key').where('key', '=', sql.lit(arg<string>(0))));
+    const inlined = prepared<[a: string], { key: string }>((db) =>
+      db
+        .selectFrom('app_settings')
+        .select('key')
+        .where('key', '=', sql.lit(arg<string>(0))),
+    );
     await expect(inlined(h.db, ['a'])).rejects.toThrow(/inlines an argument/);
   });
 });

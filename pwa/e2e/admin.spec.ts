@@ -40,14 +40,19 @@ async function call<T>(request: APIRequestContext, token: string, method: string
 async function expectNoSeriousAxe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), what).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    what,
+  ).toEqual([]);
 }
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name });
 const panel = (page: Page) => page.getByRole('tabpanel');
 const statCard = (page: Page, label: string) => panel(page).getByRole('listitem').filter({ hasText: label });
 
-test('dashboard: the figures of /admin/stats, the health bar, Refresh and quick links; screenshots and axe of every tab', async ({ page }) => {
+test('dashboard: the figures of /admin/stats, the health bar, Refresh and quick links; screenshots and axe of every tab', async ({
+  page,
+}) => {
   const token = await signInAs(page, DEMO.admin, '/admin');
   const stats = (await call<Stats>(page.request, token, 'GET', '/admin/stats')).body;
   await expect(tab(page, 'Dashboard')).toHaveAttribute('aria-selected', 'true');
@@ -178,7 +183,9 @@ test('users: search, role and company filters, per-role counts, badges and conta
   const users = (await call<AdminUser[]>(page.request, token, 'GET', '/admin/users')).body;
   const p = panel(page);
   const customers = users.filter((u) => u.role === 'customer').length;
-  await expect(p.getByRole('list', { name: 'Users per role' }).getByRole('listitem').filter({ hasText: 'Customer' })).toContainText(String(customers));
+  await expect(p.getByRole('list', { name: 'Users per role' }).getByRole('listitem').filter({ hasText: 'Customer' })).toContainText(
+    String(customers),
+  );
   await expect(p.getByText(`${users.length} users`)).toBeVisible();
 
   await p.getByLabel('Search users').fill('EMMA');
@@ -204,10 +211,25 @@ test('users: search, role and company filters, per-role counts, badges and conta
 test('email export: preview, CSV download with its name and header, both copies with their alerts', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const token = await signInAs(page, DEMO.admin, '/admin?tab=export');
-  const expected = (await call<{ count: number; emails: { email: string; name: string }[] }>(page.request, token, 'GET', '/admin/users/export?format=json&role=employee&active_only=true')).body;
+  const expected = (
+    await call<{ count: number; emails: { email: string; name: string }[] }>(
+      page.request,
+      token,
+      'GET',
+      '/admin/users/export?format=json&role=employee&active_only=true',
+    )
+  ).body;
   expect(expected.count).toBeGreaterThan(0);
   const p = panel(page);
-  await expect(p.getByLabel('Role').locator('option')).toHaveText(['All roles', 'Global Admin', 'Admin', 'Manager', 'Employee', 'User', 'Customer']);
+  await expect(p.getByLabel('Role').locator('option')).toHaveText([
+    'All roles',
+    'Global Admin',
+    'Admin',
+    'Manager',
+    'Employee',
+    'User',
+    'Customer',
+  ]);
   await p.getByLabel('Role', { exact: true }).selectOption('employee');
   await p.getByRole('checkbox', { name: 'Only companies with an active subscription' }).check();
 
@@ -219,7 +241,9 @@ test('email export: preview, CSV download with its name and header, both copies 
   const [download] = await Promise.all([page.waitForEvent('download'), p.getByRole('button', { name: 'Download CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^user_emails_\d{4}-\d{2}-\d{2}\.csv$/);
   const d = new Date();
-  expect(download.suggestedFilename()).toBe(`user_emails_${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}.csv`);
+  expect(download.suggestedFilename()).toBe(
+    `user_emails_${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}.csv`,
+  );
   const csv = (await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')).split(/\r?\n/);
   expect(csv[0]).toBe('email,name,role,company_name');
   expect(csv.filter((l) => l.trim()).length).toBe(expected.count + 1);

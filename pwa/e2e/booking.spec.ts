@@ -101,14 +101,24 @@ async function employeeNamed(request: APIRequestContext, companyId: number, name
 
 async function serverDates(request: APIRequestContext, q: { company: number; service: number; employee?: number }) {
   const emp = q.employee ? `&employee_id=${q.employee}` : '';
-  const res = await api<{ dates: string[] }>(request, null, 'GET', `/appointments/available-dates?company_id=${q.company}&service_type_id=${q.service}${emp}`);
+  const res = await api<{ dates: string[] }>(
+    request,
+    null,
+    'GET',
+    `/appointments/available-dates?company_id=${q.company}&service_type_id=${q.service}${emp}`,
+  );
   expect(res.status).toBe(200);
   return res.body.dates;
 }
 
 async function serverSlots(request: APIRequestContext, q: { company: number; service: number; employee?: number; date: string }) {
   const emp = q.employee ? `&employee_id=${q.employee}` : '';
-  const res = await api<{ slots: Slot[] }>(request, null, 'GET', `/appointments/available-slots?company_id=${q.company}&service_type_id=${q.service}&date=${q.date}${emp}`);
+  const res = await api<{ slots: Slot[] }>(
+    request,
+    null,
+    'GET',
+    `/appointments/available-slots?company_id=${q.company}&service_type_id=${q.service}&date=${q.date}${emp}`,
+  );
   expect(res.status).toBe(200);
   return res.body.slots;
 }
@@ -175,7 +185,10 @@ async function waitForRawMail(to: string, pred: (raw: string) => boolean, timeou
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const list = (await (await fetch(`${MAIL_URL}?to=${encodeURIComponent(to)}`)).json()) as Mail[];
-    const found = list.map((m) => m.raw).reverse().find(pred);
+    const found = list
+      .map((m) => m.raw)
+      .reverse()
+      .find(pred);
     if (found) return found;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -200,7 +213,9 @@ function emailWhen(date: string, value: string, zone: string): string {
 
 /** '2026-11-24' -> 'Tuesday, November 24, 2026', as the page writes a day. */
 function longDate(date: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(`${date}T00:00:00Z`));
+  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 }
 
 function weekdayOf(date: string): number {
@@ -271,7 +286,12 @@ function watchBookings(page: Page) {
   });
   page.on('response', (res) => {
     if (res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/appointments') {
-      answers.push(res.json().catch(() => null).then((body: unknown) => ({ status: res.status(), body })));
+      answers.push(
+        res
+          .json()
+          .catch(() => null)
+          .then((body: unknown) => ({ status: res.status(), body })),
+      );
     }
   });
   /** The server's answer to the i-th booking POST. */
@@ -305,7 +325,11 @@ async function pickDate(
   return { date, slots };
 }
 
-async function book(request: APIRequestContext, token: string | null, body: Omit<BookingBody, 'end_time' | 'description'> & { description?: string }) {
+async function book(
+  request: APIRequestContext,
+  token: string | null,
+  body: Omit<BookingBody, 'end_time' | 'description'> & { description?: string },
+) {
   return api<Appointment & { error?: string; code?: string }>(request, token, 'POST', '/appointments', body);
 }
 
@@ -489,7 +513,10 @@ test('a signed-in customer books with their account: name and email prefilled an
   // And it is in the customer's own list.
   const mine = await api<Appointment[]>(page.request, customerToken, 'GET', '/appointments');
   expect(mine.body.map((a) => a.id)).toContain(id);
-  await waitForMail(me.email, (b) => b.includes('Booking confirmed: Haircut at Demo Studio') && b.includes(emailWhen(date, slot.value, ZONE)));
+  await waitForMail(
+    me.email,
+    (b) => b.includes('Booking confirmed: Haircut at Demo Studio') && b.includes(emailWhen(date, slot.value, ZONE)),
+  );
 });
 
 test('an anonymous booker signs up from the success panel and sees the booking in their calendar', async ({ page }) => {
@@ -570,7 +597,9 @@ test('Cancel goes back one page, also to another website; in a fresh tab to the 
   // The business's own website, on another origin, links to its booking page.
   const site = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Demo Studio website</title><h1>Welcome to Demo Studio</h1><a href="${baseURL}/public/booking/${SLUG}">Book online</a> <a href="${baseURL}/public/booking/${SLUG}" target="_blank">Book in a new tab</a>`);
+    res.end(
+      `<!doctype html><title>Demo Studio website</title><h1>Welcome to Demo Studio</h1><a href="${baseURL}/public/booking/${SLUG}">Book online</a> <a href="${baseURL}/public/booking/${SLUG}" target="_blank">Book in a new tab</a>`,
+    );
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
@@ -657,7 +686,10 @@ test('the date picker offers only the dates with free slots: no closed Sundays, 
     const [d1, d2] = [dates[dates.length - 2]!, dates[dates.length - 1]!];
     await f.dateChip(d1).click();
     await expect(page.getByText('Please select an available date.')).toHaveCount(0);
-    await expectTimesMatchServer(page, await serverSlots(page.request, { company: company.id, service: service.id, employee: emma, date: d1 }));
+    await expectTimesMatchServer(
+      page,
+      await serverSlots(page.request, { company: company.id, service: service.id, employee: emma, date: d1 }),
+    );
     await f.time.selectOption({ index: 1 });
     await f.dateChip(d2).click();
     await expect(f.time).toHaveValue('');
@@ -703,7 +735,11 @@ test('the date picker offers only the dates with free slots: no closed Sundays, 
   }
 });
 
-async function secondBrowserTakes(browser: Browser, baseURL: string, slot: { company: number; service: number; employee: number; date: string; start: string }) {
+async function secondBrowserTakes(
+  browser: Browser,
+  baseURL: string,
+  slot: { company: number; service: number; employee: number; date: string; start: string },
+) {
   // Another visitor in another browser books the same time, until the time is no longer offered
   // (a service with room for several at once takes several bookings).
   const context = await browser.newContext({ baseURL });
@@ -728,7 +764,11 @@ async function secondBrowserTakes(browser: Browser, baseURL: string, slot: { com
   return taken;
 }
 
-test('the 409 race: a second browser takes the chosen time first, the customer is told and sees the fresh times', async ({ page, browser, baseURL }) => {
+test('the 409 race: a second browser takes the chosen time first, the customer is told and sees the fresh times', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const company = await demoCompany(page.request);
   const colour = await serviceNamed(page.request, company.id, 'Colour & Style');
   const emma = await employeeNamed(page.request, company.id, 'Emma Stylist');
@@ -755,14 +795,23 @@ test('the 409 race: a second browser takes the chosen time first, the customer i
   const chosen = slots[0]!;
   await f.time.selectOption(chosen.value);
 
-  const taken = await secondBrowserTakes(browser, baseURL!, { company: company.id, service: colour.id, employee: emma, date, start: chosen.start });
+  const taken = await secondBrowserTakes(browser, baseURL!, {
+    company: company.id,
+    service: colour.id,
+    employee: emma,
+    date,
+    start: chosen.start,
+  });
   expect(taken.length).toBeGreaterThan(0);
   const fresh = await serverSlots(page.request, { company: company.id, service: colour.id, employee: emma, date });
   expect(fresh.map((s) => s.start)).not.toContain(chosen.start);
 
   await f.submit.click();
   await expect(page.getByText(SLOT_TAKEN)).toBeVisible();
-  expect(await watched.answer(0)).toEqual({ status: 409, body: expect.objectContaining({ error: 'This time is no longer available', code: 'slot_taken' }) });
+  expect(await watched.answer(0)).toEqual({
+    status: 409,
+    body: expect.objectContaining({ error: 'This time is no longer available', code: 'slot_taken' }),
+  });
   // The taken time is cleared and the fresh slots (without it) are offered, the date kept.
   await expect(f.time).toHaveValue('');
   await expect(f.time).toBeFocused();
@@ -798,7 +847,10 @@ test('booking page screenshots (form, success panel) at three sizes and no serio
   const axe = async (what: string) => {
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${what} accessibility`).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${what} accessibility`,
+    ).toEqual([]);
   };
   await axe('empty booking form');
 

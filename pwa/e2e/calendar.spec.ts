@@ -27,15 +27,26 @@ interface Appt {
 
 function wall(iso: string, zone: string): { date: string; time: string } {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
   }).formatToParts(new Date(iso));
   const get = (t: string) => parts.find((p) => p.type === t)!.value;
   return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
 }
 
-
-
-async function api<T>(request: APIRequestContext, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function api<T>(
+  request: APIRequestContext,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await request.fetch(`/api${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...headers },
@@ -92,7 +103,10 @@ async function expectNoSeriousAxe(page: Page, what: string, include?: string) {
   if (include) builder = builder.include(include);
   const result = await builder.analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')}`), `${what}: serious/critical axe violations`).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')}`),
+    `${what}: serious/critical axe violations`,
+  ).toEqual([]);
 }
 
 // ---------- staff ----------
@@ -111,7 +125,10 @@ test.describe('staff calendar', () => {
     await waitForCalendar(page);
     const title = titleOf(sample);
     expect(title.split(', ').length).toBeGreaterThanOrEqual(3);
-    const row = page.locator('.fc-list-event').filter({ has: page.locator('.fc-list-event-title', { hasText: title }) }).first();
+    const row = page
+      .locator('.fc-list-event')
+      .filter({ has: page.locator('.fc-list-event-title', { hasText: title }) })
+      .first();
     await expect(row).toBeVisible();
     // The time shown is the company's wall-clock time (the browser runs in UTC here).
     const start = wall(sample.start_time, zone).time;
@@ -290,9 +307,14 @@ test.describe('staff calendar', () => {
       expect(created.service_types.map((s) => s.name)).toEqual(['Haircut']);
       expect(created.status).toBe('booked');
       const options = await api<{ appointment_duration_option_id: number; duration_minutes: number }[]>(
-        page.request, token, 'GET', `/company-duration-options?company_id=${companyId}`,
+        page.request,
+        token,
+        'GET',
+        `/company-duration-options?company_id=${companyId}`,
       );
-      expect(created.appointment_duration_option_id).toBe(options.body.find((o) => o.duration_minutes === 45)!.appointment_duration_option_id);
+      expect(created.appointment_duration_option_id).toBe(
+        options.body.find((o) => o.duration_minutes === 45)!.appointment_duration_option_id,
+      );
 
       await expect(page.locator('.fc-event', { hasText: 'Casey Customer, E2E created, Haircut' })).toBeVisible();
     });
@@ -339,7 +361,14 @@ test.describe('staff calendar', () => {
       await page.waitForLoadState('networkidle');
 
       // Someone else changes it; this page still holds the old version: the next drag is refused (412) and reverted.
-      const other = await api<Appt>(page.request, token, 'PUT', `/appointments/${created.id}`, { description: 'E2E changed elsewhere' }, { 'If-Match': `"${moved.body.version}"` });
+      const other = await api<Appt>(
+        page.request,
+        token,
+        'PUT',
+        `/appointments/${created.id}`,
+        { description: 'E2E changed elsewhere' },
+        { 'If-Match': `"${moved.body.version}"` },
+      );
       expect(other.status).toBe(200);
       await dragEventTo(page, ev, '10:30:00');
       await expect(page.getByText(/The appointment was not moved\. Someone else changed this appointment meanwhile/)).toBeVisible();
@@ -357,7 +386,14 @@ test.describe('staff calendar', () => {
       const d = dialog(page);
       await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
       await d.getByLabel('Description').fill('Mine');
-      const other = await api<Appt>(page.request, token, 'PUT', `/appointments/${created.id}`, { description: 'Theirs' }, { 'If-Match': `"${created.version}"` });
+      const other = await api<Appt>(
+        page.request,
+        token,
+        'PUT',
+        `/appointments/${created.id}`,
+        { description: 'Theirs' },
+        { 'If-Match': `"${created.version}"` },
+      );
       expect(other.status).toBe(200);
       await d.getByRole('button', { name: 'Update Appointment' }).click();
       await expect(d.getByText('Someone else changed this appointment while you were editing it.')).toBeVisible();
@@ -372,7 +408,9 @@ test.describe('staff calendar', () => {
     test('409: a time that is no longer available says so', async ({ page }) => {
       // An employee's existing appointment: booking the same employee at the same time is refused.
       const busyDay = await listAppointments(page.request, token, addDays(target, -9), addDays(target, -3));
-      const taken = busyDay.find((a) => a.status === 'booked' && a.employee_name === 'Emma Stylist' && new Date(a.start_time) > new Date())!;
+      const taken = busyDay.find(
+        (a) => a.status === 'booked' && a.employee_name === 'Emma Stylist' && new Date(a.start_time) > new Date(),
+      )!;
       expect(taken, 'Emma has an upcoming appointment').toBeTruthy();
       const when = wall(taken.start_time, zone);
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${when.date}`);
@@ -454,8 +492,13 @@ test('a customer sees only their own appointments and can cancel one', async ({ 
   const target = upcoming[0];
   const row = page.locator(`.customer-appt[data-appointment-id="${target.id}"]`);
   const when = wall(target.start_time, zone);
-  const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })
-    .format(new Date(`${when.date}T12:00:00Z`));
+  const day = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  }).format(new Date(`${when.date}T12:00:00Z`));
   await row.getByRole('button', { name: new RegExp(`^Cancel appointment on ${day} at`) }).click();
   await expect(row.getByText('Cancel this appointment?')).toBeVisible();
   await row.getByRole('button', { name: 'Yes, Cancel It' }).click();
@@ -467,7 +510,9 @@ test('a customer sees only their own appointments and can cancel one', async ({ 
 });
 
 test('a failed load says so', async ({ page }) => {
-  await page.route('**/api/appointments?**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
+  await page.route('**/api/appointments?**', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),
+  );
   await signInAs(page, DEMO.owner, '/calendar?view=week');
   await expect(page.getByText('Failed to fetch appointments or users.')).toBeVisible();
 });

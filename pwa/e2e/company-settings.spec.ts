@@ -60,7 +60,10 @@ async function companyHours(page: Page, token: string, companyId: number): Promi
 async function expectNoSeriousAxe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), what).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    what,
+  ).toEqual([]);
 }
 
 const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
@@ -123,13 +126,19 @@ test('the employee-booking toggle and the time increment are saved at once and r
 test('a refused toggle, increment or hours change rolls back with a short notice', async ({ page }) => {
   const token = await signInAs(page, DEMO.owner, '/company-settings');
   const company = await ownCompany(page, token);
-  const refuse = { status: 403, contentType: 'application/json', body: JSON.stringify({ error: 'Not allowed right now.', code: 'forbidden' }) };
+  const refuse = {
+    status: 403,
+    contentType: 'application/json',
+    body: JSON.stringify({ error: 'Not allowed right now.', code: 'forbidden' }),
+  };
   await page.route('**/api/companies/*', (route) => (route.request().method() === 'PUT' ? route.fulfill(refuse) : route.fallback()));
   await page.route('**/api/operating-hours', (route) => (route.request().method() === 'POST' ? route.fulfill(refuse) : route.fallback()));
 
   const toggle = page.getByRole('checkbox', { name: EMPLOYEE_BOOKING });
   await toggle.click();
-  await expect(page.getByText('Could not save the employee booking setting: Not allowed right now. The previous setting is back.')).toBeVisible();
+  await expect(
+    page.getByText('Could not save the employee booking setting: Not allowed right now. The previous setting is back.'),
+  ).toBeVisible();
   await expect(toggle).toBeChecked();
 
   await page.getByLabel('Time increment').selectOption('45');
@@ -184,7 +193,13 @@ test('company hours: a lone start time shows the message; both times save the da
     const sunday = (await companyHours(page, token, company.id)).find((r) => r.day_of_week === 7);
     if (sunday && !sunday.is_closed) await call(page.request, token, 'DELETE', `/operating-hours/${sunday.id}`);
     if (original && !(await companyHours(page, token, company.id)).some((r) => r.day_of_week === 7)) {
-      await call(page.request, token, 'POST', '/operating-hours', { company_id: company.id, day_of_week: 7, is_closed: true, open_time: null, close_time: null });
+      await call(page.request, token, 'POST', '/operating-hours', {
+        company_id: company.id,
+        day_of_week: 7,
+        is_closed: true,
+        open_time: null,
+        close_time: null,
+      });
     }
   }
 });
@@ -251,8 +266,8 @@ test('appointment lengths offered and the default are saved', async ({ page }) =
       .map((o) => o.duration_minutes)
       .sort((a, b) => a - b);
   const defaultMinutes = async () =>
-    (await call<{ default_appointment_duration: number }>(page.request, token, 'GET', `/company-duration-defaults/company/${company.id}`)).body
-      .default_appointment_duration;
+    (await call<{ default_appointment_duration: number }>(page.request, token, 'GET', `/company-duration-defaults/company/${company.id}`))
+      .body.default_appointment_duration;
   const before = await offered();
   const beforeDefault = await defaultMinutes();
   const options = page.getByRole('group', { name: 'Appointment lengths offered' });
@@ -275,8 +290,16 @@ test('appointment lengths offered and the default are saved', async ({ page }) =
     await expect(options.getByRole('checkbox', { name: '90 minutes' })).not.toBeChecked();
     await expect.poll(offered).toEqual(before);
   } finally {
-    const rows = (await call<{ id: number; duration_minutes: number }[]>(page.request, token, 'GET', `/company-duration-options?company_id=${company.id}`)).body;
-    for (const r of rows) if (!before.includes(r.duration_minutes)) await call(page.request, token, 'DELETE', `/company-duration-options/${r.id}`);
+    const rows = (
+      await call<{ id: number; duration_minutes: number }[]>(
+        page.request,
+        token,
+        'GET',
+        `/company-duration-options?company_id=${company.id}`,
+      )
+    ).body;
+    for (const r of rows)
+      if (!before.includes(r.duration_minutes)) await call(page.request, token, 'DELETE', `/company-duration-options/${r.id}`);
     const d = await call<{ id: number }>(page.request, token, 'GET', `/company-duration-defaults/company/${company.id}`);
     await call(page.request, token, 'PUT', `/company-duration-defaults/${d.body.id}`, { default_appointment_duration: beforeDefault });
   }

@@ -69,20 +69,17 @@ async function startProxy(upstream: string): Promise<Proxy> {
     }
     const headers: http.OutgoingHttpHeaders = { ...req.headers, host: target.host };
     for (const h of HOP_BY_HOP) delete headers[h];
-    const forward = http.request(
-      { host: connectHost, port: target.port || 80, method: req.method, path, headers },
-      (up) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [k, v] of Object.entries(up.headers)) {
-          const key = k.toLowerCase();
-          if (HOP_BY_HOP.includes(key) || key.startsWith('access-control-') || key === 'cross-origin-resource-policy') continue;
-          out[k] = v;
-        }
-        entry.status = up.statusCode ?? 502;
-        res.writeHead(entry.status, { ...out, ...cors });
-        up.pipe(res);
-      },
-    );
+    const forward = http.request({ host: connectHost, port: target.port || 80, method: req.method, path, headers }, (up) => {
+      const out: http.OutgoingHttpHeaders = {};
+      for (const [k, v] of Object.entries(up.headers)) {
+        const key = k.toLowerCase();
+        if (HOP_BY_HOP.includes(key) || key.startsWith('access-control-') || key === 'cross-origin-resource-policy') continue;
+        out[k] = v;
+      }
+      entry.status = up.statusCode ?? 502;
+      res.writeHead(entry.status, { ...out, ...cors });
+      up.pipe(res);
+    });
     forward.on('error', () => {
       entry.status = 502;
       if (!res.headersSent) res.writeHead(502, cors);
@@ -116,8 +113,6 @@ interface Appt {
   customer_name: string | null;
 }
 
-
-
 /** Titles of the company's appointments within 16 days of today (the calendar's week and the weeks either side). */
 async function titlesAroundToday(request: APIRequestContext, token: string): Promise<Set<string>> {
   const today = new Date().toISOString().slice(0, 10);
@@ -136,7 +131,10 @@ async function expectCalendarData(page: Page, titles: Set<string>) {
   const labels = await page.locator('.fc-event').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   expect(labels.length).toBeGreaterThan(0);
   for (const label of labels) {
-    expect([...titles].some((t) => label.startsWith(`${t}, `)), `"${label}" is one of the server's appointments`).toBe(true);
+    expect(
+      [...titles].some((t) => label.startsWith(`${t}, `)),
+      `"${label}" is one of the server's appointments`,
+    ).toBe(true);
   }
 }
 
@@ -155,7 +153,8 @@ test('proxy failing: switch to direct after 2 failures, back within 30 s of reco
     const direct: Logged[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
-      if (u.origin === origin && u.pathname.startsWith('/api/')) direct.push({ method: r.method(), path: u.pathname + u.search, status: 'failed' });
+      if (u.origin === origin && u.pathname.startsWith('/api/'))
+        direct.push({ method: r.method(), path: u.pathname + u.search, status: 'failed' });
     });
     page.on('response', (r) => {
       const u = new URL(r.url());

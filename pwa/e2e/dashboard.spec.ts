@@ -19,7 +19,6 @@ function dateIn(iso: string, zone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 
-
 async function get<T>(request: APIRequestContext, token: string, path: string): Promise<T> {
   const res = await request.get(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status(), path).toBe(200);
@@ -78,7 +77,9 @@ test('owner: counts and lists match the server, quick actions, screenshots and a
   await expect(actions.getByRole('link', { name: 'Company Settings' })).toHaveAttribute('href', '/company-settings');
 
   const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target}`)).toEqual([]);
+  expect(
+    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target}`),
+  ).toEqual([]);
   await shootAllSizes(page, 'dashboard');
 
   // Create Appointment opens the calendar with the create modal.

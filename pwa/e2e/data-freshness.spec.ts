@@ -10,7 +10,14 @@ const NEW_ZONE = 'Australia/Adelaide'; // half-hour offset: every shown time dif
 // The browser's own zone, so the calendar names the company's zone whenever it differs.
 test.use({ timezoneId: 'UTC' });
 
-async function call<T>(request: APIRequestContext, token: string, method: string, path: string, data?: unknown, headers: Record<string, string> = {}) {
+async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: string,
+  path: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await request.fetch(`/api${path}`, { method, data, headers: { Authorization: `Bearer ${token}`, ...headers } });
   expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBe(true);
   return (res.status() === 204 ? undefined : await res.json()) as T;
@@ -62,7 +69,9 @@ test('a time zone saved in Company settings shows at once on the dashboard and i
     await expect(page).toHaveURL(/\/calendar/);
     // The calendar's code loads on first use: wait for it, then expect the new zone at once.
     await expect(page.getByRole('button', { name: 'Today', exact: true })).toBeVisible();
-    await expect(page.locator('.cal-zone')).toHaveText(`Times are in the company's time zone (${NEW_ZONE.replace(/_/g, ' ')}).`, { timeout: 2_000 });
+    await expect(page.locator('.cal-zone')).toHaveText(`Times are in the company's time zone (${NEW_ZONE.replace(/_/g, ' ')}).`, {
+      timeout: 2_000,
+    });
     // The list view shows every appointment of the week (the grids fold some into '+N more').
     await page.getByRole('button', { name: 'List', exact: true }).click();
     await expect(page.locator(`[aria-label*="${description}"]`)).toHaveAttribute('aria-label', new RegExp(` ${newTime} to `));

@@ -28,7 +28,10 @@ async function people(request: APIRequestContext, token: string, search: string)
 async function expectNoSeriousAxe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), what).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    what,
+  ).toEqual([]);
 }
 
 const staffColumn = (page: Page) => page.getByRole('region', { name: 'Staff' });
@@ -138,7 +141,9 @@ test("Add Employee prefers the server's error; Add Customer adds a customer who 
 
 test("a customer's detail: the settings editor, Schedule Appointment with the customer chosen, Back to Directory", async ({ page }) => {
   await signInAs(page, DEMO.owner, '/directory');
-  await customerColumn(page).getByRole('button', { name: /Casey Customer/ }).click();
+  await customerColumn(page)
+    .getByRole('button', { name: /Casey Customer/ })
+    .click();
   await expect(page).toHaveURL(/\/directory\?person=\d+$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Casey Customer' })).toBeVisible();
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(DEMO.customer);
@@ -164,7 +169,9 @@ test("a customer's detail: the settings editor, Schedule Appointment with the cu
 
 test("a staff member's detail shows their work hours; the browser's Back returns to the list", async ({ page }) => {
   await signInAs(page, DEMO.owner, '/directory');
-  await staffColumn(page).getByRole('button', { name: /Noah Barber/ }).click();
+  await staffColumn(page)
+    .getByRole('button', { name: /Noah Barber/ })
+    .click();
   const hours = page.getByRole('region', { name: 'Work hours' });
   // The demo gives Noah personal hours, 12:00 to 18:00.
   await expect(hours.getByRole('combobox', { name: 'Monday Start' })).toHaveValue('12:00');
@@ -179,7 +186,9 @@ test('employees see the directory without the add buttons and read customers wit
   await expect(staffColumn(page)).toBeVisible();
   await expect(page.getByRole('button', { name: '+ Add Employee' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: '+ Add Customer' })).toHaveCount(0);
-  await customerColumn(page).getByRole('button', { name: /Casey Customer/ }).click();
+  await customerColumn(page)
+    .getByRole('button', { name: /Casey Customer/ })
+    .click();
   await expect(page.getByLabel('Name', { exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Schedule Appointment' })).toBeVisible();

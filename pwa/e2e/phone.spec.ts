@@ -38,8 +38,6 @@ function localDate(iso: string, zone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 
-
-
 async function noHorizontalScroll(page: Page, what: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${what} scrolls horizontally`).toBeLessThanOrEqual(0);
@@ -60,7 +58,8 @@ async function expectNoOverlap(items: [string, Locator][]) {
       const [an, a] = boxes[i];
       const [bn, b] = boxes[j];
       expect(a && b, `${an} and ${bn} are rendered`).toBeTruthy();
-      const overlap = a!.x < b!.x + b!.width - 0.5 && b!.x < a!.x + a!.width - 0.5 && a!.y < b!.y + b!.height - 0.5 && b!.y < a!.y + a!.height - 0.5;
+      const overlap =
+        a!.x < b!.x + b!.width - 0.5 && b!.x < a!.x + a!.width - 0.5 && a!.y < b!.y + b!.height - 0.5 && b!.y < a!.y + a!.height - 0.5;
       expect(overlap, `${an} overlaps ${bn}`).toBe(false);
     }
   }
@@ -86,12 +85,12 @@ test('calendar on a phone: the list of the week, the toolbar, another week, an a
   const today = localDate(new Date().toISOString(), zone);
   expect(Math.abs(Date.parse(today) - Date.parse(sunday)), 'the list opens on the current week').toBeLessThanOrEqual(7 * 86_400_000);
   const showCancelled = await page.getByLabel('Show cancelled').isChecked();
-  const week = (await get<Appt[]>(page.request, token, `/appointments?start_date=${addDays(sunday, -1)}&end_date=${addDays(sunday, 8)}`)).filter(
-    (a) => {
-      const d = localDate(a.start_time, zone);
-      return d >= sunday && d <= addDays(sunday, 6) && (showCancelled || a.status === 'booked');
-    },
-  );
+  const week = (
+    await get<Appt[]>(page.request, token, `/appointments?start_date=${addDays(sunday, -1)}&end_date=${addDays(sunday, 8)}`)
+  ).filter((a) => {
+    const d = localDate(a.start_time, zone);
+    return d >= sunday && d <= addDays(sunday, 6) && (showCancelled || a.status === 'booked');
+  });
   expect(week.length, 'the demo has appointments this week').toBeGreaterThan(0);
   const shown = await page.locator('.fc-list-event .fc-list-event-title').allInnerTexts();
   expect(shown.map((t) => t.trim()).sort()).toEqual(week.map(titleOf).sort());
@@ -104,11 +103,22 @@ test('calendar on a phone: the list of the week, the toolbar, another week, an a
   const next = page.getByRole('button', { name: 'Next' });
   const title = page.locator('#calendar-title');
   const create = page.getByRole('button', { name: 'Create Appointment' });
-  for (const [name, l] of [['title', title], ['Previous', prev], ['Today', todayBtn], ['Next', next], ['Create Appointment', create]] as const) {
+  for (const [name, l] of [
+    ['title', title],
+    ['Previous', prev],
+    ['Today', todayBtn],
+    ['Next', next],
+    ['Create Appointment', create],
+  ] as const) {
     await expect(l).toBeVisible();
     await expectWithinScreen(l, name);
   }
-  await expectNoOverlap([['title', title], ['Previous', prev], ['Today', todayBtn], ['Next', next]]);
+  await expectNoOverlap([
+    ['title', title],
+    ['Previous', prev],
+    ['Today', todayBtn],
+    ['Next', next],
+  ]);
   const views = page.getByRole('group', { name: 'View' }).getByRole('button');
   await expectNoOverlap(await Promise.all((await views.all()).map(async (b) => [(await b.textContent()) ?? '', b] as [string, Locator])));
   const firstRow = page.locator('.fc-list-event').first();
@@ -142,7 +152,7 @@ test('calendar on a phone: the list of the week, the toolbar, another week, an a
   await expect(modal).toBeHidden();
 });
 
-test('directory on a phone: stacked columns, the customer search, a person\'s detail and back', async ({ page }) => {
+test("directory on a phone: stacked columns, the customer search, a person's detail and back", async ({ page }) => {
   const token = await signInAs(page, DEMO.owner, '/directory');
   const staff = page.getByRole('region', { name: 'Staff' });
   const customers = page.getByRole('region', { name: 'Customers' });

@@ -32,7 +32,10 @@ async function api<T>(request: APIRequestContext, token: string | null, method: 
 async function expectNoSeriousAxe(page: Page, what: string) {
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${what} accessibility`).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `${what} accessibility`,
+  ).toEqual([]);
 }
 
 /** Holds requests matching `match` until the returned function is called. */
@@ -162,7 +165,7 @@ test('login and register check the server on load and say when it cannot be reac
   await expect(page.getByText(UNREACHABLE)).toHaveCount(0);
 });
 
-test('a wrong password on /login says the page\'s own words; no answer, a server error and a rate limit keep theirs', async ({ page }) => {
+test("a wrong password on /login says the page's own words; no answer, a server error and a rate limit keep theirs", async ({ page }) => {
   const email = uniqueEmail('login-owner');
   const registered = await api<{ token: string }>(page.request, null, 'POST', '/register', {
     name: 'Lena Login',
@@ -190,7 +193,11 @@ test('a wrong password on /login says the page\'s own words; no answer, a server
     ['server error', (route) => route.fulfill({ status: 500, json: {} }), 'An internal server error occurred. Please try again later.'],
     [
       'rate limit',
-      (route) => route.fulfill({ status: 429, json: { error: 'Too many failed sign-in attempts. Please try again in 15 minutes.', code: 'rate_limited' } }),
+      (route) =>
+        route.fulfill({
+          status: 429,
+          json: { error: 'Too many failed sign-in attempts. Please try again in 15 minutes.', code: 'rate_limited' },
+        }),
       'Too many failed sign-in attempts. Please try again in 15 minutes.',
     ],
   ];
@@ -326,7 +333,9 @@ test('forgot and reset password end to end from the emailed link', async ({ page
   await expect(page.getByRole('alert')).toHaveText(INVALID_TOKEN);
   await expect(page.getByLabel('New password')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Request a new reset link' })).toHaveAttribute('href', '/forgot-password');
-  expect((await api(page.request, null, 'POST', '/password-reset/confirm', { token: confirmBody.token, new_password: 'fourth-pass-4' })).status).toBe(400);
+  expect(
+    (await api(page.request, null, 'POST', '/password-reset/confirm', { token: confirmBody.token, new_password: 'fourth-pass-4' })).status,
+  ).toBe(400);
   expect((await api(page.request, null, 'POST', '/login', { email, password: newPassword })).status).toBe(200);
 
   // Without a token at all.
@@ -343,7 +352,11 @@ test('public pages at three sizes: landing, pricing, faq, login, register, forgo
     ['register', '/register', (p) => expect(p.getByLabel('Company name')).toBeVisible()],
     ['register-customer', '/register?company=demo', (p) => expect(p.getByText('Sign up as a customer of Demo Studio')).toBeVisible()],
     ['forgot-password', '/forgot-password', (p) => expect(p.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible()],
-    ['reset-password-no-token', '/reset-password', (p) => expect(p.getByText('Invalid reset link. Please request a new password reset.')).toBeVisible()],
+    [
+      'reset-password-no-token',
+      '/reset-password',
+      (p) => expect(p.getByText('Invalid reset link. Please request a new password reset.')).toBeVisible(),
+    ],
   ];
   for (const [name, path, ready] of pages) {
     await page.goto(path);

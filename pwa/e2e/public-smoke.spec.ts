@@ -80,7 +80,10 @@ test('public pages have no serious accessibility problems and fit every screen',
     await page.locator('main h1').first().waitFor();
     const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
     const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), `${name} accessibility`).toEqual([]);
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`),
+      `${name} accessibility`,
+    ).toEqual([]);
     await shootAllSizes(page, `public-${name}`);
   }
 });

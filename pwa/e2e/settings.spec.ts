@@ -56,7 +56,10 @@ async function newEmployee(page: Page, password: string): Promise<Person & { pas
 async function expectNoSeriousAxe(page: Page, what: string) {
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), what).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    what,
+  ).toEqual([]);
 }
 
 const passwordSection = (page: Page) => page.getByRole('region', { name: 'Change Password' });
@@ -191,7 +194,10 @@ test('work hours: start/end messages block saving; saved days reach the server a
   await expect
     .poll(async () => {
       const r = await call<HoursRow[]>(page.request, token, 'GET', `/operating-hours?user_id=${me.id}`);
-      return r.body.filter((x) => x.user_id === me.id).map((x) => x.day_of_week).sort();
+      return r.body
+        .filter((x) => x.user_id === me.id)
+        .map((x) => x.day_of_week)
+        .sort();
     })
     .toEqual([1, 5]);
 
@@ -223,7 +229,11 @@ test("a failed save shows 'Failed to save settings: {message}'", async ({ page }
   await signInAs(page, DEMO.manager, '/settings');
   await page.route('**/api/users/*', async (route) => {
     if (route.request().method() !== 'PUT') return route.fallback();
-    await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Phone is not valid', code: 'validation' }) });
+    await route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Phone is not valid', code: 'validation' }),
+    });
   });
   await page.getByLabel('Phone').fill('+1 555 999 0000');
   await page.getByRole('button', { name: 'Save Changes' }).click();

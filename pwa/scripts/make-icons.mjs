@@ -55,7 +55,10 @@ function roundRect(x, y, cx, cy, hw, hh, r) {
 }
 // Distance to a line segment (for the tick), minus half the stroke width.
 function segment(x, y, ax, ay, bx, by, w) {
-  const px = x - ax, py = y - ay, dx = bx - ax, dy = by - ay;
+  const px = x - ax,
+    py = y - ay,
+    dx = bx - ax,
+    dy = by - ay;
   const t = Math.max(0, Math.min(1, (px * dx + py * dy) / (dx * dx + dy * dy)));
   return Math.hypot(px - dx * t, py - dy * t) - w / 2;
 }
@@ -89,11 +92,19 @@ function render(size, opts) {
   const SS = 4; // 4x4 supersampling for smooth edges
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < SS; sy++) {
         for (let sx = 0; sx < SS; sx++) {
           const c = shade((x + (sx + 0.5) / SS) / size, (y + (sy + 0.5) / SS) / size, opts);
-          if (c) { r += c[0]; g += c[1]; b += c[2]; a += 1; }
+          if (c) {
+            r += c[0];
+            g += c[1];
+            b += c[2];
+            a += 1;
+          }
         }
       }
       const i = (y * size + x) * 4;

@@ -34,7 +34,11 @@ try {
     );
   });
   await page.goto(`${BASE_URL}${PAGE_PATH}`, { waitUntil: 'networkidle' });
-  await page.getByRole('heading', { name: 'Book Appointment' }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await page
+    .getByRole('heading', { name: 'Book Appointment' })
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
   await page.waitForLoadState('networkidle');
 
   const files = (await Promise.all(pending)).filter((f): f is NonNullable<typeof f> => f !== null);

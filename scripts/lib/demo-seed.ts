@@ -32,7 +32,38 @@ const SERVICES = [
   { name: 'Yoga Group Class', duration_minutes: 60, price: 20, hide_price: 0, available_slots: 8 },
 ];
 
-const FIRST = ['Liam', 'Sophia', 'Lucas', 'Mia', 'Ethan', 'Isabella', 'James', 'Amelia', 'Benjamin', 'Harper', 'Elijah', 'Evelyn', 'Henry', 'Abigail', 'Jack', 'Emily', 'Owen', 'Ella', 'Leo', 'Grace', 'Daniel', 'Chloe', 'Samuel', 'Zoe', 'David', 'Nora', 'Joseph', 'Lily', 'Carter', 'Hannah'];
+const FIRST = [
+  'Liam',
+  'Sophia',
+  'Lucas',
+  'Mia',
+  'Ethan',
+  'Isabella',
+  'James',
+  'Amelia',
+  'Benjamin',
+  'Harper',
+  'Elijah',
+  'Evelyn',
+  'Henry',
+  'Abigail',
+  'Jack',
+  'Emily',
+  'Owen',
+  'Ella',
+  'Leo',
+  'Grace',
+  'Daniel',
+  'Chloe',
+  'Samuel',
+  'Zoe',
+  'David',
+  'Nora',
+  'Joseph',
+  'Lily',
+  'Carter',
+  'Hannah',
+];
 const LAST = ['Smith', 'Johnson', 'Brown', 'Garcia', 'Miller', 'Davis', 'Martinez', 'Lopez', 'Wilson', 'Anderson'];
 
 function rng(seed: number) {
@@ -55,15 +86,31 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
   const iso = now.toISOString();
   await db.transaction().execute(async (trx) => {
     const company = await createCompany(trx, { name: 'Demo Studio', email: 'hello@demo.test', timezone: DEMO_TIMEZONE, slug: 'demo' }, now);
-    await trx.updateTable('companies').set({
-      enable_employee_booking: 1, listed_publicly: 1, subscription_plan: 'standard',
-      subscription_expires_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
-      logo_url: null,
-    }).where('id', '=', company.id).execute();
+    await trx
+      .updateTable('companies')
+      .set({
+        enable_employee_booking: 1,
+        listed_publicly: 1,
+        subscription_plan: 'standard',
+        subscription_expires_at: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+        logo_url: null,
+      })
+      .where('id', '=', company.id)
+      .execute();
 
-    const user = (name: string, email: string, role: Role, withPassword: boolean, phone: string | null = null) => insertUser(trx, {
-      company_id: role === 'global_admin' ? null : company.id, name, email, phone, role, password_hash: withPassword ? hash : null,
-    }, now);
+    const user = (name: string, email: string, role: Role, withPassword: boolean, phone: string | null = null) =>
+      insertUser(
+        trx,
+        {
+          company_id: role === 'global_admin' ? null : company.id,
+          name,
+          email,
+          phone,
+          role,
+          password_hash: withPassword ? hash : null,
+        },
+        now,
+      );
     const exists = await trx.selectFrom('users').select('id').where('email', '=', 'admin@demo.test').executeTakeFirst();
     if (!exists) await user('Demo Administrator', 'admin@demo.test', 'global_admin', true);
     const staff = [];
@@ -71,26 +118,48 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
     const customers = [await user('Casey Customer', 'customer@demo.test', 'customer', true, '+1 212 555 0199')];
     for (let i = 0; i < 29; i++) {
       const name = `${FIRST[i]} ${LAST[i % LAST.length]}`;
-      customers.push(await user(name, `${FIRST[i].toLowerCase()}.${LAST[i % LAST.length].toLowerCase()}@example.com`, 'customer', false, `+1 917 555 ${String(1000 + i)}`));
+      customers.push(
+        await user(
+          name,
+          `${FIRST[i].toLowerCase()}.${LAST[i % LAST.length].toLowerCase()}@example.com`,
+          'customer',
+          false,
+          `+1 917 555 ${String(1000 + i)}`,
+        ),
+      );
     }
     const services = [];
     for (const s of SERVICES) {
-      services.push(await trx.insertInto('service_types').values({ ...s, company_id: company.id, archived_at: null, created_at: iso, updated_at: iso })
-        .returningAll().executeTakeFirstOrThrow());
+      services.push(
+        await trx
+          .insertInto('service_types')
+          .values({ ...s, company_id: company.id, archived_at: null, created_at: iso, updated_at: iso })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
     }
     // Company hours: Mon-Fri 9-18, Sat 10-16, Sunday closed.
     for (let day = 1; day <= 7; day++) {
       const closed = day === 7;
-      await trx.insertInto('operating_hours').values({
-        company_id: company.id, user_id: null, day_of_week: day, is_closed: closed ? 1 : 0,
-        open_time: closed ? null : day === 6 ? '10:00:00' : '09:00:00',
-        close_time: closed ? null : day === 6 ? '16:00:00' : '18:00:00',
-      }).execute();
+      await trx
+        .insertInto('operating_hours')
+        .values({
+          company_id: company.id,
+          user_id: null,
+          day_of_week: day,
+          is_closed: closed ? 1 : 0,
+          open_time: closed ? null : day === 6 ? '10:00:00' : '09:00:00',
+          close_time: closed ? null : day === 6 ? '16:00:00' : '18:00:00',
+        })
+        .execute();
     }
     // Personal hours: Noah works afternoons on weekdays only.
     const noah = staff[3];
     for (let day = 1; day <= 5; day++) {
-      await trx.insertInto('operating_hours').values({ company_id: company.id, user_id: noah.id, day_of_week: day, is_closed: 0, open_time: '12:00:00', close_time: '18:00:00' }).execute();
+      await trx
+        .insertInto('operating_hours')
+        .values({ company_id: company.id, user_id: noah.id, day_of_week: day, is_closed: 0, open_time: '12:00:00', close_time: '18:00:00' })
+        .execute();
     }
 
     // A month of appointments around today, placed one after another per employee so none overlap.
@@ -116,14 +185,28 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
           if (random() < 0.75) {
             const cust = customers[Math.floor(random() * customers.length)];
             const cancelled = random() < 0.06;
-            const appt = await trx.insertInto('appointments').values({
-              company_id: company.id, user_id: cust.id, employee_id: emp.id,
-              start_time: cursor.toUTC().toISO()!, end_time: finish.toUTC().toISO()!,
-              description: random() < 0.3 ? 'Prefers a quiet chair' : null, appointment_duration_option_id: null,
-              status: cancelled ? 'cancelled' : 'booked', version: 1,
-              customer_name: cust.name, customer_email: cust.email, customer_phone: cust.phone, sms_consent: 0,
-              created_by: staff[0].id, created_at: iso, updated_at: iso,
-            }).returning('id').executeTakeFirstOrThrow();
+            const appt = await trx
+              .insertInto('appointments')
+              .values({
+                company_id: company.id,
+                user_id: cust.id,
+                employee_id: emp.id,
+                start_time: cursor.toUTC().toISO()!,
+                end_time: finish.toUTC().toISO()!,
+                description: random() < 0.3 ? 'Prefers a quiet chair' : null,
+                appointment_duration_option_id: null,
+                status: cancelled ? 'cancelled' : 'booked',
+                version: 1,
+                customer_name: cust.name,
+                customer_email: cust.email,
+                customer_phone: cust.phone,
+                sms_consent: 0,
+                created_by: staff[0].id,
+                created_at: iso,
+                updated_at: iso,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
             await trx.insertInto('appointment_service_types').values({ appointment_id: appt.id, service_type_id: svc.id }).execute();
           }
           cursor = finish;
@@ -133,27 +216,58 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
       if (day.weekday === 2 || day.weekday === 4) {
         const start = day.set({ hour: 17 });
         const ava = staff[4];
-        const takenByAva = await trx.selectFrom('appointments').select('id').where('employee_id', '=', ava.id)
-          .where('start_time', '<', start.plus({ hours: 1 }).toUTC().toISO()!).where('end_time', '>', start.toUTC().toISO()!).execute();
+        const takenByAva = await trx
+          .selectFrom('appointments')
+          .select('id')
+          .where('employee_id', '=', ava.id)
+          .where('start_time', '<', start.plus({ hours: 1 }).toUTC().toISO()!)
+          .where('end_time', '>', start.toUTC().toISO()!)
+          .execute();
         if (takenByAva.length) {
-          await trx.deleteFrom('appointments').where('id', 'in', takenByAva.map((r) => r.id)).execute();
+          await trx
+            .deleteFrom('appointments')
+            .where(
+              'id',
+              'in',
+              takenByAva.map((r) => r.id),
+            )
+            .execute();
         }
         const size = 3 + Math.floor(random() * 4);
         for (let k = 0; k < size; k++) {
           const cust = customers[(((d * 7 + k * 3) % customers.length) + customers.length) % customers.length];
-          const appt = await trx.insertInto('appointments').values({
-            company_id: company.id, user_id: cust.id, employee_id: ava.id,
-            start_time: start.toUTC().toISO()!, end_time: start.plus({ hours: 1 }).toUTC().toISO()!,
-            description: null, appointment_duration_option_id: null, status: 'booked', version: 1,
-            customer_name: cust.name, customer_email: cust.email, customer_phone: cust.phone, sms_consent: 0,
-            created_by: staff[0].id, created_at: iso, updated_at: iso,
-          }).returning('id').executeTakeFirstOrThrow();
+          const appt = await trx
+            .insertInto('appointments')
+            .values({
+              company_id: company.id,
+              user_id: cust.id,
+              employee_id: ava.id,
+              start_time: start.toUTC().toISO()!,
+              end_time: start.plus({ hours: 1 }).toUTC().toISO()!,
+              description: null,
+              appointment_duration_option_id: null,
+              status: 'booked',
+              version: 1,
+              customer_name: cust.name,
+              customer_email: cust.email,
+              customer_phone: cust.phone,
+              sms_consent: 0,
+              created_by: staff[0].id,
+              created_at: iso,
+              updated_at: iso,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           await trx.insertInto('appointment_service_types').values({ appointment_id: appt.id, service_type_id: yoga.id }).execute();
         }
       }
     }
     const all = await trx.selectFrom('appointments').select('id').where('company_id', '=', company.id).execute();
-    for (const a of all) await trx.insertInto('sync_changes').values({ company_id: company.id, appointment_id: a.id, op: 'upsert', created_at: iso }).execute();
+    for (const a of all)
+      await trx
+        .insertInto('sync_changes')
+        .values({ company_id: company.id, appointment_id: a.id, op: 'upsert', created_at: iso })
+        .execute();
   });
   return { created: true, logins };
 }

@@ -29,12 +29,14 @@ export async function buildServer(): Promise<string> {
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',
-    plugins: [{
-      name: 'node-modules-stay-external',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@bookwell/') ? undefined : { external: true }));
+    plugins: [
+      {
+        name: 'node-modules-stay-external',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@bookwell/') ? undefined : { external: true }));
+        },
       },
-    }],
+    ],
   });
   return SERVER_BUNDLE;
 }

@@ -22,15 +22,20 @@ describe('verifyToken', () => {
     expect(await verifyToken(key, token, now)).not.toBeNull();
     expect(await verifyToken(new TextEncoder().encode('o'.repeat(48)), token, now)).toBeNull();
     const [h, , s] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ user_id: 1, role: 'global_admin', company_id: null, tv: 0, exp: 4e9 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ user_id: 1, role: 'global_admin', company_id: null, tv: 0, exp: 4e9 })).toString(
+      'base64url',
+    );
     expect(await verifyToken(key, `${h}.${forged}.${s}`, now)).toBeNull();
   });
 
   it('refuses a token that is not valid yet', async () => {
     const now = new Date('2026-05-01T10:00:00Z');
     const later = Math.floor(now.getTime() / 1000) + 3600;
-    const token = await new SignJWT({ user_id: 7, role: 'admin', company_id: 3, tv: 2 }).setProtectedHeader({ alg: 'HS256' })
-      .setNotBefore(later).setExpirationTime(later + 60).sign(key);
+    const token = await new SignJWT({ user_id: 7, role: 'admin', company_id: 3, tv: 2 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setNotBefore(later)
+      .setExpirationTime(later + 60)
+      .sign(key);
     expect(await verifyToken(key, token, now)).toBeNull();
     expect(await verifyToken(key, token, new Date(later * 1000 + 1000))).not.toBeNull();
   });

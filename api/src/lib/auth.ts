@@ -22,13 +22,20 @@ export async function loadJwtKey(db: Kysely<Database>, configured: string | unde
   if (configured) return new TextEncoder().encode(configured);
   const candidate = crypto.randomBytes(48).toString('base64url');
   // Several processes may start at once: the first insert wins, everyone reads the winner.
-  await db.insertInto('app_settings').values({ key: JWT_SETTING_KEY, value: candidate })
-    .onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('app_settings')
+    .values({ key: JWT_SETTING_KEY, value: candidate })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await db.selectFrom('app_settings').select('value').where('key', '=', JWT_SETTING_KEY).executeTakeFirstOrThrow();
   return new TextEncoder().encode(row.value);
 }
 
-export async function issueToken(key: Uint8Array, user: { id: number; role: Role; company_id: number | null; token_version: number }, now = new Date()): Promise<string> {
+export async function issueToken(
+  key: Uint8Array,
+  user: { id: number; role: Role; company_id: number | null; token_version: number },
+  now = new Date(),
+): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
   return new SignJWT({ user_id: user.id, role: user.role, company_id: user.company_id, tv: user.token_version })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -52,7 +59,12 @@ export async function verifyToken(key: Uint8Array, token: string, now = new Date
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], currentDate: now });
     const { user_id, role, company_id, tv } = payload as Record<string, unknown>;
     if (!Number.isInteger(user_id) || typeof role !== 'string' || !Number.isInteger(tv ?? 0)) return null;
-    const claims = { user_id: user_id as number, role: role as Role, company_id: (company_id as number | null) ?? null, tv: (tv as number) ?? 0 };
+    const claims = {
+      user_id: user_id as number,
+      role: role as Role,
+      company_id: (company_id as number | null) ?? null,
+      tv: (tv as number) ?? 0,
+    };
     if (typeof payload.exp === 'number' && (payload.nbf === undefined || payload.nbf * 1000 <= now.getTime())) {
       if (!verified) verifiedByKey.set(key, (verified = new Map()));
       if (verified.size >= VERIFIED_LIMIT) verified.delete(verified.keys().next().value as string);
@@ -65,10 +77,15 @@ export async function verifyToken(key: Uint8Array, token: string, now = new Date
   }
 }
 
-const userOfToken = prepared<[userId: number], Pick<UserRow, 'id' | 'role' | 'company_id' | 'name' | 'email' | 'token_version' | 'archived_at' | 'password_hash'>>((db) =>
-  db.selectFrom('users')
+const userOfToken = prepared<
+  [userId: number],
+  Pick<UserRow, 'id' | 'role' | 'company_id' | 'name' | 'email' | 'token_version' | 'archived_at' | 'password_hash'>
+>((db) =>
+  db
+    .selectFrom('users')
     .select(['id', 'role', 'company_id', 'name', 'email', 'token_version', 'archived_at', 'password_hash'])
-    .where('id', '=', arg(0)));
+    .where('id', '=', arg(0)),
+);
 
 /** Reads the caller: the token must verify and match the user's current token version; role comes from the database. */
 export async function actorFromToken(db: Kysely<Database>, key: Uint8Array, token: string, now: Date): Promise<Actor | null> {

@@ -12,7 +12,10 @@ export class ChangeStampedCache {
   private readonly entries = new Map<string, Entry>();
   private seen: string;
 
-  constructor(private readonly changeStamp: () => string, private readonly limit = 5000) {
+  constructor(
+    private readonly changeStamp: () => string,
+    private readonly limit = 5000,
+  ) {
     this.seen = changeStamp();
   }
 

@@ -6,7 +6,11 @@ export function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     // The last entry is the address our own proxy saw; earlier entries are whatever the client claimed.
     const xff = c.req.header('x-forwarded-for');
-    const last = xff?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+    const last = xff
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     if (last) return last;
   }
   try {

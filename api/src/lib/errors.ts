@@ -52,7 +52,13 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { status?: ContentfulStatusCode; details?: ErrorDetail[]; extra?: Record<string, unknown>; internal?: string; headers?: Record<string, string> } = {},
+    readonly options: {
+      status?: ContentfulStatusCode;
+      details?: ErrorDetail[];
+      extra?: Record<string, unknown>;
+      internal?: string;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.status = options.status ?? STATUS[code];
@@ -92,7 +98,10 @@ export function handleError(err: Error, c: Context, log: (msg: string, extra?: u
       return errorResponse(c, badRequest(message));
     }
     if (status === 401) return errorResponse(c, unauthenticated(err.message || 'Authentication required'));
-    return c.json({ error: err.message || 'Request failed', code: status >= 500 ? 'internal' : 'validation' }, status as ContentfulStatusCode);
+    return c.json(
+      { error: err.message || 'Request failed', code: status >= 500 ? 'internal' : 'validation' },
+      status as ContentfulStatusCode,
+    );
   }
   // Malformed bodies that slipped past the validator surface as SyntaxError.
   if (err instanceof SyntaxError) return errorResponse(c, badRequest('Malformed JSON in request body'));

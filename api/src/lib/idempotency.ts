@@ -39,7 +39,8 @@ const claims = new WeakMap<Request, Claim>();
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>).sort()
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
@@ -94,18 +95,36 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     // A key released between our insert and our read is simply claimed again.
     for (let attempt = 0; attempt < 3 && claimId === undefined; attempt++) {
       const at = now().toISOString();
-      const inserted = await db.insertInto('idempotency_keys').values({
-        scope, method, path, key, request_hash: hash, state: 'in_progress', owner_token: owner,
-        response_status: null, response_body: null, response_headers: null, created_at: at, updated_at: at,
-      })
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({
+          scope,
+          method,
+          path,
+          key,
+          request_hash: hash,
+          state: 'in_progress',
+          owner_token: owner,
+          response_status: null,
+          response_body: null,
+          response_headers: null,
+          created_at: at,
+          updated_at: at,
+        })
         .onConflict((oc) => oc.columns(['scope', 'method', 'path', 'key']).doNothing())
-        .returning('id').executeTakeFirst();
+        .returning('id')
+        .executeTakeFirst();
       if (inserted) {
         claimId = inserted.id;
         break;
       }
-      const existing = await db.selectFrom('idempotency_keys').selectAll()
-        .where('scope', '=', scope).where('method', '=', method).where('path', '=', path).where('key', '=', key)
+      const existing = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('scope', '=', scope)
+        .where('method', '=', method)
+        .where('path', '=', path)
+        .where('key', '=', key)
         .executeTakeFirst();
       if (!existing) continue;
       if (existing.request_hash !== hash) {
@@ -113,19 +132,28 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       }
       if (existing.state === 'done') return replay(c, existing);
       if (Date.parse(existing.updated_at) > now().getTime() - IDEMPOTENCY_LEASE_MS) {
-        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
+          headers: { 'Retry-After': '1' },
+        });
       }
-      const taken = await db.updateTable('idempotency_keys').set({ owner_token: owner, updated_at: at })
-        .where('id', '=', existing.id).where('state', '=', 'in_progress')
-        .where((eb) => existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token))
+      const taken = await db
+        .updateTable('idempotency_keys')
+        .set({ owner_token: owner, updated_at: at })
+        .where('id', '=', existing.id)
+        .where('state', '=', 'in_progress')
+        .where((eb) => (existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token)))
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) {
-        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
+          headers: { 'Retry-After': '1' },
+        });
       }
       claimId = existing.id;
     }
     if (claimId === undefined) {
-      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', { headers: { 'Retry-After': '1' } });
+      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
+        headers: { 'Retry-After': '1' },
+      });
     }
 
     const claim: Claim = { id: claimId, owner, recorded: false };
@@ -142,14 +170,26 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       if (ok && !claim.recorded) {
         // A handler that did not record inside its transaction: remember the response now.
         const body = status === 204 ? null : await c.res.clone().text();
-        await db.updateTable('idempotency_keys')
-          .set({ state: 'done', response_status: status, response_body: body, response_headers: JSON.stringify(pickHeaders(c.res.headers)), updated_at: now().toISOString() })
-          .where('id', '=', claim.id).where('owner_token', '=', owner).where('state', '=', 'in_progress')
+        await db
+          .updateTable('idempotency_keys')
+          .set({
+            state: 'done',
+            response_status: status,
+            response_body: body,
+            response_headers: JSON.stringify(pickHeaders(c.res.headers)),
+            updated_at: now().toISOString(),
+          })
+          .where('id', '=', claim.id)
+          .where('owner_token', '=', owner)
+          .where('state', '=', 'in_progress')
           .execute();
       } else if (!ok) {
         // Nothing changed (a committed change would have marked the key done): let a retry run.
-        await db.deleteFrom('idempotency_keys')
-          .where('id', '=', claim.id).where('owner_token', '=', owner).where('state', '=', 'in_progress')
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('id', '=', claim.id)
+          .where('owner_token', '=', owner)
+          .where('state', '=', 'in_progress')
           .execute();
       }
     }
@@ -180,14 +220,18 @@ export async function recordIdempotentResponse(
   const headers: Record<string, string> = {};
   if (response.body !== undefined) headers['content-type'] = 'application/json';
   for (const [k, v] of Object.entries(response.headers ?? {})) headers[k.toLowerCase()] = v;
-  const res = await trx.updateTable('idempotency_keys').set({
-    state: 'done',
-    response_status: response.status,
-    response_body: response.body === undefined ? null : JSON.stringify(response.body),
-    response_headers: JSON.stringify(headers),
-    updated_at: now.toISOString(),
-  })
-    .where('id', '=', claim.id).where('owner_token', '=', claim.owner).where('state', '=', 'in_progress')
+  const res = await trx
+    .updateTable('idempotency_keys')
+    .set({
+      state: 'done',
+      response_status: response.status,
+      response_body: response.body === undefined ? null : JSON.stringify(response.body),
+      response_headers: JSON.stringify(headers),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', claim.id)
+    .where('owner_token', '=', claim.owner)
+    .where('state', '=', 'in_progress')
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) {
     throw new AppError('idempotency_in_progress', 'Another request took over this Idempotency-Key; nothing was changed');

@@ -23,7 +23,7 @@ const STANDARD_ERRORS = {
   400: { description: 'Invalid input', content: errorContent },
   401: { description: 'Missing or invalid token', content: errorContent },
   403: { description: 'Not allowed', content: errorContent },
-  404: { description: 'Not found (also another company\'s resource)', content: errorContent },
+  404: { description: "Not found (also another company's resource)", content: errorContent },
   429: { description: 'Rate limited', content: errorContent },
 } as const;
 

@@ -3,9 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '@bookwell/db';
 
 export async function countHits(db: Kysely<Database>, bucket: string, key: string, since: Date): Promise<number> {
-  const row = await db.selectFrom('rate_limit_hits')
+  const row = await db
+    .selectFrom('rate_limit_hits')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('bucket', '=', bucket).where('key', '=', key).where('created_at', '>', since.toISOString())
+    .where('bucket', '=', bucket)
+    .where('key', '=', key)
+    .where('created_at', '>', since.toISOString())
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
@@ -19,7 +22,14 @@ export async function clearHits(db: Kysely<Database>, bucket: string, key: strin
 }
 
 /** Counts this request and answers whether it is still within `limit` per `windowMs`. */
-export async function consume(db: Kysely<Database>, bucket: string, key: string, limit: number, windowMs: number, now: Date): Promise<boolean> {
+export async function consume(
+  db: Kysely<Database>,
+  bucket: string,
+  key: string,
+  limit: number,
+  windowMs: number,
+  now: Date,
+): Promise<boolean> {
   const used = await countHits(db, bucket, key, new Date(now.getTime() - windowMs));
   if (used >= limit) return false;
   await recordHit(db, bucket, key, now);
@@ -28,5 +38,8 @@ export async function consume(db: Kysely<Database>, bucket: string, key: string,
 
 /** Old hits are useless after a day; the scheduler calls this. */
 export async function pruneHits(db: Kysely<Database>, now: Date): Promise<void> {
-  await db.deleteFrom('rate_limit_hits').where('created_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString()).execute();
+  await db
+    .deleteFrom('rate_limit_hits')
+    .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString())
+    .execute();
 }

@@ -31,8 +31,11 @@ export function validationMessage(details: ErrorDetail[]): string {
 // ' 7' are not ids); anything else is a 400.
 export const Id = z.preprocess(
   (v) => (typeof v === 'string' && /^\d{1,10}$/.test(v) ? Number(v) : v),
-  z.number({ message: 'must be a positive integer' }).int('must be a positive integer')
-    .positive('must be a positive integer').max(2_147_483_647, 'is too large'),
+  z
+    .number({ message: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .max(2_147_483_647, 'is too large'),
 );
 
 export const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
@@ -40,22 +43,31 @@ export const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'pat
 export const Email = z.string().trim().toLowerCase().max(254, 'Email is too long').email('Invalid email address');
 export const Password = z.string().min(6, 'Password must be at least 6 characters long').max(256, 'Password is too long');
 export const PersonName = z.string().trim().min(1, 'Name is required').max(200, 'Name is too long');
-export const Phone = z.string().trim().max(40, 'Phone is too long').regex(/^[0-9+().\-\s]*$/, 'Phone may contain digits, spaces and + ( ) - . only');
+export const Phone = z
+  .string()
+  .trim()
+  .max(40, 'Phone is too long')
+  .regex(/^[0-9+().\-\s]*$/, 'Phone may contain digits, spaces and + ( ) - . only');
 
-export const ErrorSchema = z.object({
-  error: z.string(),
-  code: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-}).openapi('Error');
+export const ErrorSchema = z
+  .object({
+    error: z.string(),
+    code: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('Error');
 
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
 /** IANA time zone names the runtime knows. */
-export const TimeZone = z.string().max(64).refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'Unknown time zone');
+export const TimeZone = z
+  .string()
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Unknown time zone');

@@ -17,22 +17,35 @@ describe('parseInstant', () => {
     expect(parseInstant('1969-12-31T23:59:59.999Z')).toBe(-1);
   });
 
-  it.each(['2026-02-30T10:00:00.000Z', '2026-0:-08T10:00:00.000Z', '2026-03-08T24:00:00.000Z', '2026-03-08T10:60:00.000Z', '2026-03-08', 'soon', ''])(
-    'rejects %j',
-    (value) => {
-      expect(() => parseInstant(value)).toThrow(/Invalid instant/);
-    },
-  );
+  it.each([
+    '2026-02-30T10:00:00.000Z',
+    '2026-0:-08T10:00:00.000Z',
+    '2026-03-08T24:00:00.000Z',
+    '2026-03-08T10:60:00.000Z',
+    '2026-03-08',
+    'soon',
+    '',
+  ])('rejects %j', (value) => {
+    expect(() => parseInstant(value)).toThrow(/Invalid instant/);
+  });
 });
 
 describe('parseInstant properties', () => {
   it('reads every toISOString output exactly, and the same instant with an offset', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1000-01-02T00:00:00.000Z'), max: new Date('9999-12-30T23:59:59.999Z'), noInvalidDate: true }), fc.integer({ min: -14 * 60, max: 14 * 60 }), (d, offset) => {
-        expect(parseInstant(d.toISOString())).toBe(d.getTime());
-        const shifted = DateTime.fromJSDate(d, { zone: 'utc' }).setZone(offset === 0 ? 'utc' : `UTC${offset > 0 ? '+' : '-'}${Math.floor(Math.abs(offset) / 60)}:${String(Math.abs(offset) % 60).padStart(2, '0')}`);
-        expect(parseInstant(shifted.toISO()!)).toBe(d.getTime());
-      }),
+      fc.property(
+        fc.date({ min: new Date('1000-01-02T00:00:00.000Z'), max: new Date('9999-12-30T23:59:59.999Z'), noInvalidDate: true }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        (d, offset) => {
+          expect(parseInstant(d.toISOString())).toBe(d.getTime());
+          const shifted = DateTime.fromJSDate(d, { zone: 'utc' }).setZone(
+            offset === 0
+              ? 'utc'
+              : `UTC${offset > 0 ? '+' : '-'}${Math.floor(Math.abs(offset) / 60)}:${String(Math.abs(offset) % 60).padStart(2, '0')}`,
+          );
+          expect(parseInstant(shifted.toISO()!)).toBe(d.getTime());
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -182,8 +182,7 @@ export function localDateOf(timezone: string, t: number): string {
 // ---------------------------------------------------------------------------
 // Instants as text
 
-const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/;
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/;
 
 /** The layout the database writes (db/src/time.ts). */
 const CANONICAL_INSTANT_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

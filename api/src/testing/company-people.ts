@@ -13,11 +13,18 @@ export interface TestPerson {
 
 /** A signed-in person of `role` at `companyId` (null for global_admin), without the cost of hashing a password. */
 export async function addPerson(t: TestServer, companyId: number | null, role: Role, name = `${role} person`): Promise<TestPerson> {
-  const user = await insertUser(t.db, {
-    company_id: companyId, name, email: uniqueEmail(role), role,
-    // Any non-null value: tokens of password-less accounts are refused, and nobody logs in with this one.
-    password_hash: 'test-only-not-a-hash',
-  }, new Date());
+  const user = await insertUser(
+    t.db,
+    {
+      company_id: companyId,
+      name,
+      email: uniqueEmail(role),
+      role,
+      // Any non-null value: tokens of password-less accounts are refused, and nobody logs in with this one.
+      password_hash: 'test-only-not-a-hash',
+    },
+    new Date(),
+  );
   return { id: user.id, role, company_id: companyId, token: await issueToken(t.server.deps.jwtKey, user) };
 }
 

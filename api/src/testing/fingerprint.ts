@@ -7,7 +7,10 @@ import type { Database } from '@bookwell/db';
 const IGNORED = new Set(['rate_limit_hits', 'kysely_migration', 'kysely_migration_lock']);
 
 export async function databaseFingerprint(db: Kysely<Database>): Promise<string> {
-  const tables = (await db.introspection.getTables()).map((t) => t.name).filter((n) => !IGNORED.has(n)).sort();
+  const tables = (await db.introspection.getTables())
+    .map((t) => t.name)
+    .filter((n) => !IGNORED.has(n))
+    .sort();
   const hash = crypto.createHash('sha256');
   for (const table of tables) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- every table, whatever its row type

@@ -54,7 +54,10 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
   return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
 
-export async function startTestServer(dialect: Dialect, opts: { env?: Record<string, string>; now?: () => Date; database?: TestDatabase } = {}): Promise<TestServer> {
+export async function startTestServer(
+  dialect: Dialect,
+  opts: { env?: Record<string, string>; now?: () => Date; database?: TestDatabase } = {},
+): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({
     PORT: '0',
@@ -86,11 +89,20 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** Registers a company and its admin; returns the token and the ids. */
-export async function registerCompany(t: TestServer, overrides: Partial<{ name: string; email: string; password: string; company_name: string; timezone: string }> = {}) {
+export async function registerCompany(
+  t: TestServer,
+  overrides: Partial<{ name: string; email: string; password: string; company_name: string; timezone: string }> = {},
+) {
   const email = overrides.email ?? uniqueEmail('owner');
   const password = overrides.password ?? 'secret123';
   const res = await t.call('POST', '/register', {
-    body: { name: overrides.name ?? 'Owner', email, password, company_name: overrides.company_name ?? 'Test Salon', timezone: overrides.timezone },
+    body: {
+      name: overrides.name ?? 'Owner',
+      email,
+      password,
+      company_name: overrides.company_name ?? 'Test Salon',
+      timezone: overrides.timezone,
+    },
   });
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.text}`);
   const me = await t.call('GET', '/me', { token: res.body.token });

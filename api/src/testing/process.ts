@@ -28,7 +28,12 @@ export interface ServerProcess {
  * Starts the server from its sources (through tsx) or, given `bundle`, from the built
  * api/dist/server.mjs that `npm start` runs.
  */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000, nodeArgs: string[] = [], bundle?: string): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeArgs: string[] = [],
+  bundle?: string,
+): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
   const entry = bundle ? [...SERVER_NODE_FLAGS, bundle] : ['--import', 'tsx', SERVER_ENTRY];
@@ -36,8 +41,12 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
     env: { ...process.env, PWA_DIST: '/nonexistent', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -58,10 +67,11 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
     url,
     child,
     output: () => out,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
-      child.once('exit', (code) => resolve(code));
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
   };
 }

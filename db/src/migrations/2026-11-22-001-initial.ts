@@ -39,8 +39,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('users_email_idx').on('users').column('email').execute();
   // Login email is unique among accounts that have a password (docs/decisions/04-customers-and-anonymous-booking.md).
-  await db.schema.createIndex('users_login_email_uq').on('users').column('email').unique()
-    .where(sql.ref('password_hash'), 'is not', null).execute();
+  await db.schema
+    .createIndex('users_login_email_uq')
+    .on('users')
+    .column('email')
+    .unique()
+    .where(sql.ref('password_hash'), 'is not', null)
+    .execute();
   // One record per person per company; a customer of several companies has one row at each.
   await db.schema.createIndex('users_company_email_uq').on('users').columns(['company_id', 'email']).unique().execute();
 
@@ -51,7 +56,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable('company_duration_options'))
     .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id').onDelete('cascade'))
     .addColumn('appointment_duration_option_id', 'integer', (c) =>
-      c.notNull().references('appointment_duration_options.id').onDelete('cascade'))
+      c.notNull().references('appointment_duration_options.id').onDelete('cascade'),
+    )
     .addUniqueConstraint('company_duration_options_uq', ['company_id', 'appointment_duration_option_id'])
     .execute();
 
@@ -82,10 +88,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('is_closed', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   // One row per weekday for the company, and one per weekday per person.
-  await db.schema.createIndex('operating_hours_company_day_uq').on('operating_hours')
-    .columns(['company_id', 'day_of_week']).unique().where(sql.ref('user_id'), 'is', null).execute();
-  await db.schema.createIndex('operating_hours_user_day_uq').on('operating_hours')
-    .columns(['user_id', 'day_of_week']).unique().where(sql.ref('user_id'), 'is not', null).execute();
+  await db.schema
+    .createIndex('operating_hours_company_day_uq')
+    .on('operating_hours')
+    .columns(['company_id', 'day_of_week'])
+    .unique()
+    .where(sql.ref('user_id'), 'is', null)
+    .execute();
+  await db.schema
+    .createIndex('operating_hours_user_day_uq')
+    .on('operating_hours')
+    .columns(['user_id', 'day_of_week'])
+    .unique()
+    .where(sql.ref('user_id'), 'is not', null)
+    .execute();
 
   await withId(db, db.schema.createTable('time_slots'))
     .addColumn('display_value', 'text', (c) => c.notNull().unique())
@@ -98,8 +114,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('start_time', ts, (c) => c.notNull())
     .addColumn('end_time', ts, (c) => c.notNull())
     .addColumn('description', 'text')
-    .addColumn('appointment_duration_option_id', 'integer', (c) =>
-      c.references('appointment_duration_options.id').onDelete('set null'))
+    .addColumn('appointment_duration_option_id', 'integer', (c) => c.references('appointment_duration_options.id').onDelete('set null'))
     .addColumn('status', 'text', (c) => c.notNull().defaultTo('booked'))
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('customer_name', 'text')
@@ -115,7 +130,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('appointments_employee_start_idx').on('appointments').columns(['employee_id', 'start_time']).execute();
   await db.schema.createIndex('appointments_user_start_idx').on('appointments').columns(['user_id', 'start_time']).execute();
 
-  await db.schema.createTable('appointment_service_types')
+  await db.schema
+    .createTable('appointment_service_types')
     .addColumn('appointment_id', 'integer', (c) => c.notNull().references('appointments.id').onDelete('cascade'))
     .addColumn('service_type_id', 'integer', (c) => c.notNull().references('service_types.id').onDelete('cascade'))
     .addPrimaryKeyConstraint('appointment_service_types_pk', ['appointment_id', 'service_type_id'])
@@ -177,7 +193,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('outbox_messages_due_idx').on('outbox_messages').columns(['state', 'due_at']).execute();
 
-  await db.schema.createTable('stripe_events')
+  await db.schema
+    .createTable('stripe_events')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('processed_at', ts, (c) => c.notNull())
@@ -197,13 +214,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('rate_limit_hits_idx').on('rate_limit_hits').columns(['bucket', 'key', 'created_at']).execute();
 
-  await db.schema.createTable('app_settings')
+  await db.schema
+    .createTable('app_settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
 
   // Reference data: the global duration catalogue and the 24-hour time slots at 15-minute steps.
-  await db.insertInto('appointment_duration_options')
+  await db
+    .insertInto('appointment_duration_options')
     .values([15, 30, 45, 60, 90, 120].map((duration_minutes) => ({ duration_minutes })))
     .execute();
   const slots: { display_value: string }[] = [];
@@ -214,10 +233,26 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['app_settings', 'rate_limit_hits', 'calendar_feeds', 'stripe_events', 'outbox_messages',
-    'password_tokens', 'idempotency_keys', 'sync_changes', 'appointment_service_types', 'appointments',
-    'time_slots', 'operating_hours', 'service_types', 'company_duration_defaults', 'company_duration_options',
-    'appointment_duration_options', 'users', 'companies']) {
+  for (const t of [
+    'app_settings',
+    'rate_limit_hits',
+    'calendar_feeds',
+    'stripe_events',
+    'outbox_messages',
+    'password_tokens',
+    'idempotency_keys',
+    'sync_changes',
+    'appointment_service_types',
+    'appointments',
+    'time_slots',
+    'operating_hours',
+    'service_types',
+    'company_duration_defaults',
+    'company_duration_options',
+    'appointment_duration_options',
+    'users',
+    'companies',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

@@ -8,7 +8,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // (company_id, start_time) index. The longest *service* is not a sound bound (services get shorter,
   // staff set their own end times), so the database keeps the longest appointment per company, rising
   // only, maintained by triggers so that rows written by seeds or imports count too.
-  await db.schema.alterTable('companies')
+  await db.schema
+    .alterTable('companies')
     .addColumn('longest_appointment_minutes', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   // Who currently runs an in-progress key: the finishing write checks it, so a request whose lease
@@ -33,7 +34,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   // strftime('%s') drops the milliseconds; adding a whole minute before dividing keeps the bound above the truth.
   const minutes = (row: string) =>
     sql.raw(`((cast(strftime('%s', ${row}.end_time) as integer) - cast(strftime('%s', ${row}.start_time) as integer) + 60) / 60)`);
-  for (const [name, event] of [['appointments_track_longest_ins', 'insert'], ['appointments_track_longest_upd', 'update of start_time, end_time, company_id']] as const) {
+  for (const [name, event] of [
+    ['appointments_track_longest_ins', 'insert'],
+    ['appointments_track_longest_upd', 'update of start_time, end_time, company_id'],
+  ] as const) {
     await sql`create trigger ${sql.raw(name)} after ${sql.raw(event)} on appointments begin
       update companies set longest_appointment_minutes = ${minutes('new')}
        where id = new.company_id and longest_appointment_minutes < ${minutes('new')};

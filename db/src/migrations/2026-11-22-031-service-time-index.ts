@@ -7,7 +7,8 @@ import { isPostgres, timestampType } from './helpers.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const ts = timestampType(db);
-  await db.schema.createTable('service_bookings')
+  await db.schema
+    .createTable('service_bookings')
     .addColumn('appointment_id', 'integer', (c) => c.notNull().references('appointments.id').onDelete('cascade'))
     .addColumn('service_type_id', 'integer', (c) => c.notNull().references('service_types.id').onDelete('cascade'))
     .addColumn('start_time', ts, (c) => c.notNull())
@@ -16,8 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('service_bookings_pk', ['appointment_id', 'service_type_id'])
     .execute();
   // Covering: a range of one service's bookings is answered from the index alone.
-  await db.schema.createIndex('service_bookings_service_start_idx').on('service_bookings')
-    .columns(['service_type_id', 'start_time', 'end_time', 'status', 'appointment_id']).execute();
+  await db.schema
+    .createIndex('service_bookings_service_start_idx')
+    .on('service_bookings')
+    .columns(['service_type_id', 'start_time', 'end_time', 'status', 'appointment_id'])
+    .execute();
   await sql`insert into service_bookings (appointment_id, service_type_id, start_time, end_time, status)
     select s.appointment_id, s.service_type_id, a.start_time, a.end_time, a.status
       from appointment_service_types s join appointments a on a.id = s.appointment_id`.execute(db);

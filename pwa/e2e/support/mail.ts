@@ -17,7 +17,10 @@ export async function waitForMail(to: string, pred: (body: string) => boolean = 
   while (Date.now() < deadline) {
     const res = await fetch(`${MAIL_URL}?to=${encodeURIComponent(to)}`);
     const list = (await res.json()) as Mail[];
-    const found = list.map((m) => decodeQuotedPrintable(m.raw)).reverse().find(pred);
+    const found = list
+      .map((m) => decodeQuotedPrintable(m.raw))
+      .reverse()
+      .find(pred);
     if (found) return found;
     await new Promise((r) => setTimeout(r, 200));
   }

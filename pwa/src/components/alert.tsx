@@ -13,10 +13,7 @@ export function Alert({
   className?: string;
 }) {
   return (
-    <div
-      className={`alert alert-${tone}${className ? ` ${className}` : ''}`}
-      role={tone === 'error' ? 'alert' : 'status'}
-    >
+    <div className={`alert alert-${tone}${className ? ` ${className}` : ''}`} role={tone === 'error' ? 'alert' : 'status'}>
       <div className="alert-text">{children}</div>
       {onDismiss && (
         <button type="button" className="alert-close" onClick={onDismiss} aria-label="Dismiss">

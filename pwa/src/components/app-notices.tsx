@@ -35,15 +35,9 @@ export function AppNotices() {
       {updateAvailable && (
         <div className="notice-bar alert-info" role="status">
           <span className="alert-text">
-            {waiting
-              ? 'The new version will load once your offline changes are sent.'
-              : 'A new version of Bookwell is available.'}
+            {waiting ? 'The new version will load once your offline changes are sent.' : 'A new version of Bookwell is available.'}
           </span>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={async () => setWaiting(!(await reloadToUpdate()))}
-          >
+          <button type="button" className="btn btn-primary" onClick={async () => setWaiting(!(await reloadToUpdate()))}>
             Reload
           </button>
         </div>

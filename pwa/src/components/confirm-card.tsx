@@ -20,7 +20,9 @@ export function ConfirmCard({
   return (
     <div className="page-narrow">
       <div className="card confirm-card">
-        <div className={tone === 'neutral' ? 'confirm-icon neutral' : 'confirm-icon'}>{tone === 'neutral' ? <CrossIcon /> : <CheckIcon />}</div>
+        <div className={tone === 'neutral' ? 'confirm-icon neutral' : 'confirm-icon'}>
+          {tone === 'neutral' ? <CrossIcon /> : <CheckIcon />}
+        </div>
         <h1>{title}</h1>
         <p>{text}</p>
         {children}

@@ -99,8 +99,7 @@ export function Modal({
     if (open && !dialog.open) {
       openerRef.current = document.activeElement;
       dialog.showModal();
-      const first =
-        initialFocusRef?.current ?? bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE) ?? dialog;
+      const first = initialFocusRef?.current ?? bodyRef.current?.querySelector<HTMLElement>(FOCUSABLE) ?? dialog;
       first.focus();
     } else if (!open && dialog.open) {
       dialog.close();
@@ -162,13 +161,7 @@ export function Modal({
                 </p>
               )}
             </div>
-            <button
-              type="button"
-              className="modal-close"
-              aria-label="Close"
-              disabled={busy}
-              onClick={() => onClose()}
-            >
+            <button type="button" className="modal-close" aria-label="Close" disabled={busy} onClick={() => onClose()}>
               <span aria-hidden="true">×</span>
             </button>
           </header>

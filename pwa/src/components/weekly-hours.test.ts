@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { dayError, hoursChanges, weekErrors, weekFromRows, type OperatingHoursRow } from './weekly-hours.ts';
 
 const row = (id: number, day: number, open: string, close: string): OperatingHoursRow => ({
-  id, company_id: 1, user_id: 5, day_of_week: day, open_time: open, close_time: close, is_closed: false,
+  id,
+  company_id: 1,
+  user_id: 5,
+  day_of_week: day,
+  open_time: open,
+  close_time: close,
+  is_closed: false,
 });
 
 describe('weekly hours', () => {
@@ -28,6 +34,10 @@ describe('weekly hours', () => {
     week[3] = { open: '', close: '' }; // delete
     week[4] = { open: '08:00', close: '12:00' }; // create
     const changes = hoursChanges(rows, week);
-    expect(changes.map((c) => [c.day, c.kind])).toEqual([[2, 'update'], [3, 'delete'], [4, 'create']]);
+    expect(changes.map((c) => [c.day, c.kind])).toEqual([
+      [2, 'update'],
+      [3, 'delete'],
+      [4, 'create'],
+    ]);
   });
 });

@@ -64,7 +64,9 @@ export function csvFileName(now = new Date()): string {
 
 /** PUT /admin/companies/{id}/subscription: sets the expiry (null: unlimited). */
 export function updateSubscription(companyId: number, expiresAt: string | null): Promise<AdminCompany> {
-  return rpc(client.admin.companies[':id'].subscription.$put({ param: { id: String(companyId) }, json: { subscription_expires_at: expiresAt } }));
+  return rpc(
+    client.admin.companies[':id'].subscription.$put({ param: { id: String(companyId) }, json: { subscription_expires_at: expiresAt } }),
+  );
 }
 
 /** docs/decisions/06-subscriptions.md / docs/product/04-states.md: active when there is no expiry or it is in the future. */

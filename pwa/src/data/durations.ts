@@ -8,10 +8,7 @@ import { isApiError } from '../lib/api-errors.ts';
 
 export type DurationOption = InferResponseType<(typeof client)['appointment-duration-options']['$get'], 200>[number];
 export type CompanyDurationOption = InferResponseType<(typeof client)['company-duration-options']['$get'], 200>[number];
-export type CompanyDurationDefault = InferResponseType<
-  (typeof client)['company-duration-defaults']['company'][':companyId']['$get'],
-  200
->;
+export type CompanyDurationDefault = InferResponseType<(typeof client)['company-duration-defaults']['company'][':companyId']['$get'], 200>;
 
 export const durationKeys = {
   all: ['durations'] as const,
@@ -56,7 +53,12 @@ export function saveCompanyDurationDefault(
   minutes: number,
 ): Promise<CompanyDurationDefault> {
   if (current) {
-    return rpc(client['company-duration-defaults'][':id'].$put({ param: { id: String(current.id) }, json: { default_appointment_duration: minutes } }));
+    return rpc(
+      client['company-duration-defaults'][':id'].$put({
+        param: { id: String(current.id) },
+        json: { default_appointment_duration: minutes },
+      }),
+    );
   }
   return rpc(client['company-duration-defaults'].$post({ json: { company_id: companyId, default_appointment_duration: minutes } }));
 }
@@ -110,7 +112,8 @@ export function useToggleCompanyDurationOption(companyId: number) {
     onMutate: async (v) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<CompanyDurationOption[]>(key);
-      const minutes = queryClient.getQueryData<DurationOption[]>(durationKeys.catalogue())?.find((o) => o.id === v.optionId)?.duration_minutes ?? 0;
+      const minutes =
+        queryClient.getQueryData<DurationOption[]>(durationKeys.catalogue())?.find((o) => o.id === v.optionId)?.duration_minutes ?? 0;
       queryClient.setQueryData<CompanyDurationOption[]>(key, (rows = []) =>
         v.offered
           ? [...rows, { id: -v.optionId, company_id: companyId, appointment_duration_option_id: v.optionId, duration_minutes: minutes }]
@@ -129,7 +132,8 @@ export function useSaveCompanyDurationDefault(companyId: number) {
   const queryClient = useQueryClient();
   const key = durationKeys.companyDefault(companyId);
   return useMutation({
-    mutationFn: (v: { current: CompanyDurationDefault | null; minutes: number }) => saveCompanyDurationDefault(companyId, v.current, v.minutes),
+    mutationFn: (v: { current: CompanyDurationDefault | null; minutes: number }) =>
+      saveCompanyDurationDefault(companyId, v.current, v.minutes),
     meta: { errorBanner: false },
     onSuccess: (row) => queryClient.setQueryData(key, row),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),

@@ -61,6 +61,8 @@ describe('query keys', () => {
   });
 
   it('gives the calendar and the dashboard the same list for the same days', () => {
-    expect(appointmentsQuery({ start: '2026-11-24', end: '2026-12-01' }).queryKey).toEqual(appointmentKeys.list({ start: '2026-11-24', end: '2026-12-01' }));
+    expect(appointmentsQuery({ start: '2026-11-24', end: '2026-12-01' }).queryKey).toEqual(
+      appointmentKeys.list({ start: '2026-11-24', end: '2026-12-01' }),
+    );
   });
 });

@@ -118,7 +118,9 @@ export function addPerson(companyId: number, kind: PersonKind, p: NewPerson): Pr
     const role = (p.role ?? 'employee') as InferRequestType<(typeof client.users)['employee']['$post']>['json']['role'];
     return rpc(client.users.employee.$post({ json: { ...p, role, company_id: companyId } }));
   }
-  return rpc(client.users.customer.$post({ json: { name: p.name, email: p.email, phone: p.phone, role: 'customer', company_id: companyId } }));
+  return rpc(
+    client.users.customer.$post({ json: { name: p.name, email: p.email, phone: p.phone, role: 'customer', company_id: companyId } }),
+  );
 }
 
 export function useAddPerson(companyId: number, kind: PersonKind) {

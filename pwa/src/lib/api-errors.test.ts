@@ -23,9 +23,7 @@ describe('error texts (docs/product/08-errors.md)', () => {
       ],
     });
     expect(errorMessage(details)).toBe('Invalid input: Email is invalid, Name is required');
-    expect(errorMessage(new ApiError('http', 400, { details: [{ path: 'x', message: 'Bad x' }] }))).toBe(
-      'Validation failed: Bad x',
-    );
+    expect(errorMessage(new ApiError('http', 400, { details: [{ path: 'x', message: 'Bad x' }] }))).toBe('Validation failed: Bad x');
     expect(errorMessage(new ApiError('http', 409, { error: 'This time is no longer available', code: 'slot_taken' }))).toBe(
       'This time is no longer available',
     );
@@ -38,9 +36,7 @@ describe('error texts (docs/product/08-errors.md)', () => {
     expect(messageFor(new ApiError('http', 400), cat)).toBe('Invalid email address');
     expect(messageFor(new ApiError('http', 500), cat)).toBe('Failed to send password reset email. Please try again.');
     expect(messageFor(new ApiError('http', 400, { error: 'From server' }), cat)).toBe('From server');
-    expect(messageFor(new ApiError('http', 400, { error: 'From server' }), { ...cat, preferServer: false })).toBe(
-      'Invalid email address',
-    );
+    expect(messageFor(new ApiError('http', 400, { error: 'From server' }), { ...cat, preferServer: false })).toBe('Invalid email address');
     expect(messageFor(new ApiError('timeout', null), cat)).toBe(GENERIC_TEXT.noResponse);
   });
 });

@@ -87,9 +87,7 @@ function initialState(): AuthState {
   const token = getToken();
   if (!token) return { isAuthenticated: false, isLoading: false, user: null };
   const cached = readCachedUser(token);
-  return cached
-    ? { isAuthenticated: true, isLoading: false, user: cached }
-    : { isAuthenticated: false, isLoading: true, user: null };
+  return cached ? { isAuthenticated: true, isLoading: false, user: cached } : { isAuthenticated: false, isLoading: true, user: null };
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {

@@ -24,8 +24,7 @@ export function parseConfig(raw: unknown): RuntimeConfig {
   if (!raw || typeof raw !== 'object') return DEFAULT_CONFIG;
   const r = raw as Record<string, unknown>;
   const api = typeof r.API_URL === 'string' && r.API_URL.trim() ? trimBase(r.API_URL.trim()) : DEFAULT_CONFIG.API_URL;
-  const direct =
-    typeof r.DIRECT_API_URL === 'string' && r.DIRECT_API_URL.trim() ? trimBase(r.DIRECT_API_URL.trim()) : null;
+  const direct = typeof r.DIRECT_API_URL === 'string' && r.DIRECT_API_URL.trim() ? trimBase(r.DIRECT_API_URL.trim()) : null;
   return { API_URL: api, DIRECT_API_URL: direct && direct !== api ? direct : null };
 }
 
@@ -46,9 +45,7 @@ export function loadConfig(): Promise<RuntimeConfig> {
     try {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), CONFIG_TIMEOUT_MS);
-      const res = await fetch('/config.json', { signal: controller.signal, cache: 'no-store' }).finally(() =>
-        clearTimeout(timer),
-      );
+      const res = await fetch('/config.json', { signal: controller.signal, cache: 'no-store' }).finally(() => clearTimeout(timer));
       if (!res.ok) throw new Error(`config ${res.status}`);
       const config = parseConfig(await res.json());
       try {

@@ -35,7 +35,10 @@ export function decodeClaims(token: string | null): TokenClaims | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const b64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
+    const b64 = part
+      .replace(/-/g, '+')
+      .replace(/_/g, '/')
+      .padEnd(Math.ceil(part.length / 4) * 4, '=');
     const json = new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
     const claims = JSON.parse(json) as Partial<TokenClaims>;
     if (typeof claims.user_id !== 'number' || typeof claims.role !== 'string') return null;

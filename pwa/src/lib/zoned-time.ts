@@ -126,7 +126,10 @@ export function isKnownZone(zone: string | null | undefined): zone is string {
 export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** 'Tue, Nov 24, 2026' for a 'YYYY-MM-DD' (formatted in UTC so it never shifts a day). */
-export function formatDate(date: string, opts: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }): string {
+export function formatDate(
+  date: string,
+  opts: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' },
+): string {
   const [y, m, d] = date.split('-').map(Number);
   return new Intl.DateTimeFormat('en-US', { ...opts, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d, 12)));
 }
@@ -139,7 +142,9 @@ export function formatTime(instant: Date | string, zone: string): string {
 /** '9:30 AM' for a wall time 'HH:MM'. */
 export function formatWallTime(time: string): string {
   const [h, m] = time.split(':').map(Number);
-  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' }).format(
+    new Date(Date.UTC(2000, 0, 1, h, m)),
+  );
 }
 
 /** Short zone label such as 'EST' for the company's zone at `instant`. */
@@ -161,7 +166,9 @@ export function calendarDate(date: string): Date {
 
 /** 'Tuesday, November 24, 2026' for a 'YYYY-MM-DD', in the reader's locale. */
 export function formatLongDate(date: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(calendarDate(date));
+  return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+    calendarDate(date),
+  );
 }
 
 /** 'Tuesday, November 24' for a 'YYYY-MM-DD'. */

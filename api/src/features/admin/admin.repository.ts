@@ -10,10 +10,21 @@ function activeAt(now: Date) {
 }
 
 export async function platformStats(db: DbOrTx, now: Date) {
-  const companies = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const active = await db.selectFrom('companies').select((eb) => eb.fn.countAll<number>().as('n')).where(activeAt(now)).executeTakeFirstOrThrow();
+  const companies = await db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const active = await db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(activeAt(now))
+    .executeTakeFirstOrThrow();
   // Removed (archived) people are gone from the product's point of view.
-  const users = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('archived_at', 'is', null).executeTakeFirstOrThrow();
+  const users = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('archived_at', 'is', null)
+    .executeTakeFirstOrThrow();
   const total = Number(companies.n);
   return {
     total_companies: total,
@@ -24,12 +35,21 @@ export async function platformStats(db: DbOrTx, now: Date) {
 }
 
 export async function companiesWithCounts(db: DbOrTx, f: { id?: number; search?: string } = {}) {
-  let q = db.selectFrom('companies').selectAll('companies')
+  let q = db
+    .selectFrom('companies')
+    .selectAll('companies')
     .select((eb) => [
-      eb.selectFrom('users').select((e) => e.fn.countAll<number>().as('n'))
-        .whereRef('users.company_id', '=', 'companies.id').where('users.archived_at', 'is', null).as('user_count'),
-      eb.selectFrom('appointments').select((e) => e.fn.countAll<number>().as('n'))
-        .whereRef('appointments.company_id', '=', 'companies.id').as('appointment_count'),
+      eb
+        .selectFrom('users')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('users.company_id', '=', 'companies.id')
+        .where('users.archived_at', 'is', null)
+        .as('user_count'),
+      eb
+        .selectFrom('appointments')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('appointments.company_id', '=', 'companies.id')
+        .as('appointment_count'),
     ]);
   if (f.id !== undefined) q = q.where('companies.id', '=', f.id);
   if (f.search) q = q.where(anyContains(['companies.name', 'companies.email', 'companies.slug'], f.search));
@@ -38,12 +58,18 @@ export async function companiesWithCounts(db: DbOrTx, f: { id?: number; search?:
 }
 
 export async function usersWithCounts(db: DbOrTx, f: { companyId?: number; role?: Role; search?: string }) {
-  let q = db.selectFrom('users').leftJoin('companies', 'companies.id', 'users.company_id')
+  let q = db
+    .selectFrom('users')
+    .leftJoin('companies', 'companies.id', 'users.company_id')
     .selectAll('users')
     .select('companies.name as company_name')
-    .select((eb) => eb.selectFrom('appointments').select((e) => e.fn.countAll<number>().as('n'))
-      .where((w) => w.or([w('appointments.user_id', '=', w.ref('users.id')), w('appointments.employee_id', '=', w.ref('users.id'))]))
-      .as('appointment_count'))
+    .select((eb) =>
+      eb
+        .selectFrom('appointments')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where((w) => w.or([w('appointments.user_id', '=', w.ref('users.id')), w('appointments.employee_id', '=', w.ref('users.id'))]))
+        .as('appointment_count'),
+    )
     .where('users.archived_at', 'is', null);
   if (f.companyId !== undefined) q = q.where('users.company_id', '=', f.companyId);
   if (f.role) q = q.where('users.role', '=', f.role);
@@ -61,7 +87,9 @@ export interface ExportRow {
 
 /** Everyone's email for a mailing, optionally one role and only companies whose subscription is active. */
 export async function emailList(db: DbOrTx, f: { role?: Role; activeOnly: boolean; now: Date }): Promise<ExportRow[]> {
-  let q = db.selectFrom('users').leftJoin('companies', 'companies.id', 'users.company_id')
+  let q = db
+    .selectFrom('users')
+    .leftJoin('companies', 'companies.id', 'users.company_id')
     .select(['users.email', 'users.name', 'users.role', 'companies.name as company_name'])
     .where('users.archived_at', 'is', null);
   if (f.role) q = q.where('users.role', '=', f.role);
@@ -71,7 +99,10 @@ export async function emailList(db: DbOrTx, f: { role?: Role; activeOnly: boolea
 
 /** Sets (or clears, with null) a company's subscription expiry; false when no such company. */
 export async function setSubscriptionExpiry(db: DbOrTx, companyId: number, expiresAt: string | null, now: Date): Promise<boolean> {
-  const res = await db.updateTable('companies').set({ subscription_expires_at: expiresAt, updated_at: now.toISOString() })
-    .where('id', '=', companyId).executeTakeFirst();
+  const res = await db
+    .updateTable('companies')
+    .set({ subscription_expires_at: expiresAt, updated_at: now.toISOString() })
+    .where('id', '=', companyId)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

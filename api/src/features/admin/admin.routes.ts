@@ -5,40 +5,62 @@ import { GLOBAL_ADMIN } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
 import {
-  AdminCompaniesQuery, AdminCompanySchema, AdminStatsSchema, AdminUserSchema, AdminUsersQuery, EmailExportSchema, ExportQuery, SubscriptionBody,
+  AdminCompaniesQuery,
+  AdminCompanySchema,
+  AdminStatsSchema,
+  AdminUserSchema,
+  AdminUsersQuery,
+  EmailExportSchema,
+  ExportQuery,
+  SubscriptionBody,
 } from './admin.schema.ts';
 import { changeSubscriptionExpiry, exportEmails as exportEmailList, listCompanies, listUsers, platformFigures } from './admin.service.ts';
 import { emailListCsv, exportFileName } from './user-export.mapper.ts';
 
 const stats = defineRoute({
-  method: 'get', path: '/admin/stats', access: GLOBAL_ADMIN, tags: ['admin'],
+  method: 'get',
+  path: '/admin/stats',
+  access: GLOBAL_ADMIN,
+  tags: ['admin'],
   summary: 'Platform figures: companies (active = no expiry or expiry ahead; expired) and users',
   responses: { 200: jsonResponse(AdminStatsSchema, 'Figures') },
 });
 
 const companies = defineRoute({
-  method: 'get', path: '/admin/companies', access: GLOBAL_ADMIN, tags: ['admin'],
+  method: 'get',
+  path: '/admin/companies',
+  access: GLOBAL_ADMIN,
+  tags: ['admin'],
   summary: 'Every company with its user count (staff and customers), appointment count and subscription',
   request: { query: AdminCompaniesQuery },
   responses: { 200: jsonResponse(z.array(AdminCompanySchema), 'Companies, by name') },
 });
 
 const subscription = defineRoute({
-  method: 'put', path: '/admin/companies/{id}/subscription', access: GLOBAL_ADMIN, tags: ['admin'],
-  summary: 'Set a company\'s subscription expiry (null: never expires); holds until the next Stripe event for that company',
+  method: 'put',
+  path: '/admin/companies/{id}/subscription',
+  access: GLOBAL_ADMIN,
+  tags: ['admin'],
+  summary: "Set a company's subscription expiry (null: never expires); holds until the next Stripe event for that company",
   request: { params: IdParam, body: jsonBody(SubscriptionBody) },
   responses: { 200: jsonResponse(AdminCompanySchema, 'The company') },
 });
 
 const users = defineRoute({
-  method: 'get', path: '/admin/users', access: GLOBAL_ADMIN, tags: ['admin'],
+  method: 'get',
+  path: '/admin/users',
+  access: GLOBAL_ADMIN,
+  tags: ['admin'],
   summary: 'Every person with their company name and appointment count (as customer or employee); search matches name, email or company',
   request: { query: AdminUsersQuery },
   responses: { 200: jsonResponse(z.array(AdminUserSchema), 'People') },
 });
 
 const exportEmails = defineRoute({
-  method: 'get', path: '/admin/users/export', access: GLOBAL_ADMIN, tags: ['admin'],
+  method: 'get',
+  path: '/admin/users/export',
+  access: GLOBAL_ADMIN,
+  tags: ['admin'],
   summary: 'Email list as JSON {count, emails} or as a CSV file (email,name,role,company_name; formula-like cells neutralised)',
   request: { query: ExportQuery },
   responses: {
@@ -46,7 +68,9 @@ const exportEmails = defineRoute({
       description: 'The list',
       content: {
         'application/json': { schema: EmailExportSchema },
-        'text/csv': { schema: z.string().openapi({ example: 'email,name,role,company_name\r\nann@example.com,Ann,admin,Ann\'s Salon\r\n' }) },
+        'text/csv': {
+          schema: z.string().openapi({ example: "email,name,role,company_name\r\nann@example.com,Ann,admin,Ann's Salon\r\n" }),
+        },
       },
     },
   },

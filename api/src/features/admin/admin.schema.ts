@@ -10,12 +10,14 @@ const blankToUndefined = (v: unknown) => (v === '' || v === 'all' ? undefined : 
 const RoleFilter = z.preprocess(blankToUndefined, z.enum(ROLES, { message: `role must be one of ${ROLES.join(', ')}` }).optional());
 const Search = z.string().trim().max(200, 'Search is too long').optional();
 
-export const AdminStatsSchema = z.object({
-  total_companies: z.number().int(),
-  total_users: z.number().int(),
-  active_companies: z.number().int(),
-  expired_companies: z.number().int(),
-}).openapi('AdminStats');
+export const AdminStatsSchema = z
+  .object({
+    total_companies: z.number().int(),
+    total_users: z.number().int(),
+    active_companies: z.number().int(),
+    expired_companies: z.number().int(),
+  })
+  .openapi('AdminStats');
 
 export const AdminCompanySchema = CompanySchema.extend({
   user_count: z.number().int(),
@@ -27,10 +29,12 @@ export const AdminUserSchema = UserSchema.extend({
   appointment_count: z.number().int(),
 }).openapi('AdminUser');
 
-export const EmailExportSchema = z.object({
-  count: z.number().int(),
-  emails: z.array(z.object({ email: z.string(), name: z.string(), role: z.enum(ROLES), company_name: z.string().nullable() })),
-}).openapi('EmailExport');
+export const EmailExportSchema = z
+  .object({
+    count: z.number().int(),
+    emails: z.array(z.object({ email: z.string(), name: z.string(), role: z.enum(ROLES), company_name: z.string().nullable() })),
+  })
+  .openapi('EmailExport');
 
 export const AdminCompaniesQuery = z.object({ search: Search });
 
@@ -46,11 +50,17 @@ export const ExportQuery = z.object({
   active_only: z.preprocess(blankToUndefined, z.enum(['true', 'false'], { message: 'active_only must be true or false' }).optional()),
 });
 
-export const SubscriptionBody = z.object({
-  subscription_expires_at: z.preprocess(
-    (v) => (v === '' ? null : v),
-    z.iso.datetime({ offset: true, message: 'subscription_expires_at must be an ISO 8601 date-time (for example 2027-01-31T23:59:59Z) or null' })
-      .transform((v) => new Date(v).toISOString())
-      .nullable(),
-  ),
-}).openapi('SubscriptionUpdate');
+export const SubscriptionBody = z
+  .object({
+    subscription_expires_at: z.preprocess(
+      (v) => (v === '' ? null : v),
+      z.iso
+        .datetime({
+          offset: true,
+          message: 'subscription_expires_at must be an ISO 8601 date-time (for example 2027-01-31T23:59:59Z) or null',
+        })
+        .transform((v) => new Date(v).toISOString())
+        .nullable(),
+    ),
+  })
+  .openapi('SubscriptionUpdate');

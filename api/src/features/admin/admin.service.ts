@@ -3,7 +3,14 @@ import type { DbOrTx, Role } from '@bookwell/db';
 import { notFound } from '../../lib/errors.ts';
 import { toCompanyDto } from '../companies/company.mapper.ts';
 import { toUserDto } from '../users/user.mapper.ts';
-import { companiesWithCounts, emailList, platformStats, setSubscriptionExpiry, usersWithCounts, type ExportRow } from './admin.repository.ts';
+import {
+  companiesWithCounts,
+  emailList,
+  platformStats,
+  setSubscriptionExpiry,
+  usersWithCounts,
+  type ExportRow,
+} from './admin.repository.ts';
 
 /** Companies, active and expired subscriptions, people: counted across the platform. */
 export const platformFigures = (db: DbOrTx, now: Date) => platformStats(db, now);

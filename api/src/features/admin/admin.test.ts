@@ -29,12 +29,27 @@ describe.each(testDialects())('admin on %s', (dialect) => {
 
   async function appointment(companyId: number, userId: number | null, employeeId: number | null) {
     const iso = new Date().toISOString();
-    await t.db.insertInto('appointments').values({
-      company_id: companyId, user_id: userId, employee_id: employeeId,
-      start_time: isoFromNow(3), end_time: isoFromNow(3.02), description: null,
-      appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
-      customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
-    }).execute();
+    await t.db
+      .insertInto('appointments')
+      .values({
+        company_id: companyId,
+        user_id: userId,
+        employee_id: employeeId,
+        start_time: isoFromNow(3),
+        end_time: isoFromNow(3.02),
+        description: null,
+        appointment_duration_option_id: null,
+        status: 'booked',
+        version: 1,
+        customer_name: null,
+        customer_email: null,
+        customer_phone: null,
+        sms_consent: 0,
+        created_by: null,
+        created_at: iso,
+        updated_at: iso,
+      })
+      .execute();
   }
 
   beforeAll(async () => {
@@ -46,7 +61,11 @@ describe.each(testDialects())('admin on %s', (dialect) => {
     archived = await addPerson(t, a.companyId, 'employee', 'Gone Person');
     await t.db.updateTable('users').set({ archived_at: new Date().toISOString() }).where('id', '=', archived.id).execute();
     await t.db.updateTable('companies').set({ subscription_expires_at: bExpiry }).where('id', '=', b.companyId).execute();
-    await t.db.updateTable('companies').set({ subscription_expires_at: null, subscription_plan: 'standard' }).where('id', '=', c.companyId).execute();
+    await t.db
+      .updateTable('companies')
+      .set({ subscription_expires_at: null, subscription_plan: 'standard' })
+      .where('id', '=', c.companyId)
+      .execute();
     await t.db.updateTable('companies').set({ stripe_customer_id: 'cus_secret', stripe_subscription_id: 'sub_secret' }).execute();
     await appointment(a.companyId, a.customer.id, a.employee.id);
     await appointment(a.companyId, a.customer.id, null);
@@ -58,7 +77,10 @@ describe.each(testDialects())('admin on %s', (dialect) => {
   it('is closed to everyone but global_admin (403 signed in, 401 anonymous), writing nothing', async () => {
     const before = await databaseFingerprint(t.db);
     const routes: [string, string, unknown?][] = [
-      ['GET', '/admin/stats'], ['GET', '/admin/companies'], ['GET', '/admin/users'], ['GET', '/admin/users/export?format=csv'],
+      ['GET', '/admin/stats'],
+      ['GET', '/admin/companies'],
+      ['GET', '/admin/users'],
+      ['GET', '/admin/users/export?format=csv'],
       ['PUT', `/admin/companies/${a.companyId}/subscription`, { subscription_expires_at: null }],
     ];
     for (const [method, path, body] of routes) {
@@ -84,35 +106,86 @@ describe.each(testDialects())('admin on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body.map((x: any) => x.name)).toEqual(['Alpha Admin Co', 'Beta Expired Co', 'Gamma Forever Co']);
     const [ra, rb, rc] = res.body;
-    expect(ra).toMatchObject({ id: a.companyId, user_count: 5, appointment_count: 3, subscription_active: true, subscription_plan: 'trial' });
-    expect(rb).toMatchObject({ id: b.companyId, user_count: 5, appointment_count: 1, subscription_active: false, subscription_expires_at: bExpiry });
-    expect(rc).toMatchObject({ id: c.companyId, user_count: 5, appointment_count: 0, subscription_active: true, subscription_expires_at: null, subscription_plan: 'standard' });
-    expect(Object.keys(ra)).toEqual(expect.arrayContaining(['email', 'slug', 'user_count', 'appointment_count', 'subscription_expires_at']));
+    expect(ra).toMatchObject({
+      id: a.companyId,
+      user_count: 5,
+      appointment_count: 3,
+      subscription_active: true,
+      subscription_plan: 'trial',
+    });
+    expect(rb).toMatchObject({
+      id: b.companyId,
+      user_count: 5,
+      appointment_count: 1,
+      subscription_active: false,
+      subscription_expires_at: bExpiry,
+    });
+    expect(rc).toMatchObject({
+      id: c.companyId,
+      user_count: 5,
+      appointment_count: 0,
+      subscription_active: true,
+      subscription_expires_at: null,
+      subscription_plan: 'standard',
+    });
+    expect(Object.keys(ra)).toEqual(
+      expect.arrayContaining(['email', 'slug', 'user_count', 'appointment_count', 'subscription_expires_at']),
+    );
     expect((await call('GET', '/admin/companies?search=BETA', { token: root.token })).body.map((x: any) => x.id)).toEqual([b.companyId]);
   });
 
   it('sets or clears a subscription expiry, validating the date, and reflects it everywhere', async () => {
-    const set = await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, body: { subscription_expires_at: '2027-06-30T23:59:59+02:00' } });
+    const set = await call('PUT', `/admin/companies/${b.companyId}/subscription`, {
+      token: root.token,
+      body: { subscription_expires_at: '2027-06-30T23:59:59+02:00' },
+    });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ id: b.companyId, subscription_expires_at: '2027-06-30T21:59:59.000Z', subscription_active: true, user_count: 5, appointment_count: 1 });
+    expect(set.body).toMatchObject({
+      id: b.companyId,
+      subscription_expires_at: '2027-06-30T21:59:59.000Z',
+      subscription_active: true,
+      user_count: 5,
+      appointment_count: 1,
+    });
     expect((await call('GET', '/admin/stats', { token: root.token })).body).toMatchObject({ active_companies: 3, expired_companies: 0 });
     expect((await call('GET', `/companies/${b.companyId}`)).body.accepting_bookings).toBe(true);
 
-    const never = await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, body: { subscription_expires_at: null } });
+    const never = await call('PUT', `/admin/companies/${b.companyId}/subscription`, {
+      token: root.token,
+      body: { subscription_expires_at: null },
+    });
     expect(never.body).toMatchObject({ subscription_expires_at: null, subscription_active: true });
-    const empty = await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, body: { subscription_expires_at: '' } });
+    const empty = await call('PUT', `/admin/companies/${b.companyId}/subscription`, {
+      token: root.token,
+      body: { subscription_expires_at: '' },
+    });
     expect(empty.body.subscription_expires_at).toBeNull();
 
     const before = await databaseFingerprint(t.db);
-    for (const body of [{}, { subscription_expires_at: 'tomorrow' }, { subscription_expires_at: 42 }, { subscription_expires_at: '2027-13-01T00:00:00Z' },
-      { subscription_expires_at: '2027-01-01' }, { subscription_expires_at: true }, [1], null]) {
+    for (const body of [
+      {},
+      { subscription_expires_at: 'tomorrow' },
+      { subscription_expires_at: 42 },
+      { subscription_expires_at: '2027-13-01T00:00:00Z' },
+      { subscription_expires_at: '2027-01-01' },
+      { subscription_expires_at: true },
+      [1],
+      null,
+    ]) {
       const res = await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, raw: '{"subscription_expires_at":' })).status).toBe(400);
-    expect((await call('PUT', '/admin/companies/2000000000/subscription', { token: root.token, body: { subscription_expires_at: null } })).status).toBe(404);
+    expect(
+      (await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, raw: '{"subscription_expires_at":' })).status,
+    ).toBe(400);
+    expect(
+      (await call('PUT', '/admin/companies/2000000000/subscription', { token: root.token, body: { subscription_expires_at: null } }))
+        .status,
+    ).toBe(404);
     for (const id of ['0', '-1', '1.5', 'abc', '99999999999']) {
-      expect((await call('PUT', `/admin/companies/${id}/subscription`, { token: root.token, body: { subscription_expires_at: null } })).status).toBe(400);
+      expect(
+        (await call('PUT', `/admin/companies/${id}/subscription`, { token: root.token, body: { subscription_expires_at: null } })).status,
+      ).toBe(400);
     }
     expect(await databaseFingerprint(t.db)).toBe(before);
     await t.db.updateTable('companies').set({ subscription_expires_at: bExpiry }).where('id', '=', b.companyId).execute();
@@ -128,7 +201,18 @@ describe.each(testDialects())('admin on %s', (dialect) => {
     expect(byId.get(b.admin.id)).toMatchObject({ company_name: 'Beta Expired Co', appointment_count: 1 });
     expect(byId.get(root.id)).toMatchObject({ company_name: null, appointment_count: 0, role: 'global_admin', company_id: null });
     expect(byId.has(archived.id)).toBe(false);
-    expect(Object.keys(res.body[0]).sort()).toEqual(['appointment_count', 'company_id', 'company_name', 'created_at', 'email', 'has_password', 'id', 'name', 'phone', 'role']);
+    expect(Object.keys(res.body[0]).sort()).toEqual([
+      'appointment_count',
+      'company_id',
+      'company_name',
+      'created_at',
+      'email',
+      'has_password',
+      'id',
+      'name',
+      'phone',
+      'role',
+    ]);
 
     const onlyC = await call('GET', `/admin/users?company_id=${c.companyId}`, { token: root.token });
     expect(onlyC.body.every((u: any) => u.company_id === c.companyId)).toBe(true);
@@ -171,26 +255,49 @@ describe.each(testDialects())('admin on %s', (dialect) => {
 
     it('answers a quoted, spreadsheet-safe CSV file named after the day', async () => {
       const tricky = [
-        ['Smith, "Jo"\nSecond line', 'tricky'], ['Line\nbreak only', 'lf'],
+        ['Smith, "Jo"\nSecond line', 'tricky'],
+        ['Line\nbreak only', 'lf'],
         ['=HYPERLINK("http://evil.test","click")', 'formula'],
-        ['+1+2', 'plus'], ['-2+3', 'minus'], ['@SUM(A1:A2)', 'at'], ['\tTabbed', 'tab'], ['\rReturned', 'cr'],
+        ['+1+2', 'plus'],
+        ['-2+3', 'minus'],
+        ['@SUM(A1:A2)', 'at'],
+        ['\tTabbed', 'tab'],
+        ['\rReturned', 'cr'],
       ];
       const company = await companyWithPeople(t, '=Evil Corp');
       await t.db.updateTable('companies').set({ subscription_expires_at: null }).where('id', '=', company.companyId).execute();
       for (const [name, prefix] of tricky) {
-        await t.db.insertInto('users').values({
-          company_id: company.companyId, name, email: uniqueEmail(`zz-${prefix}`), phone: null, role: 'customer',
-          password_hash: null, token_version: 0, archived_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
-        }).execute();
+        await t.db
+          .insertInto('users')
+          .values({
+            company_id: company.companyId,
+            name,
+            email: uniqueEmail(`zz-${prefix}`),
+            phone: null,
+            role: 'customer',
+            password_hash: null,
+            token_version: 0,
+            archived_at: null,
+            created_at: new Date().toISOString(),
+            updated_at: new Date().toISOString(),
+          })
+          .execute();
       }
       const dayBefore = new Date().toISOString().slice(0, 10);
       const res = await call('GET', '/admin/users/export?format=csv&role=customer&active_only=true', { token: root.token });
       const dayAfter = new Date().toISOString().slice(0, 10);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-      expect([dayBefore, dayAfter].map((d) => `attachment; filename="user_emails_${d}.csv"`)).toContain(res.headers.get('content-disposition'));
+      expect([dayBefore, dayAfter].map((d) => `attachment; filename="user_emails_${d}.csv"`)).toContain(
+        res.headers.get('content-disposition'),
+      );
       expect(res.text.startsWith('email,name,role,company_name\r\n')).toBe(true);
-      const rows = await t.db.selectFrom('users').select(['email', 'name']).where('company_id', '=', company.companyId).where('role', '=', 'customer').execute();
+      const rows = await t.db
+        .selectFrom('users')
+        .select(['email', 'name'])
+        .where('company_id', '=', company.companyId)
+        .where('role', '=', 'customer')
+        .execute();
       const byName = new Map(rows.map((r) => [r.name, r.email]));
       const line = (name: string, cell: string) => `${byName.get(name)},${cell},customer,'=Evil Corp\r\n`;
       expect(res.text).toContain(line('Smith, "Jo"\nSecond line', '"Smith, ""Jo""\nSecond line"'));

@@ -25,9 +25,10 @@ export function toAppointmentDto(v: AppointmentView, opts: { staff: boolean }): 
   if (opts.staff) {
     dto.customer_email = v.customer_user_email ?? v.customer_email;
     dto.customer_phone = v.customer_user_phone ?? v.customer_phone;
-    dto.booking_contact = v.customer_name || v.customer_email || v.customer_phone
-      ? { name: v.customer_name, email: v.customer_email, phone: v.customer_phone }
-      : null;
+    dto.booking_contact =
+      v.customer_name || v.customer_email || v.customer_phone
+        ? { name: v.customer_name, email: v.customer_email, phone: v.customer_phone }
+        : null;
   }
   return dto;
 }

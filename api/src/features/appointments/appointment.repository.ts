@@ -14,11 +14,17 @@ export interface AppointmentView extends AppointmentRow {
 }
 
 function viewQuery(db: DbOrTx) {
-  return db.selectFrom('appointments as a')
+  return db
+    .selectFrom('appointments as a')
     .leftJoin('users as cu', 'cu.id', 'a.user_id')
     .leftJoin('users as em', 'em.id', 'a.employee_id')
     .selectAll('a')
-    .select(['cu.name as customer_user_name', 'cu.email as customer_user_email', 'cu.phone as customer_user_phone', 'em.name as employee_name']);
+    .select([
+      'cu.name as customer_user_name',
+      'cu.email as customer_user_email',
+      'cu.phone as customer_user_phone',
+      'em.name as employee_name',
+    ]);
 }
 
 type ViewRow = Omit<AppointmentView, 'service_types'>;
@@ -32,7 +38,8 @@ async function withServices(db: DbOrTx, rows: ViewRow[]): Promise<AppointmentVie
   const ids = [...byId.keys()];
   for (let i = 0; i < ids.length; i += ID_CHUNK) {
     const chunk = ids.slice(i, i + ID_CHUNK);
-    const links = await db.selectFrom('appointment_service_types as ast')
+    const links = await db
+      .selectFrom('appointment_service_types as ast')
       .innerJoin('service_types as st', 'st.id', 'ast.service_type_id')
       .select(['ast.appointment_id', 'st.id', 'st.name'])
       .where('ast.appointment_id', 'in', chunk)
@@ -51,7 +58,11 @@ export async function findAppointmentView(db: DbOrTx, id: number): Promise<Appoi
 export async function appointmentViewsByIds(db: DbOrTx, ids: number[]): Promise<AppointmentView[]> {
   const rows: ViewRow[] = [];
   for (let i = 0; i < ids.length; i += ID_CHUNK) {
-    rows.push(...(await viewQuery(db).where('a.id', 'in', ids.slice(i, i + ID_CHUNK)).execute()));
+    rows.push(
+      ...(await viewQuery(db)
+        .where('a.id', 'in', ids.slice(i, i + ID_CHUNK))
+        .execute()),
+    );
   }
   return withServices(db, rows);
 }
@@ -91,16 +102,32 @@ export async function findAppointmentRow(db: DbOrTx, id: number): Promise<Appoin
 }
 
 export async function serviceIdsOf(db: DbOrTx, appointmentId: number): Promise<number[]> {
-  const rows = await db.selectFrom('appointment_service_types').select('service_type_id')
-    .where('appointment_id', '=', appointmentId).orderBy('service_type_id').execute();
+  const rows = await db
+    .selectFrom('appointment_service_types')
+    .select('service_type_id')
+    .where('appointment_id', '=', appointmentId)
+    .orderBy('service_type_id')
+    .execute();
   return rows.map((r) => r.service_type_id);
 }
 
 export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status'>;
 
 const APPOINTMENT_INSERT_COLUMNS = [
-  'company_id', 'user_id', 'employee_id', 'start_time', 'end_time', 'description', 'appointment_duration_option_id',
-  'customer_name', 'customer_email', 'customer_phone', 'sms_consent', 'created_by', 'created_at', 'updated_at',
+  'company_id',
+  'user_id',
+  'employee_id',
+  'start_time',
+  'end_time',
+  'description',
+  'appointment_duration_option_id',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'sms_consent',
+  'created_by',
+  'created_at',
+  'updated_at',
 ] as const;
 // Compile-time guard: a column added to appointments must be added to the list above.
 type UnlistedColumn = Exclude<keyof NewAppointmentValues, (typeof APPOINTMENT_INSERT_COLUMNS)[number]>;
@@ -108,37 +135,60 @@ const allColumnsListed: [UnlistedColumn] extends [never] ? true : UnlistedColumn
 void allColumnsListed;
 
 // Every booking runs these two inserts: compiled once (the values are arguments in column order).
-const appointmentInsert = prepared<unknown[], { id: number }>((db) => db.insertInto('appointments')
-  .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
-  .returning('id'));
+const appointmentInsert = prepared<unknown[], { id: number }>((db) =>
+  db
+    .insertInto('appointments')
+    .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
+    .returning('id'),
+);
 const serviceLinkInsert = prepared<[appointmentId: number, serviceTypeId: number], never>((db) =>
-  db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }));
+  db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }),
+);
 
 export async function insertAppointment(trx: DbOrTx, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
   const iso = now.toISOString();
   const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso };
-  const [{ id }] = await appointmentInsert(trx, APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]));
+  const [{ id }] = await appointmentInsert(
+    trx,
+    APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]),
+  );
   if (serviceTypeIds.length === 1) await serviceLinkInsert(trx, [id, serviceTypeIds[0]]);
   else if (serviceTypeIds.length) {
-    await trx.insertInto('appointment_service_types')
-      .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))).execute();
+    await trx
+      .insertInto('appointment_service_types')
+      .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id })))
+      .execute();
   }
   return id;
 }
 
-export type AppointmentChanges = Partial<Pick<AppointmentRow,
-  'user_id' | 'employee_id' | 'start_time' | 'end_time' | 'description' | 'appointment_duration_option_id' | 'status' | 'sms_consent'>>;
+export type AppointmentChanges = Partial<
+  Pick<
+    AppointmentRow,
+    'user_id' | 'employee_id' | 'start_time' | 'end_time' | 'description' | 'appointment_duration_option_id' | 'status' | 'sms_consent'
+  >
+>;
 
 /** Applies the changes and raises the version by one; services are replaced when given. */
-export async function updateAppointment(trx: DbOrTx, id: number, changes: AppointmentChanges, serviceTypeIds: number[] | undefined, now: Date): Promise<void> {
-  await trx.updateTable('appointments')
+export async function updateAppointment(
+  trx: DbOrTx,
+  id: number,
+  changes: AppointmentChanges,
+  serviceTypeIds: number[] | undefined,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('appointments')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now.toISOString() }))
-    .where('id', '=', id).execute();
+    .where('id', '=', id)
+    .execute();
   if (serviceTypeIds) {
     await trx.deleteFrom('appointment_service_types').where('appointment_id', '=', id).execute();
     if (serviceTypeIds.length) {
-      await trx.insertInto('appointment_service_types')
-        .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))).execute();
+      await trx
+        .insertInto('appointment_service_types')
+        .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id })))
+        .execute();
     }
   }
 }
@@ -153,9 +203,16 @@ export async function deleteAppointment(trx: DbOrTx, id: number): Promise<void> 
  * n has seen every change below n, and the id is a safe cursor.
  */
 const syncChangeInsert = prepared<[companyId: number, appointmentId: number, op: 'upsert' | 'delete', createdAt: string], never>((db) =>
-  db.insertInto('sync_changes').values({ company_id: arg(0), appointment_id: arg(1), op: arg(2), created_at: arg(3) }));
+  db.insertInto('sync_changes').values({ company_id: arg(0), appointment_id: arg(1), op: arg(2), created_at: arg(3) }),
+);
 
-export async function recordSyncChange(trx: Transaction<Database>, companyId: number, appointmentId: number, op: 'upsert' | 'delete', now: Date): Promise<void> {
+export async function recordSyncChange(
+  trx: Transaction<Database>,
+  companyId: number,
+  appointmentId: number,
+  op: 'upsert' | 'delete',
+  now: Date,
+): Promise<void> {
   await syncChangeInsert(trx, [companyId, appointmentId, op, now.toISOString()]);
 }
 
@@ -166,14 +223,22 @@ export interface SyncChangeRow {
 }
 
 export async function changesAfter(db: DbOrTx, companyId: number, afterId: number, limit: number): Promise<SyncChangeRow[]> {
-  return db.selectFrom('sync_changes').select(['id', 'appointment_id', 'op'])
-    .where('company_id', '=', companyId).where('id', '>', afterId)
-    .orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('sync_changes')
+    .select(['id', 'appointment_id', 'op'])
+    .where('company_id', '=', companyId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 export async function latestChangeId(db: DbOrTx, companyId: number): Promise<number> {
-  const row = await db.selectFrom('sync_changes').select((eb) => eb.fn.max('id').as('max'))
-    .where('company_id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sync_changes')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   return Number(row?.max ?? 0);
 }
 
@@ -187,8 +252,13 @@ export interface CompanyPerson {
 
 /** A non-archived user of the company (any role: staff may book a colleague as the customer). */
 const companyPerson = prepared<[companyId: number, userId: number], CompanyPerson>((db) =>
-  db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
-    .where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
+  db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone', 'role'])
+    .where('id', '=', arg(1))
+    .where('company_id', '=', arg(0))
+    .where('archived_at', 'is', null),
+);
 
 export async function findCompanyPerson(db: DbOrTx, companyId: number, userId: number): Promise<CompanyPerson | undefined> {
   return (await companyPerson(db, [companyId, userId]))[0];
@@ -199,16 +269,31 @@ export async function findCompanyPerson(db: DbOrTx, companyId: number, userId: n
  * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
  * proved they own it, so what they typed is kept on the appointment instead.
  */
-export async function findOrCreateCustomer(trx: DbOrTx, companyId: number, input: { name: string; email: string; phone: string | null }, now: Date): Promise<CompanyPerson> {
+export async function findOrCreateCustomer(
+  trx: DbOrTx,
+  companyId: number,
+  input: { name: string; email: string; phone: string | null },
+  now: Date,
+): Promise<CompanyPerson> {
   const email = input.email.toLowerCase();
-  const existing = await trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
-    .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirst();
+  const existing = await trx
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone', 'role'])
+    .where('company_id', '=', companyId)
+    .where('email', '=', email)
+    .executeTakeFirst();
   if (existing) return existing;
   // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
-  const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, { unlessCompanyHasEmail: true });
+  const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, {
+    unlessCompanyHasEmail: true,
+  });
   if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role };
-  return trx.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role'])
-    .where('company_id', '=', companyId).where('email', '=', email).executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'phone', 'role'])
+    .where('company_id', '=', companyId)
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
 }
 
 export async function durationOptionMinutes(db: DbOrTx, optionId: number): Promise<number | undefined> {
@@ -217,7 +302,10 @@ export async function durationOptionMinutes(db: DbOrTx, optionId: number): Promi
 }
 
 /** Services by id, archived ones included (an existing booking keeps its service). */
-export async function servicesByIds(db: DbOrTx, ids: number[]): Promise<{ id: number; name: string; duration_minutes: number; available_slots: number }[]> {
+export async function servicesByIds(
+  db: DbOrTx,
+  ids: number[],
+): Promise<{ id: number; name: string; duration_minutes: number; available_slots: number }[]> {
   if (!ids.length) return [];
   return db.selectFrom('service_types').select(['id', 'name', 'duration_minutes', 'available_slots']).where('id', 'in', ids).execute();
 }

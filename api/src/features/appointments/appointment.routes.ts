@@ -11,14 +11,23 @@ import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } 
 import { consume } from '../../lib/rate-limit.ts';
 import { ErrorSchema, IdParam } from '../../lib/validation.ts';
 import { etagOf } from './appointment.mapper.ts';
-import { AppointmentSchema, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody, type UpdateAppointmentInput } from './appointment.schema.ts';
+import {
+  AppointmentSchema,
+  CreateAppointmentBody,
+  ListAppointmentsQuery,
+  UpdateAppointmentBody,
+  type UpdateAppointmentInput,
+} from './appointment.schema.ts';
 import { bookAppointment, changeAppointment, getAppointment, listAppointments, removeAppointment } from './appointment.service.ts';
 
 const RATE_LIMITED = 'Too many booking requests. Please wait a minute and try again.';
 
 const writeErrors = {
   409: jsonResponse(ErrorSchema, 'The time is no longer available (slot_taken), or a request with this Idempotency-Key is still running'),
-  412: jsonResponse(ErrorSchema.extend({ current: AppointmentSchema }), 'If-Match names an older version (version_mismatch); `current` is the appointment now'),
+  412: jsonResponse(
+    ErrorSchema.extend({ current: AppointmentSchema }),
+    'If-Match names an older version (version_mismatch); `current` is the appointment now',
+  ),
   422: jsonResponse(ErrorSchema, 'The Idempotency-Key was used with another body (idempotency_mismatch)'),
 };
 
@@ -28,41 +37,58 @@ const writeHeaders = z.object({
 });
 
 const createRoute = defineRoute({
-  method: 'post', path: '/appointments', access: 'public', tags: ['appointments'],
+  method: 'post',
+  path: '/appointments',
+  access: 'public',
+  tags: ['appointments'],
   summary: 'Book an appointment: anonymously or as a customer (one service, at an offered slot), or as staff (any time without conflicts)',
   request: { body: jsonBody(CreateAppointmentBody), headers: writeHeaders.pick({ 'idempotency-key': true }) },
   responses: { 201: jsonResponse(AppointmentSchema, 'Booked; ETag carries the version'), ...writeErrors },
 });
 
 const listRoute = defineRoute({
-  method: 'get', path: '/appointments', access: 'authenticated', tags: ['appointments'],
+  method: 'get',
+  path: '/appointments',
+  access: 'authenticated',
+  tags: ['appointments'],
   summary: "The company's appointments overlapping the range (customers: their own)",
   request: { query: ListAppointmentsQuery },
   responses: { 200: jsonResponse(z.array(AppointmentSchema), 'Appointments in start order') },
 });
 
 const getRoute = defineRoute({
-  method: 'get', path: '/appointments/{id}', access: 'authenticated', tags: ['appointments'],
-  summary: 'One appointment', request: { params: IdParam },
+  method: 'get',
+  path: '/appointments/{id}',
+  access: 'authenticated',
+  tags: ['appointments'],
+  summary: 'One appointment',
+  request: { params: IdParam },
   responses: { 200: jsonResponse(AppointmentSchema, 'The appointment; ETag carries the version') },
 });
 
 const updateRoute = definePutAndPatch({
-  path: '/appointments/{id}', access: 'authenticated', tags: ['appointments'],
+  path: '/appointments/{id}',
+  access: 'authenticated',
+  tags: ['appointments'],
   summary: "Change an appointment (fields left out keep their value); status 'cancelled' cancels it (staff, or the customer for their own)",
   request: { params: IdParam, body: jsonBody(UpdateAppointmentBody), headers: writeHeaders },
   responses: { 200: jsonResponse(AppointmentSchema, 'The updated appointment; ETag carries the new version'), ...writeErrors },
 });
 
 const deleteRoute = defineRoute({
-  method: 'delete', path: '/appointments/{id}', access: STAFF_OR_GLOBAL, tags: ['appointments'],
-  summary: 'Remove an appointment (staff); the customer is told', request: { params: IdParam, headers: writeHeaders },
+  method: 'delete',
+  path: '/appointments/{id}',
+  access: STAFF_OR_GLOBAL,
+  tags: ['appointments'],
+  summary: 'Remove an appointment (staff); the customer is told',
+  request: { params: IdParam, headers: writeHeaders },
   responses: { 204: { description: 'Deleted' }, ...writeErrors },
 });
 
 async function update(c: Context<AppEnv>, id: number, body: UpdateAppointmentInput) {
   const dto = await changeAppointment(c.get('deps'), currentActor(c), id, body, c.req.header('if-match'), (trx, result, at) =>
-    recordIdempotentResponse(trx, c, { status: 200, body: result, headers: { ETag: etagOf(result.version) } }, at));
+    recordIdempotentResponse(trx, c, { status: 200, body: result, headers: { ETag: etagOf(result.version) } }, at),
+  );
   return c.json(dto, 200, { ETag: etagOf(dto.version) });
 }
 
@@ -81,7 +107,8 @@ export const appointmentRoutes = router
       throw new AppError('rate_limited', RATE_LIMITED, { headers: { 'Retry-After': '60' } });
     }
     const dto = await bookAppointment(deps, actor, c.req.valid('json'), (trx, result, at) =>
-      recordIdempotentResponse(trx, c, { status: 201, body: result, headers: { ETag: etagOf(result.version) } }, at));
+      recordIdempotentResponse(trx, c, { status: 201, body: result, headers: { ETag: etagOf(result.version) } }, at),
+    );
     return c.json(dto, 201, { ETag: etagOf(dto.version) });
   })
   .openapi(listRoute, async (c) => c.json(await listAppointments(c.get('deps').db, currentActor(c), c.req.valid('query')), 200))
@@ -93,6 +120,7 @@ export const appointmentRoutes = router
   .openapi(updateRoute.patch, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
   .openapi(deleteRoute, async (c) => {
     await removeAppointment(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.header('if-match'), (trx, _, at) =>
-      recordIdempotentResponse(trx, c, { status: 204 }, at));
+      recordIdempotentResponse(trx, c, { status: 204 }, at),
+    );
     return c.body(null, 204);
   });

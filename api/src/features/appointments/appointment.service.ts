@@ -11,15 +11,32 @@ import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../c
 import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
 import { bookableSlots } from '../availability/availability.ts';
-import { findBookingCompany, findCompanyStaffMember, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
 import {
-  durationOptionMinutes, findAppointmentRow, findAppointmentView, findCompanyPerson, listAppointmentViews, serviceIdsOf, servicesByIds,
+  findBookingCompany,
+  findCompanyStaffMember,
+  type BookableService,
+  type BookingCompany,
+} from '../availability/availability.repository.ts';
+import {
+  durationOptionMinutes,
+  findAppointmentRow,
+  findAppointmentView,
+  findCompanyPerson,
+  listAppointmentViews,
+  serviceIdsOf,
+  servicesByIds,
 } from './appointment.repository.ts';
 import { parseIfMatch, toAppointmentDto } from './appointment.mapper.ts';
 import type { AppointmentDto, CreateAppointmentInput, UpdateAppointmentInput } from './appointment.schema.ts';
 import {
-  createAppointment, deleteAppointmentChecked, inBookingTransaction, MAX_APPOINTMENT_MINUTES, updateAppointmentChecked,
-  type AppointmentEdit, type NewBooking, type WriteContext,
+  createAppointment,
+  deleteAppointmentChecked,
+  inBookingTransaction,
+  MAX_APPOINTMENT_MINUTES,
+  updateAppointmentChecked,
+  type AppointmentEdit,
+  type NewBooking,
+  type WriteContext,
 } from './booking-transaction.service.ts';
 
 const NOT_FOUND = 'Appointment not found';
@@ -47,7 +64,12 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
   if (missing.length) throw field('service_type_ids', `Unknown service type${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   const kept = alsoAllowed.filter((id) => ids.includes(id) && !found.some((s) => s.id === id));
   const archived = await servicesByIds(db, kept);
-  return [...found, ...archived].map((s) => ({ id: s.id, name: s.name, duration_minutes: s.duration_minutes, available_slots: s.available_slots }));
+  return [...found, ...archived].map((s) => ({
+    id: s.id,
+    name: s.name,
+    duration_minutes: s.duration_minutes,
+    available_slots: s.available_slots,
+  }));
 }
 
 function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
@@ -69,7 +91,13 @@ async function companyOf(db: AppDeps['db'], companyId: number): Promise<BookingC
 }
 
 /** Anonymous visitors, customers, and staff of other companies book like the public booking page. */
-async function preparePublicBooking(db: AppDeps['db'], actor: Actor | null, company: BookingCompany, body: CreateAppointmentInput, now: Date): Promise<NewBooking> {
+async function preparePublicBooking(
+  db: AppDeps['db'],
+  actor: Actor | null,
+  company: BookingCompany,
+  body: CreateAppointmentInput,
+  now: Date,
+): Promise<NewBooking> {
   if (!subscriptionActive(company, now)) throw notAcceptingBookings();
 
   const ids = serviceIdsFrom(body) ?? [];
@@ -104,14 +132,29 @@ async function preparePublicBooking(db: AppDeps['db'], actor: Actor | null, comp
   const hours = await hoursForDay(db, company.id, isoWeekday(company.timezone, date), employee?.id ?? null);
   // Is this start on the day's grid, inside hours, ahead, within 30 days? (Other bookings are the transaction's business.)
   const offered = bookableSlots({
-    timezone: company.timezone, date, now, incrementMinutes: company.time_increment_minutes,
-    durationMinutes: service.duration_minutes, companyHours: hours.company, employeeHours: hours.employee,
-    serviceTypeId: service.id, capacity: service.available_slots, employeeId: employee?.id ?? null, appointments: [],
+    timezone: company.timezone,
+    date,
+    now,
+    incrementMinutes: company.time_increment_minutes,
+    durationMinutes: service.duration_minutes,
+    companyHours: hours.company,
+    employeeHours: hours.employee,
+    serviceTypeId: service.id,
+    capacity: service.available_slots,
+    employeeId: employee?.id ?? null,
+    appointments: [],
   });
-  if (!offered.some((s) => s.start === start)) throw field('start_time', 'This time cannot be booked. Please choose one of the available times.');
+  if (!offered.some((s) => s.start === start))
+    throw field('start_time', 'This time cannot be booked. Please choose one of the available times.');
 
   return {
-    company, start, end, services: [service], employee, customer, typed,
+    company,
+    start,
+    end,
+    services: [service],
+    employee,
+    customer,
+    typed,
     description: body.description?.trim() || null,
     durationOptionId: null,
     smsConsent: body.sms_consent ?? false,
@@ -122,7 +165,12 @@ async function preparePublicBooking(db: AppDeps['db'], actor: Actor | null, comp
 }
 
 /** Staff (and global_admin) book for anyone, at any time that breaks no capacity and no employee's day. */
-async function prepareStaffBooking(db: AppDeps['db'], actor: Actor, company: BookingCompany, body: CreateAppointmentInput): Promise<NewBooking> {
+async function prepareStaffBooking(
+  db: AppDeps['db'],
+  actor: Actor,
+  company: BookingCompany,
+  body: CreateAppointmentInput,
+): Promise<NewBooking> {
   const services = await activeServices(db, company.id, serviceIdsFrom(body) ?? []);
 
   let employee: NewBooking['employee'] = null;
@@ -154,14 +202,25 @@ async function prepareStaffBooking(db: AppDeps['db'], actor: Actor, company: Boo
     if (minutes <= 0) throw field('end_time', 'end_time is required (or a duration option, or services)');
     end = new Date(Date.parse(start) + minutes * 60_000).toISOString();
   }
-  if (body.appointment_duration_option_id != null && body.end_time && (await durationOptionMinutes(db, body.appointment_duration_option_id)) === undefined) {
+  if (
+    body.appointment_duration_option_id != null &&
+    body.end_time &&
+    (await durationOptionMinutes(db, body.appointment_duration_option_id)) === undefined
+  ) {
     throw field('appointment_duration_option_id', 'Unknown duration option');
   }
   if (Date.parse(end) <= Date.parse(start)) throw field('end_time', 'end_time must be after start_time');
-  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000) throw field('end_time', 'An appointment cannot last longer than 24 hours');
+  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000)
+    throw field('end_time', 'An appointment cannot last longer than 24 hours');
 
   return {
-    company, start, end, services, employee, customer, typed,
+    company,
+    start,
+    end,
+    services,
+    employee,
+    customer,
+    typed,
     description: body.description?.trim() || null,
     durationOptionId: body.appointment_duration_option_id ?? null,
     smsConsent: body.sms_consent ?? false,
@@ -171,8 +230,14 @@ async function prepareStaffBooking(db: AppDeps['db'], actor: Actor, company: Boo
   };
 }
 
-async function prepareStaffEdit(db: AppDeps['db'], company: BookingCompany, current: { id: number; employee_id: number | null; user_id: number | null }, body: UpdateAppointmentInput): Promise<AppointmentEdit> {
-  if (body.company_id !== undefined && body.company_id !== company.id) throw field('company_id', 'An appointment cannot move to another company');
+async function prepareStaffEdit(
+  db: AppDeps['db'],
+  company: BookingCompany,
+  current: { id: number; employee_id: number | null; user_id: number | null },
+  body: UpdateAppointmentInput,
+): Promise<AppointmentEdit> {
+  if (body.company_id !== undefined && body.company_id !== company.id)
+    throw field('company_id', 'An appointment cannot move to another company');
   const edit: AppointmentEdit = {};
   if (body.start_time !== undefined) edit.start = canonicalInstant(body.start_time);
   if (body.end_time) edit.end = canonicalInstant(body.end_time);
@@ -180,7 +245,11 @@ async function prepareStaffEdit(db: AppDeps['db'], company: BookingCompany, curr
   // Services it already has stay acceptable even if archived since (clients send the whole object back).
   if (ids) edit.services = await activeServices(db, company.id, ids, await serviceIdsOf(db, current.id));
   if (body.employee_id !== undefined) {
-    if (body.employee_id !== null && body.employee_id !== current.employee_id && !(await findCompanyStaffMember(db, company.id, body.employee_id))) {
+    if (
+      body.employee_id !== null &&
+      body.employee_id !== current.employee_id &&
+      !(await findCompanyStaffMember(db, company.id, body.employee_id))
+    ) {
       throw field('employee_id', 'Unknown employee');
     }
     edit.employeeId = body.employee_id;
@@ -223,15 +292,21 @@ async function visibleAppointment(db: AppDeps['db'], actor: Actor, id: number) {
 }
 
 /** Books an appointment: staff of the company (and global_admin) like staff, everyone else like the public booking page. */
-export async function bookAppointment(deps: AppointmentDeps, actor: Actor | null, body: CreateAppointmentInput, beforeCommit: BeforeCommit<AppointmentDto>): Promise<AppointmentDto> {
+export async function bookAppointment(
+  deps: AppointmentDeps,
+  actor: Actor | null,
+  body: CreateAppointmentInput,
+  beforeCommit: BeforeCommit<AppointmentDto>,
+): Promise<AppointmentDto> {
   const { db } = deps;
   const at = deps.now();
   const companyId = body.company_id ?? actor?.company_id ?? null;
   if (companyId === null) throw field('company_id', 'company_id is required');
   const company = await companyOf(db, companyId);
-  const booking = actor !== null && isCompanyInsider(actor, company.id)
-    ? await prepareStaffBooking(db, actor, company, body)
-    : await preparePublicBooking(db, actor, company, body, at);
+  const booking =
+    actor !== null && isCompanyInsider(actor, company.id)
+      ? await prepareStaffBooking(db, actor, company, body)
+      : await preparePublicBooking(db, actor, company, body, at);
   const dto = await inBookingTransaction(db, async (trx) => {
     const result = await createAppointment(writeContext(deps, trx, at), booking);
     await beforeCommit(trx, result, at);
@@ -272,7 +347,12 @@ export async function listAppointments(db: AppDeps['db'], actor: Actor, q: Appoi
   const to = bound(q.end_date, 'end');
   if (from !== undefined && to !== undefined && to <= from) throw field('end_date', 'end_date must not be before start_date');
   const views = await listAppointmentViews(db, {
-    companyId, userId, employeeId: q.employee_id, from, to, longestMinutes: company.longest_appointment_minutes,
+    companyId,
+    userId,
+    employeeId: q.employee_id,
+    from,
+    to,
+    longestMinutes: company.longest_appointment_minutes,
   });
   const staff = actor.role !== 'customer';
   return views.map((v) => toAppointmentDto(v, { staff }));
@@ -287,7 +367,14 @@ export async function getAppointment(db: AppDeps['db'], actor: Actor, id: number
 }
 
 /** Changes an appointment (insiders), or cancels it (its customer); `ifMatch` is the raw If-Match header. */
-export async function changeAppointment(deps: AppointmentDeps, actor: Actor, id: number, body: UpdateAppointmentInput, ifMatchHeader: string | undefined, beforeCommit: BeforeCommit<AppointmentDto>): Promise<AppointmentDto> {
+export async function changeAppointment(
+  deps: AppointmentDeps,
+  actor: Actor,
+  id: number,
+  body: UpdateAppointmentInput,
+  ifMatchHeader: string | undefined,
+  beforeCommit: BeforeCommit<AppointmentDto>,
+): Promise<AppointmentDto> {
   const { db } = deps;
   const { row, insider } = await visibleAppointment(db, actor, id);
   const ifMatch = ifMatchOf(ifMatchHeader);
@@ -304,7 +391,13 @@ export async function changeAppointment(deps: AppointmentDeps, actor: Actor, id:
 }
 
 /** Removes an appointment (insiders only; to anyone else it does not exist); the customer is told. */
-export async function removeAppointment(deps: AppointmentDeps, actor: Actor, id: number, ifMatchHeader: string | undefined, beforeCommit: BeforeCommit<void>): Promise<void> {
+export async function removeAppointment(
+  deps: AppointmentDeps,
+  actor: Actor,
+  id: number,
+  ifMatchHeader: string | undefined,
+  beforeCommit: BeforeCommit<void>,
+): Promise<void> {
   const { db } = deps;
   const { row, insider } = await visibleAppointment(db, actor, id);
   if (!insider) throw notFound(NOT_FOUND);

@@ -32,24 +32,53 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     it('books an offered slot, computes the end from the service, creates the customer and answers the read shape with an ETag', async () => {
       const who = customerContact('Ann Anon');
       const res = await book({
-        company_id: a.companyId, service_type_ids: [a.serviceId], start_time: TUESDAY_0930,
-        end_time: '2026-11-24T18:00:00.000Z', description: 'First visit', customer: who, sms_consent: true,
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: TUESDAY_0930,
+        end_time: '2026-11-24T18:00:00.000Z',
+        description: 'First visit',
+        customer: who,
+        sms_consent: true,
       });
       expect(res.status, res.text).toBe(201);
       expect(res.headers.get('etag')).toBe('"1"');
       expect(res.body).toEqual({
-        id: expect.any(Number), company_id: a.companyId, user_id: expect.any(Number), employee_id: null,
-        start_time: TUESDAY_0930, end_time: '2026-11-24T10:00:00.000Z', description: 'First visit',
-        appointment_duration_option_id: null, status: 'booked', version: 1,
-        service_types: [{ id: a.serviceId, name: 'Haircut' }], customer_name: 'Ann Anon', employee_name: null,
-        sms_consent: true, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
+        id: expect.any(Number),
+        company_id: a.companyId,
+        user_id: expect.any(Number),
+        employee_id: null,
+        start_time: TUESDAY_0930,
+        end_time: '2026-11-24T10:00:00.000Z',
+        description: 'First visit',
+        appointment_duration_option_id: null,
+        status: 'booked',
+        version: 1,
+        service_types: [{ id: a.serviceId, name: 'Haircut' }],
+        customer_name: 'Ann Anon',
+        employee_name: null,
+        sms_consent: true,
+        created_at: NOW.toISOString(),
+        updated_at: NOW.toISOString(),
       });
       // Contact details are for staff only.
       expect(res.body).not.toHaveProperty('customer_email');
       const customer = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.user_id).executeTakeFirstOrThrow();
-      expect(customer).toMatchObject({ company_id: a.companyId, role: 'customer', email: who.email, name: 'Ann Anon', phone: who.phone, password_hash: null });
+      expect(customer).toMatchObject({
+        company_id: a.companyId,
+        role: 'customer',
+        email: who.email,
+        name: 'Ann Anon',
+        phone: who.phone,
+        password_hash: null,
+      });
       const row = await t.db.selectFrom('appointments').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ customer_name: 'Ann Anon', customer_email: who.email, customer_phone: who.phone, sms_consent: 1, created_by: null });
+      expect(row).toMatchObject({
+        customer_name: 'Ann Anon',
+        customer_email: who.email,
+        customer_phone: who.phone,
+        sms_consent: 1,
+        created_by: null,
+      });
       const staffView = await t.call('GET', `/appointments/${res.body.id}`, { token: a.employee.token });
       expect(staffView.body).toMatchObject({ customer_email: who.email, customer_phone: who.phone });
     });
@@ -57,20 +86,37 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     it('finds an existing customer by email (any case) and never overwrites their name or phone', async () => {
       const email = uniqueEmail('known');
       const iso = NOW.toISOString();
-      const known = await t.db.insertInto('users').values({
-        company_id: a.companyId, name: 'Real Name', email, phone: '111', role: 'customer', password_hash: null,
-        token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-      }).returning('id').executeTakeFirstOrThrow();
+      const known = await t.db
+        .insertInto('users')
+        .values({
+          company_id: a.companyId,
+          name: 'Real Name',
+          email,
+          phone: '111',
+          role: 'customer',
+          password_hash: null,
+          token_version: 0,
+          archived_at: null,
+          created_at: iso,
+          updated_at: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const before = await countRows(t, 'users');
       const res = await book({
-        company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-24T11:00:00.000Z',
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: '2026-11-24T11:00:00.000Z',
         customer: { name: 'Impostor', email: email.toUpperCase(), phone: '999' },
       });
       expect(res.status, res.text).toBe(201);
       expect(res.body.user_id).toBe(known.id);
       expect(res.body.customer_name).toBe('Real Name');
       expect(await countRows(t, 'users')).toBe(before);
-      expect(await t.db.selectFrom('users').select(['name', 'phone']).where('id', '=', known.id).executeTakeFirstOrThrow()).toEqual({ name: 'Real Name', phone: '111' });
+      expect(await t.db.selectFrom('users').select(['name', 'phone']).where('id', '=', known.id).executeTakeFirstOrThrow()).toEqual({
+        name: 'Real Name',
+        phone: '111',
+      });
       const staff = await t.call('GET', `/appointments/${res.body.id}`, { token: a.admin.token });
       expect(staff.body.booking_contact).toEqual({ name: 'Impostor', email, phone: '999' });
       expect(staff.body.customer_phone).toBe('111');
@@ -78,10 +124,20 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
 
     it('answers 409 slot_taken with the exact body when the only place is gone, and a cancellation frees it', async () => {
       const start = '2026-11-24T13:00:00.000Z';
-      const first = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: start, customer: customerContact() });
+      const first = await book({
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: start,
+        customer: customerContact(),
+      });
       expect(first.status).toBe(201);
       const before = await countRows(t, 'appointments');
-      const second = await book({ company_id: a.companyId, service_types: [{ id: a.serviceId }], start_time: start, customer: customerContact() });
+      const second = await book({
+        company_id: a.companyId,
+        service_types: [{ id: a.serviceId }],
+        start_time: start,
+        customer: customerContact(),
+      });
       expect(second.status).toBe(409);
       expect(second.body).toEqual({ error: 'This time is no longer available', code: 'slot_taken' });
       expect(await countRows(t, 'appointments')).toBe(before);
@@ -89,7 +145,12 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       const cancel = await t.call('PUT', `/appointments/${first.body.id}`, { token: a.employee.token, body: { status: 'cancelled' } });
       expect(cancel.status).toBe(200);
       expect(cancel.body).toMatchObject({ status: 'cancelled', version: 2 });
-      const again = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: start, customer: customerContact() });
+      const again = await book({
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: start,
+        customer: customerContact(),
+      });
       expect(again.status).toBe(201);
     });
 
@@ -125,15 +186,29 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     it('refuses archived services', async () => {
       const archived = await addService(t, a.admin.token, { name: 'Old style', duration_minutes: 30 });
       await t.db.updateTable('service_types').set({ archived_at: NOW.toISOString() }).where('id', '=', archived).execute();
-      const res = await book({ company_id: a.companyId, service_type_ids: [archived], start_time: TUESDAY_0930, customer: customerContact() });
+      const res = await book({
+        company_id: a.companyId,
+        service_type_ids: [archived],
+        start_time: TUESDAY_0930,
+        customer: customerContact(),
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/Unknown service type/);
     });
 
     it('answers 403 not_accepting_bookings when the subscription has expired (staff still book)', async () => {
       const c = await bookableCompany(t, { name: 'Lapsed' });
-      await t.db.updateTable('companies').set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' }).where('id', '=', c.companyId).execute();
-      const res = await book({ company_id: c.companyId, service_type_ids: [c.serviceId], start_time: TUESDAY_0930, customer: customerContact() });
+      await t.db
+        .updateTable('companies')
+        .set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' })
+        .where('id', '=', c.companyId)
+        .execute();
+      const res = await book({
+        company_id: c.companyId,
+        service_type_ids: [c.serviceId],
+        start_time: TUESDAY_0930,
+        customer: customerContact(),
+      });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'This business is not taking online bookings right now', code: 'not_accepting_bookings' });
       const staff = await book({ service_type_ids: [c.serviceId], start_time: TUESDAY_0930 }, c.admin.token);
@@ -143,7 +218,10 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     it('books with a chosen employee only when the company allows it, inside their personal hours', async () => {
       const c = await bookableCompany(t, { name: 'Pick Your Barber', employeeBooking: true });
       // The employee works Tuesdays 12:00-14:00 only.
-      await t.call('POST', '/operating-hours', { token: c.admin.token, body: { user_id: c.employee.id, day_of_week: 2, open_time: '12:00', close_time: '14:00' } });
+      await t.call('POST', '/operating-hours', {
+        token: c.admin.token,
+        body: { user_id: c.employee.id, day_of_week: 2, open_time: '12:00', close_time: '14:00' },
+      });
       const base = { company_id: c.companyId, service_type_ids: [c.serviceId], employee_id: c.employee.id, customer: customerContact() };
       expect((await book({ ...base, start_time: TUESDAY_0930 })).status).toBe(400);
       const ok = await book({ ...base, start_time: '2026-11-24T12:30:00.000Z' });
@@ -158,7 +236,10 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
 
   describe('customer booking', () => {
     it('books for the signed-in customer of the company, and the customer sees only their own', async () => {
-      const res = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-25T10:00:00.000Z', company_id: a.companyId }, a.customer.token);
+      const res = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-11-25T10:00:00.000Z', company_id: a.companyId },
+        a.customer.token,
+      );
       expect(res.status, res.text).toBe(201);
       expect(res.body.user_id).toBe(a.customer.id);
       const list = await t.call('GET', '/appointments', { token: a.customer.token });
@@ -171,9 +252,15 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     });
 
     it('lets a customer cancel their own appointment but not move it, and never delete it', async () => {
-      const res = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-25T11:00:00.000Z', company_id: a.companyId }, a.customer.token);
+      const res = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-11-25T11:00:00.000Z', company_id: a.companyId },
+        a.customer.token,
+      );
       const id = res.body.id;
-      const move = await t.call('PUT', `/appointments/${id}`, { token: a.customer.token, body: { start_time: '2026-11-25T12:00:00.000Z' } });
+      const move = await t.call('PUT', `/appointments/${id}`, {
+        token: a.customer.token,
+        body: { start_time: '2026-11-25T12:00:00.000Z' },
+      });
       expect(move.status).toBe(403);
       const del = await t.call('DELETE', `/appointments/${id}`, { token: a.customer.token });
       expect(del.status).toBe(403);
@@ -189,7 +276,10 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     });
 
     it("books at another company as a member of the public (the customer's record there is found or created)", async () => {
-      const res = await book({ company_id: b.companyId, service_type_ids: [b.serviceId], start_time: TUESDAY_0930, customer: customerContact('Visiting') }, a.customer.token);
+      const res = await book(
+        { company_id: b.companyId, service_type_ids: [b.serviceId], start_time: TUESDAY_0930, customer: customerContact('Visiting') },
+        a.customer.token,
+      );
       expect(res.status, res.text).toBe(201);
       expect(res.body.user_id).not.toBe(a.customer.id);
       expect(res.body.company_id).toBe(b.companyId);
@@ -199,14 +289,26 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
   describe('staff booking', () => {
     it('books outside hours for a customer, with several services and the given end', async () => {
       const second = await addService(t, a.admin.token, { name: 'Colour', duration_minutes: 60 });
-      const res = await book({
-        user_id: a.customer.id, employee_id: a.employee.id, service_type_ids: [a.serviceId, second],
-        start_time: '2026-11-24T19:00:00Z', end_time: '2026-11-24T20:30:00+00:00', appointment_duration_option_id: 1,
-      }, a.manager.token);
+      const res = await book(
+        {
+          user_id: a.customer.id,
+          employee_id: a.employee.id,
+          service_type_ids: [a.serviceId, second],
+          start_time: '2026-11-24T19:00:00Z',
+          end_time: '2026-11-24T20:30:00+00:00',
+          appointment_duration_option_id: 1,
+        },
+        a.manager.token,
+      );
       expect(res.status, res.text).toBe(201);
       expect(res.body).toMatchObject({
-        company_id: a.companyId, user_id: a.customer.id, employee_id: a.employee.id, customer_name: 'customer person',
-        start_time: '2026-11-24T19:00:00.000Z', end_time: '2026-11-24T20:30:00.000Z', appointment_duration_option_id: 1,
+        company_id: a.companyId,
+        user_id: a.customer.id,
+        employee_id: a.employee.id,
+        customer_name: 'customer person',
+        start_time: '2026-11-24T19:00:00.000Z',
+        end_time: '2026-11-24T20:30:00.000Z',
+        appointment_duration_option_id: 1,
       });
       expect(res.body.service_types.map((s: any) => s.name)).toEqual(['Haircut', 'Colour']);
       expect(res.body.customer_email).toEqual(expect.stringContaining('@'));
@@ -214,46 +316,86 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
 
     it('answers a booking exactly as reading it back does', async () => {
       const second = await addService(t, a.admin.token, { name: 'Beard', duration_minutes: 15 });
-      const staff = await book({
-        user_id: a.customer.id, employee_id: a.user.id, service_type_ids: [second, a.serviceId], start_time: '2026-11-29T19:00:00Z',
-        customer: customerContact('Typed Name'), description: 'notes', sms_consent: true,
-      }, a.admin.token);
+      const staff = await book(
+        {
+          user_id: a.customer.id,
+          employee_id: a.user.id,
+          service_type_ids: [second, a.serviceId],
+          start_time: '2026-11-29T19:00:00Z',
+          customer: customerContact('Typed Name'),
+          description: 'notes',
+          sms_consent: true,
+        },
+        a.admin.token,
+      );
       expect(staff.status, staff.text).toBe(201);
       expect((await t.call('GET', `/appointments/${staff.body.id}`, { token: a.admin.token })).body).toEqual(staff.body);
-      const anon = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T10:00:00Z', customer: customerContact() });
+      const anon = await book({
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: '2026-11-29T10:00:00Z',
+        customer: customerContact(),
+      });
       const read = await t.call('GET', `/appointments/${anon.body.id}`, { token: a.admin.token });
       const { customer_email: _email, customer_phone: _phone, booking_contact, ...publicPart } = read.body;
       expect(publicPart).toEqual(anon.body);
       expect(booking_contact).toMatchObject({ name: 'Pat Booker' });
-      const mine = await book({ company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T11:00:00Z' }, a.customer.token);
+      const mine = await book(
+        { company_id: a.companyId, service_type_ids: [a.serviceId], start_time: '2026-11-29T11:00:00Z' },
+        a.customer.token,
+      );
       expect((await t.call('GET', `/appointments/${mine.body.id}`, { token: a.customer.token })).body).toEqual(mine.body);
     });
 
     it('derives the end from the duration option, else from the services', async () => {
-      const byOption = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-26T06:00:00Z', appointment_duration_option_id: 4 }, a.admin.token);
+      const byOption = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-11-26T06:00:00Z', appointment_duration_option_id: 4 },
+        a.admin.token,
+      );
       expect(byOption.body.end_time).toBe('2026-11-26T07:00:00.000Z'); // option 4 = 60 minutes
       const byServices = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-26T20:00:00Z' }, a.admin.token);
       expect(byServices.body.end_time).toBe('2026-11-26T20:30:00.000Z');
     });
 
     it("never goes past capacity nor into an employee's overlapping appointment", async () => {
-      const first = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-27T21:00:00Z', end_time: '2026-11-27T22:00:00Z' }, a.admin.token);
+      const first = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-11-27T21:00:00Z', end_time: '2026-11-27T22:00:00Z' },
+        a.admin.token,
+      );
       expect(first.status).toBe(201);
-      const full = await book({ service_type_ids: [a.serviceId], start_time: '2026-11-27T21:30:00Z', end_time: '2026-11-27T21:45:00Z' }, a.admin.token);
+      const full = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-11-27T21:30:00Z', end_time: '2026-11-27T21:45:00Z' },
+        a.admin.token,
+      );
       expect(full.status).toBe(409);
       expect(full.body.code).toBe('slot_taken');
       const other = await addService(t, a.admin.token, { name: 'Massage', duration_minutes: 60, available_slots: 5 });
-      const withEmployee = await book({ service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:00:00Z', end_time: '2026-11-27T07:00:00Z' }, a.admin.token);
+      const withEmployee = await book(
+        { service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:00:00Z', end_time: '2026-11-27T07:00:00Z' },
+        a.admin.token,
+      );
       expect(withEmployee.status).toBe(201);
       // Same service, same start: a group session within capacity is allowed.
-      const group = await book({ service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:00:00Z', end_time: '2026-11-27T07:00:00Z' }, a.admin.token);
+      const group = await book(
+        { service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:00:00Z', end_time: '2026-11-27T07:00:00Z' },
+        a.admin.token,
+      );
       expect(group.status).toBe(201);
-      const overlap = await book({ service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:30:00Z', end_time: '2026-11-27T07:30:00Z' }, a.admin.token);
+      const overlap = await book(
+        { service_type_ids: [other], employee_id: a.user.id, start_time: '2026-11-27T06:30:00Z', end_time: '2026-11-27T07:30:00Z' },
+        a.admin.token,
+      );
       expect(overlap.status).toBe(409);
-      const blocked = await book({ employee_id: a.user.id, start_time: '2026-11-27T06:15:00Z', end_time: '2026-11-27T06:20:00Z' }, a.admin.token);
+      const blocked = await book(
+        { employee_id: a.user.id, start_time: '2026-11-27T06:15:00Z', end_time: '2026-11-27T06:20:00Z' },
+        a.admin.token,
+      );
       expect(blocked.status).toBe(409);
       // Another employee is free.
-      const free = await book({ service_type_ids: [other], employee_id: a.employee.id, start_time: '2026-11-27T06:30:00Z', end_time: '2026-11-27T07:30:00Z' }, a.admin.token);
+      const free = await book(
+        { service_type_ids: [other], employee_id: a.employee.id, start_time: '2026-11-27T06:30:00Z', end_time: '2026-11-27T07:30:00Z' },
+        a.admin.token,
+      );
       expect(free.status).toBe(201);
     });
 
@@ -293,7 +435,10 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
     });
 
     it('lets global_admin book at a named company and needs the company', async () => {
-      const res = await book({ company_id: b.companyId, service_type_ids: [b.serviceId], start_time: '2026-11-28T07:00:00Z' }, global.token);
+      const res = await book(
+        { company_id: b.companyId, service_type_ids: [b.serviceId], start_time: '2026-11-28T07:00:00Z' },
+        global.token,
+      );
       expect(res.status, res.text).toBe(201);
       const none = await book({ service_type_ids: [b.serviceId], start_time: '2026-11-28T07:00:00Z' }, global.token);
       expect(none.status).toBe(400);
@@ -349,12 +494,23 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       expect((await t.call('GET', '/appointments', { token: global.token })).status).toBe(400);
       const gl = await t.call('GET', `/appointments?company_id=${c.companyId}`, { token: global.token });
       expect(gl.body.map((x: any) => x.id)).toEqual(ids);
-      expect((await t.call('GET', `/appointments/${ids[0]}`, { token: a.admin.token })).body).toEqual({ error: 'Appointment not found', code: 'not_found' });
+      expect((await t.call('GET', `/appointments/${ids[0]}`, { token: a.admin.token })).body).toEqual({
+        error: 'Appointment not found',
+        code: 'not_found',
+      });
     });
 
     it('refuses bad filters and ids', async () => {
       const c = reader();
-      for (const qs of ['start_date=2026-02-30', 'start_date=yesterday', 'end_date=2026-13-01', 'start_date=2026-11-26&end_date=2026-11-25', 'user_id=-1', 'employee_id=abc', `start_date=${'9'.repeat(500)}`]) {
+      for (const qs of [
+        'start_date=2026-02-30',
+        'start_date=yesterday',
+        'end_date=2026-13-01',
+        'start_date=2026-11-26&end_date=2026-11-25',
+        'user_id=-1',
+        'employee_id=abc',
+        `start_date=${'9'.repeat(500)}`,
+      ]) {
         const res = await t.call('GET', `/appointments?${qs}`, { token: c.admin.token });
         expect(res.status, qs).toBe(400);
       }
@@ -367,8 +523,14 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
 
   describe('updating and deleting', () => {
     it('moves an appointment keeping its length, bumps the version each change, and checks conflicts', async () => {
-      const first = await book({ service_type_ids: [a.serviceId], start_time: '2026-12-01T10:00:00Z', end_time: '2026-12-01T10:45:00Z' }, a.admin.token);
-      const blocker = await book({ service_type_ids: [a.serviceId], start_time: '2026-12-01T12:00:00Z', end_time: '2026-12-01T12:30:00Z' }, a.admin.token);
+      const first = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-12-01T10:00:00Z', end_time: '2026-12-01T10:45:00Z' },
+        a.admin.token,
+      );
+      const blocker = await book(
+        { service_type_ids: [a.serviceId], start_time: '2026-12-01T12:00:00Z', end_time: '2026-12-01T12:30:00Z' },
+        a.admin.token,
+      );
       expect(blocker.status).toBe(201);
       const id = first.body.id;
       const moved = await t.call('PUT', `/appointments/${id}`, { token: a.employee.token, body: { start_time: '2026-12-01T11:00:00Z' } });
@@ -404,16 +566,40 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       const extra = await addService(t, a.admin.token, { name: 'Toner', duration_minutes: 20 });
       const made = await book({ service_type_ids: [a.serviceId], start_time: '2026-12-04T10:00:00Z' }, a.admin.token);
       const id = made.body.id;
-      await t.call('PUT', `/appointments/${id}`, { token: a.admin.token, body: { start_time: '2026-12-04T12:00:00Z', service_type_ids: [a.serviceId, extra] } });
+      await t.call('PUT', `/appointments/${id}`, {
+        token: a.admin.token,
+        body: { start_time: '2026-12-04T12:00:00Z', service_type_ids: [a.serviceId, extra] },
+      });
       await t.call('PUT', `/appointments/${id}`, { token: a.admin.token, body: { status: 'cancelled' } });
-      const expected = await t.db.selectFrom('appointment_service_types as s').innerJoin('appointments as a', 'a.id', 's.appointment_id')
-        .select(['s.appointment_id', 's.service_type_id', 'a.start_time', 'a.end_time', 'a.status']).orderBy('s.appointment_id').orderBy('s.service_type_id').execute();
-      const copies = await t.db.selectFrom('service_bookings').select(['appointment_id', 'service_type_id', 'start_time', 'end_time', 'status'])
-        .orderBy('appointment_id').orderBy('service_type_id').execute();
+      const expected = await t.db
+        .selectFrom('appointment_service_types as s')
+        .innerJoin('appointments as a', 'a.id', 's.appointment_id')
+        .select(['s.appointment_id', 's.service_type_id', 'a.start_time', 'a.end_time', 'a.status'])
+        .orderBy('s.appointment_id')
+        .orderBy('s.service_type_id')
+        .execute();
+      const copies = await t.db
+        .selectFrom('service_bookings')
+        .select(['appointment_id', 'service_type_id', 'start_time', 'end_time', 'status'])
+        .orderBy('appointment_id')
+        .orderBy('service_type_id')
+        .execute();
       expect(copies).toEqual(expected);
       expect(copies.filter((c) => c.appointment_id === id)).toEqual([
-        { appointment_id: id, service_type_id: a.serviceId, start_time: '2026-12-04T12:00:00.000Z', end_time: '2026-12-04T12:30:00.000Z', status: 'cancelled' },
-        { appointment_id: id, service_type_id: extra, start_time: '2026-12-04T12:00:00.000Z', end_time: '2026-12-04T12:30:00.000Z', status: 'cancelled' },
+        {
+          appointment_id: id,
+          service_type_id: a.serviceId,
+          start_time: '2026-12-04T12:00:00.000Z',
+          end_time: '2026-12-04T12:30:00.000Z',
+          status: 'cancelled',
+        },
+        {
+          appointment_id: id,
+          service_type_id: extra,
+          start_time: '2026-12-04T12:00:00.000Z',
+          end_time: '2026-12-04T12:30:00.000Z',
+          status: 'cancelled',
+        },
       ]);
       await t.call('DELETE', `/appointments/${id}`, { token: a.admin.token });
       expect(await t.db.selectFrom('service_bookings').select('appointment_id').where('appointment_id', '=', id).execute()).toEqual([]);
@@ -423,8 +609,14 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       const made = await book({ service_type_ids: [a.serviceId], start_time: '2026-12-03T10:00:00Z' }, a.admin.token);
       const before = await databaseFingerprint(t.db);
       for (const body of [
-        { company_id: b.companyId }, { status: 'done' }, { start_time: '2026-02-30T10:00:00Z' }, { service_type_ids: [b.serviceId] },
-        { employee_id: 0 }, { end_time: '2026-12-03T09:00:00Z' }, { description: 'y'.repeat(3000) }, { version: 'x', status: 7 },
+        { company_id: b.companyId },
+        { status: 'done' },
+        { start_time: '2026-02-30T10:00:00Z' },
+        { service_type_ids: [b.serviceId] },
+        { employee_id: 0 },
+        { end_time: '2026-12-03T09:00:00Z' },
+        { description: 'y'.repeat(3000) },
+        { version: 'x', status: 7 },
       ]) {
         const res = await t.call('PUT', `/appointments/${made.body.id}`, { token: a.admin.token, body });
         expect(res.status, JSON.stringify(body)).toBe(400);

@@ -5,7 +5,14 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 import { IDEMPOTENCY_LEASE_MS, pruneIdempotencyKeys, requestHash } from '../../lib/idempotency.ts';
-import { addService, bookableCompany, countRows, customerContact, doubleBookings, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import {
+  addService,
+  bookableCompany,
+  countRows,
+  customerContact,
+  doubleBookings,
+  type BookableCompany,
+} from '../../testing/booking-fixtures.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
@@ -21,8 +28,12 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
 
   const book = (body: Record<string, unknown>, opts: { token?: string; headers?: Record<string, string> } = {}) =>
     t.call('POST', '/appointments', { body, ...opts });
-  const publicBody = (serviceId: number, start: string) =>
-    ({ company_id: co.companyId, service_type_ids: [serviceId], start_time: start, customer: customerContact() });
+  const publicBody = (serviceId: number, start: string) => ({
+    company_id: co.companyId,
+    service_type_ids: [serviceId],
+    start_time: start,
+    customer: customerContact(),
+  });
 
   describe('concurrent bookings', () => {
     it.each([[1], [3]])('50 simultaneous requests for one slot of capacity %i: exactly that many succeed', async (capacity) => {
@@ -32,16 +43,23 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(capacity);
       expect(statuses.filter((s) => s === 409)).toHaveLength(50 - capacity);
-      for (const r of results.filter((x) => x.status === 409)) expect(r.body).toEqual({ error: 'This time is no longer available', code: 'slot_taken' });
-      const rows = await t.db.selectFrom('appointments as a').innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
-        .select('a.id').where('ast.service_type_id', '=', serviceId).where('a.status', '=', 'booked').execute();
+      for (const r of results.filter((x) => x.status === 409))
+        expect(r.body).toEqual({ error: 'This time is no longer available', code: 'slot_taken' });
+      const rows = await t.db
+        .selectFrom('appointments as a')
+        .innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
+        .select('a.id')
+        .where('ast.service_type_id', '=', serviceId)
+        .where('a.status', '=', 'booked')
+        .execute();
       expect(rows).toHaveLength(capacity);
       expect(await doubleBookings(t, serviceId, capacity)).toBe(0);
     });
 
     it('checks capacity by the peak, not the count: a long booking over two back-to-back ones fits a capacity of 2, a third does not', async () => {
       const serviceId = await addService(t, co.admin.token, { name: 'Pairs', duration_minutes: 30, available_slots: 2 });
-      const staff = (start: string, end: string) => book({ company_id: co.companyId, service_type_ids: [serviceId], start_time: start, end_time: end }, { token: co.admin.token });
+      const staff = (start: string, end: string) =>
+        book({ company_id: co.companyId, service_type_ids: [serviceId], start_time: start, end_time: end }, { token: co.admin.token });
       expect((await staff('2026-11-28T09:00:00.000Z', '2026-11-28T09:30:00.000Z')).status).toBe(201);
       expect((await staff('2026-11-28T09:30:00.000Z', '2026-11-28T10:00:00.000Z')).status).toBe(201);
       // Two bookings overlap 09:00-10:00, but never at once: one place is always free.
@@ -49,17 +67,30 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       // Now 09:15-09:45 has two at once everywhere.
       const full = await staff('2026-11-28T09:15:00.000Z', '2026-11-28T09:45:00.000Z');
       expect(full.status).toBe(409);
-      const rows = await t.db.selectFrom('appointments as a').innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
-        .select('a.id').where('ast.service_type_id', '=', serviceId).execute();
+      const rows = await t.db
+        .selectFrom('appointments as a')
+        .innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
+        .select('a.id')
+        .where('ast.service_type_id', '=', serviceId)
+        .execute();
       expect(rows).toHaveLength(3);
     });
 
     it('staff racing to put one employee into overlapping appointments: one wins', async () => {
       const starts = Array.from({ length: 20 }, (_, i) => new Date(Date.parse('2026-11-25T09:00:00Z') + i * 60_000).toISOString());
-      const results = await Promise.all(starts.map((start) => book(
-        { employee_id: co.employee.id, start_time: start, end_time: new Date(Date.parse(start) + 45 * 60_000).toISOString(), description: 'race' },
-        { token: co.admin.token },
-      )));
+      const results = await Promise.all(
+        starts.map((start) =>
+          book(
+            {
+              employee_id: co.employee.id,
+              start_time: start,
+              end_time: new Date(Date.parse(start) + 45 * 60_000).toISOString(),
+              description: 'race',
+            },
+            { token: co.admin.token },
+          ),
+        ),
+      );
       expect(results.filter((r) => r.status === 201)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     });
@@ -68,11 +99,16 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       const serviceId = await addService(t, co.admin.token, { name: 'Movers', duration_minutes: 30 });
       const ids: number[] = [];
       for (let i = 0; i < 10; i++) {
-        const r = await book({ service_type_ids: [serviceId], start_time: `2026-11-26T${String(8 + i).padStart(2, '0')}:00:00Z` }, { token: co.admin.token });
+        const r = await book(
+          { service_type_ids: [serviceId], start_time: `2026-11-26T${String(8 + i).padStart(2, '0')}:00:00Z` },
+          { token: co.admin.token },
+        );
         expect(r.status).toBe(201);
         ids.push(r.body.id);
       }
-      const results = await Promise.all(ids.map((id) => t.call('PUT', `/appointments/${id}`, { token: co.employee.token, body: { start_time: '2026-11-26T19:00:00Z' } })));
+      const results = await Promise.all(
+        ids.map((id) => t.call('PUT', `/appointments/${id}`, { token: co.employee.token, body: { start_time: '2026-11-26T19:00:00Z' } })),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(9);
       expect(await doubleBookings(t, serviceId, 1)).toBe(0);
@@ -123,16 +159,29 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       const body = { service_type_ids: [co.serviceId], start_time: '2026-11-27T12:00:00.000Z' };
       const iso = NOW.toISOString();
       const row = {
-        scope: `user:${co.admin.id}`, method: 'POST', path: '/api/appointments', request_hash: requestHash(JSON.stringify(body)),
-        state: 'in_progress' as const, owner_token: 'someone-else', response_status: null, response_body: null, response_headers: null,
+        scope: `user:${co.admin.id}`,
+        method: 'POST',
+        path: '/api/appointments',
+        request_hash: requestHash(JSON.stringify(body)),
+        state: 'in_progress' as const,
+        owner_token: 'someone-else',
+        response_status: null,
+        response_body: null,
+        response_headers: null,
       };
-      await t.db.insertInto('idempotency_keys').values({ ...row, key: 'running-1', created_at: iso, updated_at: iso }).execute();
+      await t.db
+        .insertInto('idempotency_keys')
+        .values({ ...row, key: 'running-1', created_at: iso, updated_at: iso })
+        .execute();
       const busy = await book(body, { token: co.admin.token, headers: { 'Idempotency-Key': 'running-1' } });
       expect(busy.status).toBe(409);
       expect(busy.body.code).toBe('idempotency_in_progress');
 
       const stale = new Date(NOW.getTime() - IDEMPOTENCY_LEASE_MS - 1000).toISOString();
-      await t.db.insertInto('idempotency_keys').values({ ...row, key: 'crashed-1', created_at: stale, updated_at: stale }).execute();
+      await t.db
+        .insertInto('idempotency_keys')
+        .values({ ...row, key: 'crashed-1', created_at: stale, updated_at: stale })
+        .execute();
       const retried = await book(body, { token: co.admin.token, headers: { 'Idempotency-Key': 'crashed-1' } });
       expect(retried.status, retried.text).toBe(201);
       const key = await t.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'crashed-1').executeTakeFirstOrThrow();
@@ -147,7 +196,9 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       const body = publicBody(co.serviceId, start);
       const headers = { 'Idempotency-Key': 'retry-after-409' };
       expect((await book(body, { headers })).status).toBe(409);
-      expect(await t.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'retry-after-409').executeTakeFirst()).toBeUndefined();
+      expect(
+        await t.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'retry-after-409').executeTakeFirst(),
+      ).toBeUndefined();
       await t.call('PUT', `/appointments/${blocker.body.id}`, { token: co.admin.token, body: { status: 'cancelled' } });
       const ok = await book(body, { headers });
       expect(ok.status).toBe(201);
@@ -164,7 +215,9 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
         const res = await book(publicBody(co.serviceId, '2026-11-28T11:00:00Z'), { headers: { 'Idempotency-Key': key } });
         expect(res.status, key.slice(0, 10)).toBe(400);
       }
-      expect((await book(publicBody(co.serviceId, '2026-11-28T11:00:00Z'), { headers: { 'Idempotency-Key': 'y'.repeat(200) } })).status).toBe(201);
+      expect(
+        (await book(publicBody(co.serviceId, '2026-11-28T11:00:00Z'), { headers: { 'Idempotency-Key': 'y'.repeat(200) } })).status,
+      ).toBe(201);
       expect(await countRows(t, 'appointments')).toBe(before + 1);
     });
 
@@ -191,11 +244,24 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
     it('keeps keys 30 days and prunes older ones', async () => {
       const old = new Date(NOW.getTime() - 31 * 24 * 3600_000).toISOString();
       const recent = new Date(NOW.getTime() - 29 * 24 * 3600_000).toISOString();
-      const base = { scope: 'anon:test', method: 'POST', path: '/api/appointments', request_hash: 'x', state: 'done' as const, owner_token: null, response_status: 201, response_body: '{}', response_headers: '{}' };
-      await t.db.insertInto('idempotency_keys').values([
-        { ...base, key: 'old', created_at: old, updated_at: old },
-        { ...base, key: 'recent', created_at: recent, updated_at: recent },
-      ]).execute();
+      const base = {
+        scope: 'anon:test',
+        method: 'POST',
+        path: '/api/appointments',
+        request_hash: 'x',
+        state: 'done' as const,
+        owner_token: null,
+        response_status: 201,
+        response_body: '{}',
+        response_headers: '{}',
+      };
+      await t.db
+        .insertInto('idempotency_keys')
+        .values([
+          { ...base, key: 'old', created_at: old, updated_at: old },
+          { ...base, key: 'recent', created_at: recent, updated_at: recent },
+        ])
+        .execute();
       expect(await pruneIdempotencyKeys(t.db, NOW)).toBeGreaterThanOrEqual(1);
       const keys = (await t.db.selectFrom('idempotency_keys').select('key').where('scope', '=', 'anon:test').execute()).map((k) => k.key);
       expect(keys).toEqual(['recent']);
@@ -206,30 +272,61 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
     it('refuses a stale version with 412 and the current appointment, changing nothing; W/"n", "n" and * match', async () => {
       const made = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-29T09:00:00Z' }, { token: co.admin.token });
       const id = made.body.id;
-      const v2 = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"1"' }, body: { description: 'v2' } });
+      const v2 = await t.call('PUT', `/appointments/${id}`, {
+        token: co.admin.token,
+        headers: { 'If-Match': '"1"' },
+        body: { description: 'v2' },
+      });
       expect(v2.status).toBe(200);
       expect(v2.headers.get('etag')).toBe('"2"');
       const before = await databaseFingerprint(t.db);
-      const stale = await t.call('PUT', `/appointments/${id}`, { token: co.employee.token, headers: { 'If-Match': '"1"' }, body: { start_time: '2026-11-29T10:00:00Z' } });
+      const stale = await t.call('PUT', `/appointments/${id}`, {
+        token: co.employee.token,
+        headers: { 'If-Match': '"1"' },
+        body: { start_time: '2026-11-29T10:00:00Z' },
+      });
       expect(stale.status).toBe(412);
-      expect(stale.body).toMatchObject({ code: 'version_mismatch', error: expect.any(String), current: { id, version: 2, description: 'v2', start_time: '2026-11-29T09:00:00.000Z' } });
+      expect(stale.body).toMatchObject({
+        code: 'version_mismatch',
+        error: expect.any(String),
+        current: { id, version: 2, description: 'v2', start_time: '2026-11-29T09:00:00.000Z' },
+      });
       const staleDelete = await t.call('DELETE', `/appointments/${id}`, { token: co.employee.token, headers: { 'If-Match': 'W/"1"' } });
       expect(staleDelete.status).toBe(412);
       expect(await databaseFingerprint(t.db)).toBe(before);
 
-      const weak = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': 'W/"2"' }, body: { description: 'v3' } });
+      const weak = await t.call('PUT', `/appointments/${id}`, {
+        token: co.admin.token,
+        headers: { 'If-Match': 'W/"2"' },
+        body: { description: 'v3' },
+      });
       expect(weak.status).toBe(200);
-      const star = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '*' }, body: { description: 'v4' } });
+      const star = await t.call('PUT', `/appointments/${id}`, {
+        token: co.admin.token,
+        headers: { 'If-Match': '*' },
+        body: { description: 'v4' },
+      });
       expect(star.body.version).toBe(4);
-      const list = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"3", "4"' }, body: { description: 'v5' } });
+      const list = await t.call('PUT', `/appointments/${id}`, {
+        token: co.admin.token,
+        headers: { 'If-Match': '"3", "4"' },
+        body: { description: 'v5' },
+      });
       expect(list.body.version).toBe(5);
-      const bad = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': 'five' }, body: { description: 'v6' } });
+      const bad = await t.call('PUT', `/appointments/${id}`, {
+        token: co.admin.token,
+        headers: { 'If-Match': 'five' },
+        body: { description: 'v6' },
+      });
       expect(bad.status).toBe(400);
       const get = await t.call('GET', `/appointments/${id}`, { token: co.admin.token });
       expect(get.headers.get('etag')).toBe('"5"');
       const gone = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"5"' } });
       expect(gone.status).toBe(204);
-      expect((await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"5"' }, body: { description: 'x' } })).status).toBe(404);
+      expect(
+        (await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, headers: { 'If-Match': '"5"' }, body: { description: 'x' } }))
+          .status,
+      ).toBe(404);
     });
   });
 });
@@ -244,13 +341,21 @@ describe('public booking rate limit', () => {
   it('limits anonymous bookings per IP per minute, not staff', async () => {
     const co = await bookableCompany(t, { name: 'Busy', capacity: 10 });
     await t.db.deleteFrom('rate_limit_hits').execute(); // signing up counted too
-    const body = { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T10:00:00Z', customer: customerContact() };
+    const body = {
+      company_id: co.companyId,
+      service_type_ids: [co.serviceId],
+      start_time: '2026-11-24T10:00:00Z',
+      customer: customerContact(),
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await t.call('POST', '/appointments', { body })).status);
     expect(statuses).toEqual([201, 201, 201, 429]);
     const limited = await t.call('POST', '/appointments', { body });
     expect(limited.body.code).toBe('rate_limited');
-    const staff = await t.call('POST', '/appointments', { token: co.admin.token, body: { service_type_ids: [co.serviceId], start_time: '2026-11-24T10:00:00Z' } });
+    const staff = await t.call('POST', '/appointments', {
+      token: co.admin.token,
+      body: { service_type_ids: [co.serviceId], start_time: '2026-11-24T10:00:00Z' },
+    });
     expect(staff.status).toBe(201);
   });
 });

@@ -9,11 +9,27 @@ import { arg, prepared, type AppointmentRow, type Database, type Dialect } from 
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
-import { bookingNeighbours, busyAppointments, startBound, type BookableService, type BookingCompany } from '../availability/availability.repository.ts';
+import {
+  bookingNeighbours,
+  busyAppointments,
+  startBound,
+  type BookableService,
+  type BookingCompany,
+} from '../availability/availability.repository.ts';
 import { queueAppointmentEmail, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import {
-  deleteAppointment, findAppointmentRow, findAppointmentView, findOrCreateCustomer, insertAppointment,
-  recordSyncChange, serviceCapacities, serviceIdsOf, updateAppointment, type AppointmentChanges, type AppointmentView, type CompanyPerson,
+  deleteAppointment,
+  findAppointmentRow,
+  findAppointmentView,
+  findOrCreateCustomer,
+  insertAppointment,
+  recordSyncChange,
+  serviceCapacities,
+  serviceIdsOf,
+  updateAppointment,
+  type AppointmentChanges,
+  type AppointmentView,
+  type CompanyPerson,
 } from './appointment.repository.ts';
 import { toAppointmentDto } from './appointment.mapper.ts';
 import type { AppointmentDto } from './appointment.schema.ts';
@@ -42,10 +58,13 @@ export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
  * could commit ids 11 then 10, and a reader who saw 11 would skip 10 for ever. Under the lock each
  * company's ids are taken and committed in the same order.
  */
-const companyLockQuery = (db: Kysely<Database>) => db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
+const companyLockQuery = (db: Kysely<Database>) =>
+  db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
 const companyLock = {
   sqlite: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>(companyLockQuery),
-  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) => companyLockQuery(db).forNoKeyUpdate()),
+  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) =>
+    companyLockQuery(db).forNoKeyUpdate(),
+  ),
 };
 
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
@@ -57,7 +76,8 @@ export async function inBookingTransaction<T>(db: Kysely<Database>, work: (trx: 
   try {
     return await db.transaction().execute(work);
   } catch (err) {
-    if (isForeignKeyViolation(err)) throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });
+    if (isForeignKeyViolation(err))
+      throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });
     throw err;
   }
 }
@@ -101,20 +121,36 @@ function busyFor(ctx: WriteContext, companyId: number, longest: number, start: s
   return busyAppointments(ctx.trx, { companyId, startFrom: startBound(start, longest), startBefore: end });
 }
 
-async function queueEmail(ctx: WriteContext, kind: AppointmentEmailKind, company: BookingCompany, view: AppointmentView, opts: { previousStart?: string; version?: number } = {}) {
+async function queueEmail(
+  ctx: WriteContext,
+  kind: AppointmentEmailKind,
+  company: BookingCompany,
+  view: AppointmentView,
+  opts: { previousStart?: string; version?: number } = {},
+) {
   const email = view.customer_user_email ?? view.customer_email;
   if (!email) return;
-  await queueAppointmentEmail(ctx.trx, {
-    kind,
-    appointment: { id: view.id, start_time: view.start_time, end_time: view.end_time, version: opts.version ?? view.version, description: view.description },
-    previousStart: opts.previousStart,
-    company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
-    serviceNames: view.service_types.map((s) => s.name),
-    customer: { name: view.customer_user_name ?? view.customer_name ?? 'there', email },
-    employeeName: view.employee_name,
-    appUrl: ctx.appUrl,
-    mailFrom: ctx.mailFrom,
-  }, ctx.now);
+  await queueAppointmentEmail(
+    ctx.trx,
+    {
+      kind,
+      appointment: {
+        id: view.id,
+        start_time: view.start_time,
+        end_time: view.end_time,
+        version: opts.version ?? view.version,
+        description: view.description,
+      },
+      previousStart: opts.previousStart,
+      company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
+      serviceNames: view.service_types.map((s) => s.name),
+      customer: { name: view.customer_user_name ?? view.customer_name ?? 'there', email },
+      employeeName: view.employee_name,
+      appUrl: ctx.appUrl,
+      mailFrom: ctx.mailFrom,
+    },
+    ctx.now,
+  );
 }
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
@@ -123,8 +159,12 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   if (!locked) throw notFound('Company not found');
 
   const busy = await bookingNeighbours(trx, {
-    companyId: b.company.id, employeeId: b.employee?.id ?? null, services: b.services,
-    start: b.start, end: b.end, longestMinutes: locked.longest_appointment_minutes,
+    companyId: b.company.id,
+    employeeId: b.employee?.id ?? null,
+    services: b.services,
+    start: b.start,
+    end: b.end,
+    longestMinutes: locked.longest_appointment_minutes,
   });
   if (b.offeredSlot) {
     const service = b.services[0];
@@ -142,13 +182,15 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
       appointments: busy,
     });
     if (!slots.some((s) => s.start === b.start)) throw slotTaken();
-  } else if (bookingConflict({
-    start: b.start,
-    end: b.end,
-    serviceTypes: b.services.map((s) => ({ id: s.id, capacity: s.available_slots })),
-    employeeId: b.employee?.id ?? null,
-    appointments: busy,
-  })) {
+  } else if (
+    bookingConflict({
+      start: b.start,
+      end: b.end,
+      serviceTypes: b.services.map((s) => ({ id: s.id, capacity: s.available_slots })),
+      employeeId: b.employee?.id ?? null,
+      appointments: busy,
+    })
+  ) {
     throw slotTaken();
   }
 
@@ -170,12 +212,22 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     sms_consent: b.smsConsent ? 1 : 0,
     created_by: b.createdBy,
   };
-  const id = await insertAppointment(trx, values, b.services.map((s) => s.id), now);
+  const id = await insertAppointment(
+    trx,
+    values,
+    b.services.map((s) => s.id),
+    now,
+  );
   await recordSyncChange(trx, b.company.id, id, 'upsert', now);
   // Everything the answer shows is already known: no second read while the write lock is held.
   const iso = now.toISOString();
   const view: AppointmentView = {
-    ...values, id, status: 'booked', version: 1, created_at: iso, updated_at: iso,
+    ...values,
+    id,
+    status: 'booked',
+    version: 1,
+    created_at: iso,
+    updated_at: iso,
     customer_user_name: person?.name ?? null,
     customer_user_email: person?.email ?? null,
     customer_user_phone: person?.phone ?? null,
@@ -190,7 +242,12 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
  * The If-Match precondition, checked on the row read under the lock. `expected` is undefined without
  * the header, null for `*`.
  */
-async function checkVersion(ctx: WriteContext, row: AppointmentRow, expected: number[] | null | undefined, staffView: boolean): Promise<void> {
+async function checkVersion(
+  ctx: WriteContext,
+  row: AppointmentRow,
+  expected: number[] | null | undefined,
+  staffView: boolean,
+): Promise<void> {
   if (!expected || expected.includes(row.version)) return;
   const view = (await findAppointmentView(ctx.trx, row.id))!;
   throw new AppError('version_mismatch', 'This appointment was changed by someone else. Review the current version and try again.', {
@@ -214,7 +271,8 @@ export interface AppointmentEdit {
   smsConsent?: boolean;
 }
 
-const sameIds = (a: number[], b: number[]) => a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+const sameIds = (a: number[], b: number[]) =>
+  a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
 export async function updateAppointmentChecked(
   ctx: WriteContext,
@@ -238,8 +296,10 @@ export async function updateAppointmentChecked(
     // Moving the start alone keeps the appointment's length.
     end = new Date(Date.parse(start) + (Date.parse(current.end_time) - Date.parse(current.start_time))).toISOString();
   } else end = current.end_time;
-  if (Date.parse(end) <= Date.parse(start)) throw badRequest('end_time must be after start_time', [{ path: 'end_time', message: 'end_time must be after start_time' }]);
-  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000) throw badRequest('An appointment cannot last longer than 24 hours');
+  if (Date.parse(end) <= Date.parse(start))
+    throw badRequest('end_time must be after start_time', [{ path: 'end_time', message: 'end_time must be after start_time' }]);
+  if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000)
+    throw badRequest('An appointment cannot last longer than 24 hours');
 
   const currentServiceIds = await serviceIdsOf(trx, id);
   const serviceIds = edit.services ? [...new Set(edit.services.map((s) => s.id))] : currentServiceIds;
@@ -252,7 +312,8 @@ export async function updateAppointmentChecked(
   if (employeeId !== current.employee_id) changes.employee_id = employeeId;
   if (edit.userId !== undefined && edit.userId !== current.user_id) changes.user_id = edit.userId;
   if (edit.description !== undefined && edit.description !== current.description) changes.description = edit.description;
-  if (edit.durationOptionId !== undefined && edit.durationOptionId !== current.appointment_duration_option_id) changes.appointment_duration_option_id = edit.durationOptionId;
+  if (edit.durationOptionId !== undefined && edit.durationOptionId !== current.appointment_duration_option_id)
+    changes.appointment_duration_option_id = edit.durationOptionId;
   if (status !== current.status) changes.status = status;
   if (edit.smsConsent !== undefined && (edit.smsConsent ? 1 : 0) !== current.sms_consent) changes.sms_consent = edit.smsConsent ? 1 : 0;
   const servicesChanged = !sameIds(serviceIds, currentServiceIds);
@@ -267,13 +328,17 @@ export async function updateAppointmentChecked(
     // Capacities of the services it will have, archived ones included (an old booking keeps its service).
     const capacities = await serviceCapacities(trx, serviceIds);
     const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end);
-    if (bookingConflict({
-      start, end,
-      serviceTypes: capacities.map((s) => ({ id: s.id, capacity: s.available_slots })),
-      employeeId,
-      appointments: busy,
-      ignoreAppointmentId: id,
-    })) throw slotTaken();
+    if (
+      bookingConflict({
+        start,
+        end,
+        serviceTypes: capacities.map((s) => ({ id: s.id, capacity: s.available_slots })),
+        employeeId,
+        appointments: busy,
+        ignoreAppointmentId: id,
+      })
+    )
+      throw slotTaken();
   }
 
   await updateAppointment(trx, id, changes, servicesChanged ? serviceIds : undefined, now);
@@ -285,7 +350,12 @@ export async function updateAppointmentChecked(
   return toAppointmentDto(view, { staff: staffView });
 }
 
-export async function deleteAppointmentChecked(ctx: WriteContext, company: BookingCompany, id: number, ifMatch: number[] | null | undefined): Promise<void> {
+export async function deleteAppointmentChecked(
+  ctx: WriteContext,
+  company: BookingCompany,
+  id: number,
+  ifMatch: number[] | null | undefined,
+): Promise<void> {
   const { trx, now } = ctx;
   const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
   const current = await findAppointmentRow(trx, id);

@@ -23,12 +23,17 @@ describe.each(testDialects())('booking through two API processes on one %s datab
     a = await spawnServer(env);
     b = await spawnServer(env);
     handle = connect(database.url);
-    const reg = await call(a.url, 'POST', '/register', { body: { name: 'Owner', email: 'owner@two-processes.test', password: 'secret123', company_name: 'Two Doors', timezone: 'UTC' } });
+    const reg = await call(a.url, 'POST', '/register', {
+      body: { name: 'Owner', email: 'owner@two-processes.test', password: 'secret123', company_name: 'Two Doors', timezone: 'UTC' },
+    });
     expect(reg.status, reg.text).toBe(200);
     token = reg.body.token;
     companyId = (await call(b.url, 'GET', '/me', { token })).body.company_id;
     for (let d = 1; d <= 7; d++) {
-      const res = await call(a.url, 'POST', '/operating-hours', { token, body: { day_of_week: d, open_time: '06:00', close_time: '22:00' } });
+      const res = await call(a.url, 'POST', '/operating-hours', {
+        token,
+        body: { day_of_week: d, open_time: '06:00', close_time: '22:00' },
+      });
       expect([200, 201]).toContain(res.status);
     }
   }, 90_000);
@@ -40,41 +45,74 @@ describe.each(testDialects())('booking through two API processes on one %s datab
   });
 
   async function service(capacity: number): Promise<number> {
-    const res = await call(a.url, 'POST', '/service-types', { token, body: { name: `Capacity ${capacity}`, duration_minutes: 30, available_slots: capacity } });
+    const res = await call(a.url, 'POST', '/service-types', {
+      token,
+      body: { name: `Capacity ${capacity}`, duration_minutes: 30, available_slots: capacity },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.service_type.id;
   }
 
   async function bookedAt(serviceId: number, start: string): Promise<number> {
-    const rows = await handle.db.selectFrom('appointments as x')
+    const rows = await handle.db
+      .selectFrom('appointments as x')
       .innerJoin('appointment_service_types as s', 's.appointment_id', 'x.id')
-      .select('x.id').where('s.service_type_id', '=', serviceId).where('x.start_time', '=', start).where('x.status', '=', 'booked')
+      .select('x.id')
+      .where('s.service_type_id', '=', serviceId)
+      .where('x.start_time', '=', start)
+      .where('x.status', '=', 'booked')
       .execute();
     return rows.length;
   }
 
-  it.each([[1, '12:00'], [3, '13:00']])('50 requests split across both processes for capacity %i succeed exactly that often', async (capacity, time) => {
-    const serviceId = await service(capacity);
-    const start = `${day}T${time}:00.000Z`;
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 ? b.url : a.url, 'POST', '/appointments', {
-      body: { company_id: companyId, service_type_ids: [serviceId], start_time: start, customer: { name: `Racer ${i}`, email: `racer${i}@two-processes.test`, phone: '0123' } },
-    })));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 201)).toHaveLength(capacity);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(50 - capacity);
-    // Both processes took part in the race: each turned some requests away.
-    expect(results.filter((r, i) => i % 2 === 0 && r.status === 409).length).toBeGreaterThan(0);
-    expect(results.filter((r, i) => i % 2 === 1 && r.status === 409).length).toBeGreaterThan(0);
-    expect(await bookedAt(serviceId, start)).toBe(capacity);
-  }, 60_000);
+  it.each([
+    [1, '12:00'],
+    [3, '13:00'],
+  ])(
+    '50 requests split across both processes for capacity %i succeed exactly that often',
+    async (capacity, time) => {
+      const serviceId = await service(capacity);
+      const start = `${day}T${time}:00.000Z`;
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(i % 2 ? b.url : a.url, 'POST', '/appointments', {
+            body: {
+              company_id: companyId,
+              service_type_ids: [serviceId],
+              start_time: start,
+              customer: { name: `Racer ${i}`, email: `racer${i}@two-processes.test`, phone: '0123' },
+            },
+          }),
+        ),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(capacity);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(50 - capacity);
+      // Both processes took part in the race: each turned some requests away.
+      expect(results.filter((r, i) => i % 2 === 0 && r.status === 409).length).toBeGreaterThan(0);
+      expect(results.filter((r, i) => i % 2 === 1 && r.status === 409).length).toBeGreaterThan(0);
+      expect(await bookedAt(serviceId, start)).toBe(capacity);
+    },
+    60_000,
+  );
 
   it('one Idempotency-Key sent to both processes at once creates one appointment', async () => {
     const serviceId = await service(5);
     const start = `${day}T14:00:00.000Z`;
-    const body = { company_id: companyId, service_type_ids: [serviceId], start_time: start, customer: { name: 'Twice', email: 'twice@two-processes.test', phone: '0123' } };
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i % 2 ? b.url : a.url, 'POST', '/appointments', {
-      body, headers: { 'Idempotency-Key': 'both-doors' },
-    })));
+    const body = {
+      company_id: companyId,
+      service_type_ids: [serviceId],
+      start_time: start,
+      customer: { name: 'Twice', email: 'twice@two-processes.test', phone: '0123' },
+    };
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(i % 2 ? b.url : a.url, 'POST', '/appointments', {
+          body,
+          headers: { 'Idempotency-Key': 'both-doors' },
+        }),
+      ),
+    );
     for (const r of results) expect([201, 409]).toContain(r.status);
     const replay = await call(b.url, 'POST', '/appointments', { body, headers: { 'Idempotency-Key': 'both-doors' } });
     expect(replay.status).toBe(201);

@@ -4,11 +4,30 @@ import { currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { MessageSchema } from '../../lib/validation.ts';
 import { toUserDto, UserSchema } from '../users/user.mapper.ts';
-import { ChangePasswordBody, LoginBody, RegisterBody, ResetConfirmBody, ResetRequestBody, TokenSchema, ValidateQuery } from './auth.schema.ts';
-import { assertUsableToken, changePassword as changeOwnPassword, confirmPasswordReset, currentUser, login as signIn, register as signUp, requestPasswordReset } from './auth.service.ts';
+import {
+  ChangePasswordBody,
+  LoginBody,
+  RegisterBody,
+  ResetConfirmBody,
+  ResetRequestBody,
+  TokenSchema,
+  ValidateQuery,
+} from './auth.schema.ts';
+import {
+  assertUsableToken,
+  changePassword as changeOwnPassword,
+  confirmPasswordReset,
+  currentUser,
+  login as signIn,
+  register as signUp,
+  requestPasswordReset,
+} from './auth.service.ts';
 
 const register = defineRoute({
-  method: 'post', path: '/register', access: 'public', tags: ['auth'],
+  method: 'post',
+  path: '/register',
+  access: 'public',
+  tags: ['auth'],
   summary: 'Create a company and its admin (or, with role customer and company_slug, a customer account)',
   request: { body: jsonBody(RegisterBody) },
   responses: {
@@ -19,39 +38,59 @@ const register = defineRoute({
 });
 
 const login = defineRoute({
-  method: 'post', path: '/login', access: 'public', tags: ['auth'], summary: 'Sign in',
+  method: 'post',
+  path: '/login',
+  access: 'public',
+  tags: ['auth'],
+  summary: 'Sign in',
   request: { body: jsonBody(LoginBody) },
   responses: { 200: jsonResponse(TokenSchema, 'The session token (7 days)') },
 });
 
 const me = defineRoute({
-  method: 'get', path: '/me', access: 'authenticated', tags: ['auth'], summary: 'The signed-in user',
+  method: 'get',
+  path: '/me',
+  access: 'authenticated',
+  tags: ['auth'],
+  summary: 'The signed-in user',
   responses: { 200: jsonResponse(UserSchema, 'The current user') },
 });
 
 const changePassword = defineRoute({
-  method: 'post', path: '/me/change-password', access: 'authenticated', tags: ['auth'],
+  method: 'post',
+  path: '/me/change-password',
+  access: 'authenticated',
+  tags: ['auth'],
   summary: 'Change the own password; older tokens stop working and a fresh one is returned',
   request: { body: jsonBody(ChangePasswordBody) },
   responses: { 200: jsonResponse(z.object({ message: z.string(), token: z.string() }), 'Changed') },
 });
 
 const resetRequest = defineRoute({
-  method: 'post', path: '/password-reset/request', access: 'public', tags: ['auth'],
+  method: 'post',
+  path: '/password-reset/request',
+  access: 'public',
+  tags: ['auth'],
   summary: 'Email a one-hour reset link (same answer whether or not the address exists)',
   request: { body: jsonBody(ResetRequestBody) },
   responses: { 200: jsonResponse(MessageSchema, 'Accepted') },
 });
 
 const resetValidate = defineRoute({
-  method: 'get', path: '/password-reset/validate', access: 'public', tags: ['auth'],
+  method: 'get',
+  path: '/password-reset/validate',
+  access: 'public',
+  tags: ['auth'],
   summary: 'Whether a reset or invitation token can still be used',
   request: { query: ValidateQuery },
   responses: { 200: jsonResponse(z.object({ valid: z.literal(true) }), 'Usable') },
 });
 
 const resetConfirm = defineRoute({
-  method: 'post', path: '/password-reset/confirm', access: 'public', tags: ['auth'],
+  method: 'post',
+  path: '/password-reset/confirm',
+  access: 'public',
+  tags: ['auth'],
   summary: 'Set a new password with a reset or invitation token (single use)',
   request: { body: jsonBody(ResetConfirmBody) },
   responses: { 200: jsonResponse(MessageSchema, 'Password set') },
@@ -61,7 +100,10 @@ export const authRoutes = createRouter()
   .openapi(register, async (c) => {
     const result = await signUp(c.get('deps'), c.get('clientIp'), c.req.valid('json'));
     if ('invited' in result) {
-      return c.json({ message: 'We already have your details from a booking. We sent you an email with a link to set your password.' }, 202);
+      return c.json(
+        { message: 'We already have your details from a booking. We sent you an email with a link to set your password.' },
+        202,
+      );
     }
     return c.json({ token: result.token }, 200);
   })

@@ -53,26 +53,48 @@ export async function register(deps: AuthDeps, clientIp: string, body: Registrat
     if (existing) {
       if (existing.role !== 'customer') throw badRequest(EMAIL_EXISTS);
       // Whoever types an email must prove they own it before it gets a password (docs/decisions/04-customers-and-anonymous-booking.md).
-      await db.transaction().execute((trx) => sendPasswordLink(trx, {
-        user: existing, purpose: 'invite', appUrl: config.APP_URL, companyName: company.name, now: at,
-      }));
+      await db.transaction().execute((trx) =>
+        sendPasswordLink(trx, {
+          user: existing,
+          purpose: 'invite',
+          appUrl: config.APP_URL,
+          companyName: company.name,
+          now: at,
+        }),
+      );
       nudgeOutbox();
       return { invited: true };
     }
     const password_hash = await hashPassword(body.password);
-    const user = await uniqueOr(() => insertUser(db, {
-      company_id: company.id, name: body.name, email: body.email, role: 'customer', password_hash,
-    }, at), emailExists);
+    const user = await uniqueOr(
+      () =>
+        insertUser(
+          db,
+          {
+            company_id: company.id,
+            name: body.name,
+            email: body.email,
+            role: 'customer',
+            password_hash,
+          },
+          at,
+        ),
+      emailExists,
+    );
     return { token: await issueToken(jwtKey, user, at) };
   }
 
   if (existingLogin) throw badRequest(EMAIL_EXISTS);
   // Hash before the transaction: argon2 is slow and SQLite has one connection.
   const password_hash = await hashPassword(body.password);
-  const user = await uniqueOr(() => db.transaction().execute(async (trx) => {
-    const company = await createCompany(trx, { name: body.company_name!, email: body.email, timezone: body.timezone }, at);
-    return insertUser(trx, { company_id: company.id, name: body.name, email: body.email, role: 'admin', password_hash }, at);
-  }), emailExists);
+  const user = await uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const company = await createCompany(trx, { name: body.company_name!, email: body.email, timezone: body.timezone }, at);
+        return insertUser(trx, { company_id: company.id, name: body.name, email: body.email, role: 'admin', password_hash }, at);
+      }),
+    emailExists,
+  );
   return { token: await issueToken(jwtKey, user, at) };
 }
 
@@ -84,7 +106,9 @@ export async function login(deps: AuthDeps, clientIp: string, email: string, pas
   const key = `${email}|${clientIp}`;
   const failures = await countHits(db, 'login', key, new Date(at.getTime() - LOGIN_WINDOW_MS));
   if (failures >= config.RATE_LIMIT_LOGIN) {
-    throw new AppError('rate_limited', 'Too many failed sign-in attempts. Please try again in 15 minutes.', { headers: { 'Retry-After': '900' } });
+    throw new AppError('rate_limited', 'Too many failed sign-in attempts. Please try again in 15 minutes.', {
+      headers: { 'Retry-After': '900' },
+    });
   }
   const user = await findLoginByEmail(db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, password);
@@ -138,11 +162,15 @@ export async function confirmPasswordReset(deps: AuthDeps, token: string, newPas
   const found = await findUsableToken(db, token, at);
   if (!found) throw badRequest(INVALID_TOKEN);
   const password_hash = await hashPassword(newPassword);
-  await uniqueOr(() => db.transaction().execute(async (trx) => {
-    if (!(await consumeToken(trx, found.id, at))) throw badRequest(INVALID_TOKEN);
-    await setPassword(trx, found.user_id, password_hash, at);
-    // Every other outstanding link of this user dies with this one.
-    await retireUserTokens(trx, found.user_id, at);
-  }), emailExists);
+  await uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        if (!(await consumeToken(trx, found.id, at))) throw badRequest(INVALID_TOKEN);
+        await setPassword(trx, found.user_id, password_hash, at);
+        // Every other outstanding link of this user dies with this one.
+        await retireUserTokens(trx, found.user_id, at);
+      }),
+    emailExists,
+  );
   nudgeOutbox();
 }

@@ -5,7 +5,10 @@ import { testDialects } from '@bookwell/db/testing';
 import { registerCompany, startTestServer, uniqueEmail, type TestServer } from '../../testing/harness.ts';
 
 async function countRows(t: TestServer, table: 'users' | 'companies') {
-  const r = await t.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const r = await t.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -29,11 +32,19 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       expect(cb.timezone).toBe('UTC');
       const days = (Date.parse(ca.subscription_expires_at!) - Date.parse(ca.created_at)) / 86_400_000;
       expect(Math.round(days)).toBe(14);
-      const durations = await t.db.selectFrom('company_duration_options')
+      const durations = await t.db
+        .selectFrom('company_duration_options')
         .innerJoin('appointment_duration_options as o', 'o.id', 'company_duration_options.appointment_duration_option_id')
-        .select('o.duration_minutes').where('company_id', '=', a.companyId).orderBy('o.duration_minutes').execute();
+        .select('o.duration_minutes')
+        .where('company_id', '=', a.companyId)
+        .orderBy('o.duration_minutes')
+        .execute();
       expect(durations.map((d) => d.duration_minutes)).toEqual([15, 30, 45, 60]);
-      const def = await t.db.selectFrom('company_duration_defaults').selectAll().where('company_id', '=', a.companyId).executeTakeFirstOrThrow();
+      const def = await t.db
+        .selectFrom('company_duration_defaults')
+        .selectAll()
+        .where('company_id', '=', a.companyId)
+        .executeTakeFirstOrThrow();
       expect(def.default_appointment_duration).toBe(30);
     });
 
@@ -41,7 +52,9 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       const email = uniqueEmail('dup');
       await registerCompany(t, { email });
       const before = [await countRows(t, 'users'), await countRows(t, 'companies')];
-      const res = await t.call('POST', '/register', { body: { name: 'X', email: email.toUpperCase(), password: 'secret123', company_name: 'Other' } });
+      const res = await t.call('POST', '/register', {
+        body: { name: 'X', email: email.toUpperCase(), password: 'secret123', company_name: 'Other' },
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'Email already exists', code: 'validation' });
       expect([await countRows(t, 'users'), await countRows(t, 'companies')]).toEqual(before);
@@ -104,10 +117,14 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       const [h, p, s] = token.split('.');
       const payload = JSON.parse(Buffer.from(p, 'base64url').toString());
       const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, role: 'global_admin' })).toString('base64url')}.${s}`;
-      const foreign = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-another-secret-another'));
+      const foreign = await new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('another-secret-another-secret-another'));
       const none = new UnsecuredJWT(payload).encode();
-      const expired = await new SignJWT({ ...payload }).setProtectedHeader({ alg: 'HS256' })
-        .setIssuedAt(Math.floor(Date.now() / 1000) - 8 * 86400).setExpirationTime(Math.floor(Date.now() / 1000) - 86400)
+      const expired = await new SignJWT({ ...payload })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 8 * 86400)
+        .setExpirationTime(Math.floor(Date.now() / 1000) - 86400)
         .sign(t.server.deps.jwtKey);
       for (const bad of [tampered, foreign, none, expired, 'garbage', `${h}.${p}`]) {
         const res = await t.call('GET', '/me', { token: bad });
@@ -163,17 +180,27 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       expect(huge.status).toBe(413);
       expect(huge.body.code).toBe('payload_too_large');
       // Without Content-Length (chunked), the size is counted as the body arrives.
-      const chunked = (text: string) => fetch(`${t.url}/api/register`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, duplex: 'half',
-        body: new ReadableStream({ start(ctl) { for (let i = 0; i < text.length; i += 65536) ctl.enqueue(new TextEncoder().encode(text.slice(i, i + 65536))); ctl.close(); } }),
-      } as RequestInit);
+      const chunked = (text: string) =>
+        fetch(`${t.url}/api/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          duplex: 'half',
+          body: new ReadableStream({
+            start(ctl) {
+              for (let i = 0; i < text.length; i += 65536) ctl.enqueue(new TextEncoder().encode(text.slice(i, i + 65536)));
+              ctl.close();
+            },
+          }),
+        } as RequestInit);
       const hugeChunked = await chunked(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
       expect(hugeChunked.status).toBe(413);
       expect(((await hugeChunked.json()) as { code: string }).code).toBe('payload_too_large');
       const smallChunked = await chunked(JSON.stringify({ name: 'Chunky', email: 'not-an-email', password: 'secret1', company_name: 'c' }));
       expect(smallChunked.status).toBe(400);
       expect(JSON.stringify((await smallChunked.json()) as object)).toContain('email');
-      const longName = await t.call('POST', '/register', { body: { name: 'n'.repeat(5000), email: uniqueEmail(), password: 'secret1', company_name: 'c' } });
+      const longName = await t.call('POST', '/register', {
+        body: { name: 'n'.repeat(5000), email: uniqueEmail(), password: 'secret1', company_name: 'c' },
+      });
       expect(longName.status).toBe(400);
       expect(await countRows(t, 'users')).toBe(before);
       expect((await t.call('GET', '/health')).body).toMatchObject({ status: 'ok', db: 'ok' });

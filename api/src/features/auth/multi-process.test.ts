@@ -21,8 +21,10 @@ describe.skipIf(!pgUrl)('two API processes on one PostgreSQL', () => {
     await database?.drop();
   });
 
-  it('accept each other\'s tokens', async () => {
-    const reg = await call(a.url, 'POST', '/register', { body: { name: 'Ann', email: 'ann@multi.test', password: 'secret123', company_name: 'Multi' } });
+  it("accept each other's tokens", async () => {
+    const reg = await call(a.url, 'POST', '/register', {
+      body: { name: 'Ann', email: 'ann@multi.test', password: 'secret123', company_name: 'Multi' },
+    });
     expect(reg.status).toBe(200);
     const me = await call(b.url, 'GET', '/me', { token: reg.body.token });
     expect(me.status).toBe(200);

@@ -70,10 +70,14 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });
     const mail = await smtp.waitFor((m) => m.to.includes(email));
     const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(decodeQuotedPrintable(mail.raw))![1]);
-    await t.db.updateTable('password_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await t.db
+      .updateTable('password_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: 'whatever1' } })).status).toBe(400);
-    expect((await t.call('POST', '/password-reset/confirm', { body: { token: 'made-up', new_password: 'whatever1' } })).body.error)
-      .toBe('Invalid or expired reset token');
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token: 'made-up', new_password: 'whatever1' } })).body.error).toBe(
+      'Invalid or expired reset token',
+    );
     expect((await t.call('GET', '/password-reset/validate')).status).toBe(400);
   });
 });

@@ -30,7 +30,10 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
   });
 
   const slotValues = async (date: string) => {
-    const res = await t.call('GET', `/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=${date}`);
+    const res = await t.call(
+      'GET',
+      `/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=${date}`,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     return res.body.slots.map((s: { value: string }) => s.value) as string[];
@@ -51,19 +54,43 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
   it('shows a booking written by another connection (another API process, an import) at once', async () => {
     expect(await slotValues('2026-11-25')).toContain('11:00');
     await other.db.transaction().execute(async (trx) => {
-      const { id } = await trx.insertInto('appointments').values({
-        company_id: co.companyId, user_id: null, employee_id: null, start_time: '2026-11-25T11:00:00.000Z', end_time: '2026-11-25T11:30:00.000Z',
-        description: null, appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
-        customer_phone: null, sms_consent: 0, created_by: null, created_at: NOW.toISOString(), updated_at: NOW.toISOString(),
-      }).returning('id').executeTakeFirstOrThrow();
+      const { id } = await trx
+        .insertInto('appointments')
+        .values({
+          company_id: co.companyId,
+          user_id: null,
+          employee_id: null,
+          start_time: '2026-11-25T11:00:00.000Z',
+          end_time: '2026-11-25T11:30:00.000Z',
+          description: null,
+          appointment_duration_option_id: null,
+          status: 'booked',
+          version: 1,
+          customer_name: null,
+          customer_email: null,
+          customer_phone: null,
+          sms_consent: 0,
+          created_by: null,
+          created_at: NOW.toISOString(),
+          updated_at: NOW.toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await trx.insertInto('appointment_service_types').values({ appointment_id: id, service_type_id: co.serviceId }).execute();
     });
     expect(await slotValues('2026-11-25')).not.toContain('11:00');
   });
 
-  it('shows this server\'s own bookings and hours changes at once', async () => {
+  it("shows this server's own bookings and hours changes at once", async () => {
     expect(await slotValues('2026-11-26')).toContain('09:30');
-    const booked = await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-26T09:30:00.000Z', customer: customerContact() } });
+    const booked = await t.call('POST', '/appointments', {
+      body: {
+        company_id: co.companyId,
+        service_type_ids: [co.serviceId],
+        start_time: '2026-11-26T09:30:00.000Z',
+        customer: customerContact(),
+      },
+    });
     expect(booked.status, booked.text).toBe(201);
     expect(await slotValues('2026-11-26')).not.toContain('09:30');
     // Thursday 26 November closes at noon from now on.
@@ -90,7 +117,11 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
 
   it('stops answering for the public when the subscription ends, even with a fresh answer in hand', async () => {
     const c = await bookableCompany(t, { name: 'Ending Soon' });
-    await t.db.updateTable('companies').set({ subscription_expires_at: '2026-11-23T12:00:00.000Z' }).where('id', '=', c.companyId).execute();
+    await t.db
+      .updateTable('companies')
+      .set({ subscription_expires_at: '2026-11-23T12:00:00.000Z' })
+      .where('id', '=', c.companyId)
+      .execute();
     const ask = () => t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}`);
     try {
       expect((await ask()).status).toBe(200);
@@ -99,7 +130,13 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
       expect(after.status).toBe(403);
       expect(after.body.code).toBe('not_accepting_bookings');
       // Staff of the company still see their availability.
-      expect((await t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}`, { token: c.admin.token })).status).toBe(200);
+      expect(
+        (
+          await t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}`, {
+            token: c.admin.token,
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       clock = NOW;
     }

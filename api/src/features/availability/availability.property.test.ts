@@ -109,7 +109,10 @@ function todayIn(zone: string, now: Date): string {
 }
 
 function lastWindowDay(zone: string, now: Date, windowDays: number): string {
-  return DateTime.fromJSDate(now, { zone }).startOf('day').plus({ days: windowDays - 1 }).toISODate()!;
+  return DateTime.fromJSDate(now, { zone })
+    .startOf('day')
+    .plus({ days: windowDays - 1 })
+    .toISODate()!;
 }
 
 /** Brute-force bookableSlots: every grid minute checked against the rules one by one. */
@@ -155,7 +158,10 @@ const hoursArb: fc.Arbitrary<DayHours> = fc
   .tuple(minuteOfDay, fc.oneof(fc.integer({ min: 15, max: 1440 }), fc.integer({ min: -120, max: 0 })), fc.boolean())
   .map(([open, length, alt]) => {
     const close = Math.min(open + length, 1440);
-    return { open: hhmm(open), close: close === 1440 ? (alt ? '24:00' : '00:00') : alt ? `${hhmm(Math.max(close, 0))}:00` : hhmm(Math.max(close, 0)) };
+    return {
+      open: hhmm(open),
+      close: close === 1440 ? (alt ? '24:00' : '00:00') : alt ? `${hhmm(Math.max(close, 0))}:00` : hhmm(Math.max(close, 0)),
+    };
   });
 
 /** A query for one of the zone's days, with appointments around that day. */
@@ -173,7 +179,10 @@ function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
       nowOffsetMinutes: fc.oneof(fc.integer({ min: -3 * 1440, max: 1440 }), fc.constant(-40 * 1440)),
       appointments: fc.array(
         fc.record({
-          startMinutes: fc.oneof(fc.integer({ min: -16, max: 104 }).map((q) => q * 15), fc.integer({ min: -240, max: 1560 })),
+          startMinutes: fc.oneof(
+            fc.integer({ min: -16, max: 104 }).map((q) => q * 15),
+            fc.integer({ min: -240, max: 1560 }),
+          ),
           lengthMinutes: fc.oneof(fc.constantFrom(15, 30, 60, 90), fc.integer({ min: 0, max: 240 })),
           employeeId: fc.constantFrom(null, EMPLOYEE, 2),
           serviceTypeIds: fc.oneof(fc.constant<number[]>([SERVICE]), fc.subarray([1, 2, 3], { minLength: 1 })),
@@ -289,7 +298,9 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
         const offeredStarts = new Set(offered.map((s) => s.start));
         for (const slot of bookableSlots({ ...q, appointments: [] })) {
           if (offeredStarts.has(slot.start)) continue;
-          expect(bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments })).not.toBeNull();
+          expect(
+            bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments }),
+          ).not.toBeNull();
         }
       }),
       { numRuns: RUNS },
@@ -360,10 +371,21 @@ describe('bookingConflict properties', () => {
         }
         if (expected === null && r.employeeId !== null) {
           const same = (ids: number[]) => ids.length === r.services.length && ids.every((id) => r.services.includes(id));
-          const clash = live.some((a) => a.employeeId === r.employeeId && a.start < e && a.start + a.length > s && !(a.start === s && same(a.serviceTypeIds)));
+          const clash = live.some(
+            (a) => a.employeeId === r.employeeId && a.start < e && a.start + a.length > s && !(a.start === s && same(a.serviceTypeIds)),
+          );
           if (clash) expected = 'employee_busy';
         }
-        expect(bookingConflict({ start: at(s), end: at(e), serviceTypes, employeeId: r.employeeId, appointments, ignoreAppointmentId: r.ignore })).toBe(expected);
+        expect(
+          bookingConflict({
+            start: at(s),
+            end: at(e),
+            serviceTypes,
+            employeeId: r.employeeId,
+            appointments,
+            ignoreAppointmentId: r.ignore,
+          }),
+        ).toBe(expected);
       }),
       { numRuns: 1000 },
     );

@@ -22,49 +22,80 @@ export interface BookableService {
 }
 
 const COMPANY_COLUMNS = [
-  'companies.id', 'companies.name', 'companies.email', 'companies.timezone', 'companies.time_increment_minutes',
-  'companies.enable_employee_booking', 'companies.subscription_expires_at', 'companies.longest_appointment_minutes',
+  'companies.id',
+  'companies.name',
+  'companies.email',
+  'companies.timezone',
+  'companies.time_increment_minutes',
+  'companies.enable_employee_booking',
+  'companies.subscription_expires_at',
+  'companies.longest_appointment_minutes',
 ] as const;
 
 const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>
-  db.selectFrom('companies').select(COMPANY_COLUMNS).where('companies.id', '=', arg(0)));
+  db.selectFrom('companies').select(COMPANY_COLUMNS).where('companies.id', '=', arg(0)),
+);
 
 export async function findBookingCompany(db: DbOrTx, companyId: number): Promise<BookingCompany | undefined> {
   return (await bookingCompany(db, [companyId]))[0];
 }
 
-const companyWithService = prepared<[companyId: number, serviceTypeId: number], BookingCompany & {
-  service_id: number | null; service_name: string | null; duration_minutes: number | null; available_slots: number | null;
-}>((db) => db.selectFrom('companies')
-  .leftJoin('service_types as st', (j) => j
-    .on('st.id', '=', arg(1))
-    .onRef('st.company_id', '=', 'companies.id')
-    .on('st.archived_at', 'is', null))
-  .select(COMPANY_COLUMNS)
-  .select(['st.id as service_id', 'st.name as service_name', 'st.duration_minutes', 'st.available_slots'])
-  .where('companies.id', '=', arg(0)));
+const companyWithService = prepared<
+  [companyId: number, serviceTypeId: number],
+  BookingCompany & {
+    service_id: number | null;
+    service_name: string | null;
+    duration_minutes: number | null;
+    available_slots: number | null;
+  }
+>((db) =>
+  db
+    .selectFrom('companies')
+    .leftJoin('service_types as st', (j) =>
+      j.on('st.id', '=', arg(1)).onRef('st.company_id', '=', 'companies.id').on('st.archived_at', 'is', null),
+    )
+    .select(COMPANY_COLUMNS)
+    .select(['st.id as service_id', 'st.name as service_name', 'st.duration_minutes', 'st.available_slots'])
+    .where('companies.id', '=', arg(0)),
+);
 
 /**
  * The company and, when it is one of its active (not archived) services, the service, in one query:
  * the hot path of the availability endpoints.
  */
-export async function findCompanyWithService(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
+export async function findCompanyWithService(
+  db: DbOrTx,
+  companyId: number,
+  serviceTypeId: number,
+): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
   const [row] = await companyWithService(db, [companyId, serviceTypeId]);
   if (!row) return undefined;
   const { service_id, service_name, duration_minutes, available_slots, ...company } = row;
   return {
     company,
-    service: service_id === null ? null : { id: service_id, name: service_name!, duration_minutes: duration_minutes!, available_slots: available_slots! },
+    service:
+      service_id === null
+        ? null
+        : { id: service_id, name: service_name!, duration_minutes: duration_minutes!, available_slots: available_slots! },
   };
 }
 
 /** A current (not archived) staff member of the company, with the name bookings show. */
 const staffMember = prepared<[companyId: number, userId: number], { id: number; name: string }>((db) =>
-  db.selectFrom('users').select(['id', 'name'])
-    .where('id', '=', arg(1)).where('company_id', '=', arg(0))
-    .where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null));
+  db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('id', '=', arg(1))
+    .where('company_id', '=', arg(0))
+    .where('role', 'in', STAFF_ROLES)
+    .where('archived_at', 'is', null),
+);
 
-export async function findCompanyStaffMember(db: DbOrTx, companyId: number, userId: number): Promise<{ id: number; name: string } | undefined> {
+export async function findCompanyStaffMember(
+  db: DbOrTx,
+  companyId: number,
+  userId: number,
+): Promise<{ id: number; name: string } | undefined> {
   return (await staffMember(db, [companyId, userId]))[0];
 }
 
@@ -83,7 +114,8 @@ export interface BusyFilter {
  * neighbour, whatever its service or employee. Exported as a builder for the query-plan test.
  */
 export function busyAppointmentsQuery(db: DbOrTx, f: BusyFilter) {
-  return db.selectFrom('appointments as a')
+  return db
+    .selectFrom('appointments as a')
     .leftJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
     .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'ast.service_type_id'])
     .where('a.company_id', '=', f.companyId)
@@ -104,7 +136,8 @@ export interface SlotFilter extends BusyFilter {
  * A busy day of the whole company is never read, which keeps a 30-day window to a few hundred entries.
  */
 export function serviceBookingsQuery(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>, withIds: boolean) {
-  const q = db.selectFrom('service_bookings as s')
+  const q = db
+    .selectFrom('service_bookings as s')
     .where('s.service_type_id', '=', f.serviceTypeId)
     .where('s.start_time', '>=', f.startFrom)
     .where('s.start_time', '<', f.startBefore)
@@ -115,7 +148,8 @@ export function serviceBookingsQuery(db: DbOrTx, f: Omit<SlotFilter, 'companyId'
 
 /** One employee's booked appointments in a range, one row per service, by (employee_id, start_time) bounded at both ends. */
 export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) {
-  return db.selectFrom('appointments as a')
+  return db
+    .selectFrom('appointments as a')
     .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
     .select(['a.id', 'a.start_time', 'a.end_time', 'x.service_type_id'])
     .where('a.employee_id', '=', f.employeeId)
@@ -151,7 +185,8 @@ function collect(rows: BusyRow[]): BusyAppointment[] {
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, BusyRow>((db) =>
-  busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }));
+  busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
+);
 
 export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyAppointment[]> {
   return collect(await busyRows(db, [f.companyId, f.startFrom, f.startBefore]));
@@ -159,11 +194,15 @@ export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyA
 
 type ServiceArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
 const serviceTimes = prepared<ServiceArgs, { start_time: string; end_time: string }>((db) =>
-  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, false));
+  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, false),
+);
 const serviceTimesWithIds = prepared<ServiceArgs, { id: number; start_time: string; end_time: string }>((db) =>
-  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true));
-const employeeRows = prepared<[employeeId: number, companyId: number, startFrom: string, startBefore: string], Omit<BusyRow, 'employee_id'>>((db) =>
-  employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }));
+  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true),
+);
+const employeeRows = prepared<
+  [employeeId: number, companyId: number, startFrom: string, startBefore: string],
+  Omit<BusyRow, 'employee_id'>
+>((db) => employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }));
 
 /**
  * What the slots of one service (and optionally one employee) depend on: the service's bookings
@@ -176,12 +215,15 @@ export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyA
     return rows.map((r) => ({ start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] }));
   }
   const employeeId = f.employeeId;
-  const own = collect((await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })));
+  const own = collect(
+    (await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })),
+  );
   const ownIds = new Set(own.map((a) => a.id));
   const out = own;
   for (const r of await serviceTimesWithIds(db, range)) {
     // The employee's own appointments of this service are already in, with all their services.
-    if (!ownIds.has(r.id)) out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] });
+    if (!ownIds.has(r.id))
+      out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] });
   }
   return out;
 }
@@ -189,12 +231,15 @@ export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyA
 // How many booked appointments of a service overlap [start, end): an upper bound of how many run at
 // once there, answered from the covering index without building rows.
 const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: string, end: string], { n: number | string }>((db) =>
-  db.selectFrom('service_bookings as s').select((eb) => eb.fn.countAll().as('n'))
+  db
+    .selectFrom('service_bookings as s')
+    .select((eb) => eb.fn.countAll().as('n'))
     .where('s.service_type_id', '=', arg(0))
     .where('s.start_time', '>=', arg(1))
     .where('s.start_time', '<', arg(3))
     .where('s.end_time', '>', arg(2))
-    .where('s.status', '=', 'booked'));
+    .where('s.status', '=', 'booked'),
+);
 
 /**
  * What a new booking of [start, end) must be checked against, read inside its transaction: every
@@ -203,16 +248,22 @@ const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: s
  * can never fill it, so the check needs none of them). Same answers as reading the company's whole
  * range, for a fraction of the rows on a busy day.
  */
-export async function bookingNeighbours(db: DbOrTx, b: {
-  companyId: number;
-  employeeId: number | null;
-  services: { id: number; available_slots: number }[];
-  start: string;
-  end: string;
-  longestMinutes: number;
-}): Promise<BusyAppointment[]> {
+export async function bookingNeighbours(
+  db: DbOrTx,
+  b: {
+    companyId: number;
+    employeeId: number | null;
+    services: { id: number; available_slots: number }[];
+    start: string;
+    end: string;
+    longestMinutes: number;
+  },
+): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
-  const out = b.employeeId === null ? [] : collect((await employeeRows(db, [b.employeeId, b.companyId, from, b.end])).map((r) => ({ ...r, employee_id: b.employeeId })));
+  const out =
+    b.employeeId === null
+      ? []
+      : collect((await employeeRows(db, [b.employeeId, b.companyId, from, b.end])).map((r) => ({ ...r, employee_id: b.employeeId })));
   const own = new Set(out.map((a) => a.id));
   for (const s of b.services) {
     const [{ n }] = await overlapping(db, [s.id, from, b.start, b.end]);

@@ -27,16 +27,23 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     return res.body.slots.map((s: any) => s.value);
   };
 
-  it('answers the day\'s slots as {value, label, start, end} in the company zone', async () => {
+  it("answers the day's slots as {value, label, start, end} in the company zone", async () => {
     const res = await slots(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-24`);
     expect(res.status).toBe(200);
     expect(res.body.slots).toHaveLength(16);
-    expect(res.body.slots[0]).toEqual({ value: '09:00', label: '9:00 AM', start: '2026-11-24T09:00:00.000Z', end: '2026-11-24T09:30:00.000Z' });
+    expect(res.body.slots[0]).toEqual({
+      value: '09:00',
+      label: '9:00 AM',
+      start: '2026-11-24T09:00:00.000Z',
+      end: '2026-11-24T09:30:00.000Z',
+    });
     expect(res.body.slots[15]).toMatchObject({ value: '16:30', label: '4:30 PM' });
     // Today: nothing before now.
     expect((await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-23`))[0]).toBe('10:30');
     // duration_minutes replaces the service's duration.
-    expect((await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-24&duration_minutes=120`)).at(-1)).toBe('15:00');
+    expect((await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-24&duration_minutes=120`)).at(-1)).toBe(
+      '15:00',
+    );
     // Outside the 30-day window (23 Nov .. 22 Dec), and in the past: none.
     expect(await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-12-23`)).toEqual([]);
     expect(await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-22`)).toEqual([]);
@@ -46,7 +53,10 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
   it('takes booked places away up to capacity and gives cancelled ones back', async () => {
     const c = await bookableCompany(t, { name: 'Two Chairs', capacity: 2 });
     const q = `company_id=${c.companyId}&service_type_id=${c.serviceId}&date=2026-11-25`;
-    const bookAt = (start: string) => t.call('POST', '/appointments', { body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: start, customer: customerContact() } });
+    const bookAt = (start: string) =>
+      t.call('POST', '/appointments', {
+        body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: start, customer: customerContact() },
+      });
     const first = await bookAt('2026-11-25T10:00:00.000Z');
     expect(await values(q)).toContain('10:00');
     await bookAt('2026-11-25T10:00:00.000Z');
@@ -58,7 +68,10 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
   it('respects a chosen employee: their own appointments of any service and their personal hours', async () => {
     const c = await bookableCompany(t, { name: 'Barbers', employeeBooking: true, capacity: 5 });
     const other = await addService(t, c.admin.token, { name: 'Shave', duration_minutes: 60, available_slots: 5 });
-    await t.call('POST', '/appointments', { token: c.admin.token, body: { service_type_ids: [other], employee_id: c.employee.id, start_time: '2026-11-26T11:00:00Z' } });
+    await t.call('POST', '/appointments', {
+      token: c.admin.token,
+      body: { service_type_ids: [other], employee_id: c.employee.id, start_time: '2026-11-26T11:00:00Z' },
+    });
     const base = `company_id=${c.companyId}&service_type_id=${c.serviceId}&date=2026-11-26`;
     const withEmployee = await values(`${base}&employee_id=${c.employee.id}`);
     expect(withEmployee).not.toContain('11:00');
@@ -105,20 +118,29 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     expect(before.body.dates.at(-1)).toBe('2026-12-22');
     expect(before.body.dates).toHaveLength(30 - 1 - sundays.length);
     for (const s of sundays) expect(before.body.dates).not.toContain(s);
-    const booked = await t.call('POST', '/appointments', { body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: '2026-11-25T09:00:00Z', customer: customerContact() } });
+    const booked = await t.call('POST', '/appointments', {
+      body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: '2026-11-25T09:00:00Z', customer: customerContact() },
+    });
     expect(booked.status).toBe(201);
     const after = await dates(q);
     expect(after.body.dates).not.toContain('2026-11-25');
     expect(after.body.dates).toHaveLength(before.body.dates.length - 1);
     // A long staff appointment from the evening before also fills the morning.
-    await t.call('POST', '/appointments', { token: c.admin.token, body: { service_type_ids: [c.serviceId], start_time: '2026-11-25T20:00:00Z', end_time: '2026-11-26T09:30:00Z' } });
+    await t.call('POST', '/appointments', {
+      token: c.admin.token,
+      body: { service_type_ids: [c.serviceId], start_time: '2026-11-25T20:00:00Z', end_time: '2026-11-26T09:30:00Z' },
+    });
     expect((await dates(q)).body.dates).not.toContain('2026-11-26');
     expect(await values(`${q}&date=2026-11-26`)).toEqual([]);
   });
 
-  it('answers 403 not_accepting_bookings when the subscription expired, except to the company\'s staff', async () => {
+  it("answers 403 not_accepting_bookings when the subscription expired, except to the company's staff", async () => {
     const c = await bookableCompany(t, { name: 'Expired' });
-    await t.db.updateTable('companies').set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' }).where('id', '=', c.companyId).execute();
+    await t.db
+      .updateTable('companies')
+      .set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' })
+      .where('id', '=', c.companyId)
+      .execute();
     const q = `company_id=${c.companyId}&service_type_id=${c.serviceId}`;
     for (const res of [await slots(`${q}&date=2026-11-24`), await dates(q), await slots(`${q}&date=2026-11-24`, c.customer.token)]) {
       expect(res.status).toBe(403);
@@ -131,9 +153,16 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     const other = await bookableCompany(t, { name: 'Other' });
     const ok = `company_id=${co.companyId}&service_type_id=${co.serviceId}`;
     for (const qs of [
-      `${ok}&date=2026-02-30`, `${ok}&date=24-11-2026`, `${ok}&date=tomorrow`, `${ok}`, `company_id=${co.companyId}&date=2026-11-24`,
-      `company_id=abc&service_type_id=${co.serviceId}&date=2026-11-24`, `${ok}&date=2026-11-24&duration_minutes=0`,
-      `${ok}&date=2026-11-24&duration_minutes=abc`, `${ok}&date=2026-11-24&employee_id=-3`, `${ok}&date=${'1'.repeat(300)}`,
+      `${ok}&date=2026-02-30`,
+      `${ok}&date=24-11-2026`,
+      `${ok}&date=tomorrow`,
+      `${ok}`,
+      `company_id=${co.companyId}&date=2026-11-24`,
+      `company_id=abc&service_type_id=${co.serviceId}&date=2026-11-24`,
+      `${ok}&date=2026-11-24&duration_minutes=0`,
+      `${ok}&date=2026-11-24&duration_minutes=abc`,
+      `${ok}&date=2026-11-24&employee_id=-3`,
+      `${ok}&date=${'1'.repeat(300)}`,
     ]) {
       const res = await slots(qs);
       expect(res.status, qs).toBe(400);

@@ -13,14 +13,20 @@ const errorResponses = {
 };
 
 const availableSlots = defineRoute({
-  method: 'get', path: '/appointments/available-slots', access: 'public', tags: ['availability'],
+  method: 'get',
+  path: '/appointments/available-slots',
+  access: 'public',
+  tags: ['availability'],
   summary: 'Start times that can be booked for one service on one company-local date',
   request: { query: SlotsQuery },
   responses: { 200: jsonResponse(SlotsResponse, "The day's free slots, in time order"), ...errorResponses },
 });
 
 const availableDates = defineRoute({
-  method: 'get', path: '/appointments/available-dates', access: 'public', tags: ['availability'],
+  method: 'get',
+  path: '/appointments/available-dates',
+  access: 'public',
+  tags: ['availability'],
   summary: 'The dates of the next 30 company-local days that still have at least one free slot',
   request: { query: DatesQuery },
   responses: { 200: jsonResponse(DatesResponse, 'Dates as YYYY-MM-DD'), ...errorResponses },
@@ -32,9 +38,17 @@ const availableDates = defineRoute({
 export const availabilityRoutes = createRouter()
   .openapi(availableSlots, async (c) => {
     const text = await availableSlotsJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<z.infer<typeof SlotsResponse>, 200, 'json'>;
+    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
+      z.infer<typeof SlotsResponse>,
+      200,
+      'json'
+    >;
   })
   .openapi(availableDates, async (c) => {
     const text = await availableDatesJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<z.infer<typeof DatesResponse>, 200, 'json'>;
+    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
+      z.infer<typeof DatesResponse>,
+      200,
+      'json'
+    >;
   });

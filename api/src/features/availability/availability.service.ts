@@ -12,7 +12,14 @@ import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.t
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
 import { bookableSlots, windowDates, type BusyAppointment, type DayHours, type Slot } from './availability.ts';
-import { findCompanyStaffMember, findCompanyWithService, slotAppointments, startBound, type BookableService, type BookingCompany } from './availability.repository.ts';
+import {
+  findCompanyStaffMember,
+  findCompanyWithService,
+  slotAppointments,
+  startBound,
+  type BookableService,
+  type BookingCompany,
+} from './availability.repository.ts';
 
 export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache'>;
 
@@ -42,8 +49,15 @@ async function target(deps: AvailabilityDeps, caller: Actor | null, q: Availabil
   return { company: found.company, service: found.service, employeeId: q.employee_id ?? null };
 }
 
-function slotsOf(t: Target, date: string, hours: { company: DayHours | null; employee?: DayHours | null },
-  appointments: BusyAppointment[], now: Date, durationMinutes?: number, limit?: number) {
+function slotsOf(
+  t: Target,
+  date: string,
+  hours: { company: DayHours | null; employee?: DayHours | null },
+  appointments: BusyAppointment[],
+  now: Date,
+  durationMinutes?: number,
+  limit?: number,
+) {
   return bookableSlots({
     timezone: t.company.timezone,
     date,
@@ -91,7 +105,11 @@ function clockLimit(t: Target, window: string[], firstStartToday: string | undef
  * The JSON text of the answer: from the cache when it has a current one for this exact question, or
  * computed (reads made after the change stamp is taken) and offered to the cache.
  */
-async function cachedJson(deps: AvailabilityDeps, key: string, compute: () => Promise<{ body: unknown; validUntil: number }>): Promise<string> {
+async function cachedJson(
+  deps: AvailabilityDeps,
+  key: string,
+  compute: () => Promise<{ body: unknown; validUntil: number }>,
+): Promise<string> {
   const cache = deps.availabilityCache;
   const at = deps.now().getTime();
   let text = cache?.get(key, at);
@@ -109,7 +127,10 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
   const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
   return cachedJson(deps, key, async () => {
     const { t, at, tz, window } = await resolve(deps, caller, q);
-    const answer = (slots: Slot[]) => ({ body: { slots }, validUntil: clockLimit(t, window, q.date === window[0] ? slots[0]?.start : undefined) });
+    const answer = (slots: Slot[]) => ({
+      body: { slots },
+      validUntil: clockLimit(t, window, q.date === window[0] ? slots[0]?.start : undefined),
+    });
     if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
     const hours = await hoursForDay(deps.db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
     if (!hours.company || hours.employee === null) return answer([]);

@@ -3,7 +3,7 @@ import { bookableSlots, type BusyAppointment, type SlotQuery } from './availabil
 
 function busyDay(count: number, seed: number): BusyAppointment[] {
   let x = seed;
-  const random = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const dayStart = Date.parse('2026-03-10T12:00:00.000Z'); // 08:00 in New York
   return Array.from({ length: count }, (_, i) => {
     const start = dayStart + Math.floor(random() * 48) * 15 * 60_000;

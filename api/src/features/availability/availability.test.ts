@@ -1,13 +1,7 @@
 // Example-based tests of the availability rules (docs/decisions/05-scheduling-rules.md), including exact DST days.
 import { Settings } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import {
-  bookableSlots,
-  bookingConflict,
-  windowDates,
-  type BusyAppointment,
-  type SlotQuery,
-} from './availability.ts';
+import { bookableSlots, bookingConflict, windowDates, type BusyAppointment, type SlotQuery } from './availability.ts';
 import { isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
 
 const LONDON = 'Europe/London';
@@ -124,7 +118,12 @@ describe('calendar dates', () => {
 
 describe('limit (the date picker only asks whether a day has a slot left)', () => {
   it('answers the first free slots in order, skipping taken ones, and stops there', () => {
-    const taken: BusyAppointment = { start: '2026-06-15T08:00:00.000Z', end: '2026-06-15T08:30:00.000Z', employeeId: null, serviceTypeIds: [1] };
+    const taken: BusyAppointment = {
+      start: '2026-06-15T08:00:00.000Z',
+      end: '2026-06-15T08:30:00.000Z',
+      employeeId: null,
+      serviceTypeIds: [1],
+    };
     const all = bookableSlots(query({ appointments: [taken] }));
     expect(all.map((s) => s.value)).toEqual(['09:30', '10:00', '10:30', '11:00', '11:30']);
     expect(bookableSlots(query({ appointments: [taken], limit: 1 }))).toEqual(all.slice(0, 1));
@@ -134,10 +133,17 @@ describe('limit (the date picker only asks whether a day has a slot left)', () =
 
   it('finds the one free slot at the end of an otherwise full day', () => {
     const busy = ['08:00', '08:30', '09:00', '09:30', '10:00'].map((t): BusyAppointment => ({
-      start: `2026-06-15T${t}:00.000Z`, end: new Date(Date.parse(`2026-06-15T${t}:00.000Z`) + 30 * 60_000).toISOString(), employeeId: null, serviceTypeIds: [1],
+      start: `2026-06-15T${t}:00.000Z`,
+      end: new Date(Date.parse(`2026-06-15T${t}:00.000Z`) + 30 * 60_000).toISOString(),
+      employeeId: null,
+      serviceTypeIds: [1],
     }));
     expect(bookableSlots(query({ appointments: busy, limit: 1 })).map((s) => s.value)).toEqual(['11:30']);
-    expect(bookableSlots(query({ appointments: [...busy, { ...busy[0], start: '2026-06-15T10:30:00.000Z', end: '2026-06-15T11:00:00.000Z' }], limit: 1 }))).toEqual([]);
+    expect(
+      bookableSlots(
+        query({ appointments: [...busy, { ...busy[0], start: '2026-06-15T10:30:00.000Z', end: '2026-06-15T11:00:00.000Z' }], limit: 1 }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -232,7 +238,9 @@ describe('capacity', () => {
   });
 
   it('an empty appointment (end = start) occupies nothing', () => {
-    expect(values({ appointments: [appt('10:10', '10:10', { employeeId: 7, serviceTypeIds: [2] })], employeeId: 7 })).toEqual(range('09:00', '11:30', 30));
+    expect(values({ appointments: [appt('10:10', '10:10', { employeeId: 7, serviceTypeIds: [2] })], employeeId: 7 })).toEqual(
+      range('09:00', '11:30', 30),
+    );
   });
 
   it('ignores cancelled appointments if one is passed', () => {
@@ -241,7 +249,11 @@ describe('capacity', () => {
   });
 
   it('is not fooled by appointments on other days or unsorted input', () => {
-    const appointments = [appt('11:00', '11:30'), appt('09:00', '09:30'), { ...appt('10:00', '10:30'), start: '2026-06-16T09:00:00.000Z', end: '2026-06-16T09:30:00.000Z' }];
+    const appointments = [
+      appt('11:00', '11:30'),
+      appt('09:00', '09:30'),
+      { ...appt('10:00', '10:30'), start: '2026-06-16T09:00:00.000Z', end: '2026-06-16T09:30:00.000Z' },
+    ];
     expect(values({ appointments })).toEqual(['09:30', '10:00', '10:30', '11:30']);
   });
 });
@@ -298,48 +310,84 @@ describe('daylight saving time', () => {
 
   it('New York spring forward 2026-03-08: 02:00-02:59 do not exist', () => {
     expect(slotsOf(NEW_YORK, '2026-03-08')).toEqual([
-      '00:00 05:00', '00:30 05:30', '01:00 06:00', '01:30 06:30',
-      '03:00 07:00', '03:30 07:30', '04:00 08:00', '04:30 08:30', '05:00 09:00', '05:30 09:30',
+      '00:00 05:00',
+      '00:30 05:30',
+      '01:00 06:00',
+      '01:30 06:30',
+      '03:00 07:00',
+      '03:30 07:30',
+      '04:00 08:00',
+      '04:30 08:30',
+      '05:00 09:00',
+      '05:30 09:30',
     ]);
   });
 
   it('New York fall back 2026-11-01: 01:00-01:59 repeat and are offered once, at their first occurrence', () => {
     expect(slotsOf(NEW_YORK, '2026-11-01')).toEqual([
-      '00:00 04:00', '00:30 04:30', '01:00 05:00', '01:30 05:30', '02:00 07:00', '02:30 07:30',
-      '03:00 08:00', '03:30 08:30', '04:00 09:00', '04:30 09:30', '05:00 10:00', '05:30 10:30',
+      '00:00 04:00',
+      '00:30 04:30',
+      '01:00 05:00',
+      '01:30 05:30',
+      '02:00 07:00',
+      '02:30 07:30',
+      '03:00 08:00',
+      '03:30 08:30',
+      '04:00 09:00',
+      '04:30 09:30',
+      '05:00 10:00',
+      '05:30 10:30',
     ]);
   });
 
   it('London spring forward 2026-03-29: 01:00-01:59 do not exist', () => {
     expect(slotsOf(LONDON, '2026-03-29')).toEqual([
-      '00:00 00:00', '00:30 00:30', '02:00 01:00', '02:30 01:30',
-      '03:00 02:00', '03:30 02:30', '04:00 03:00', '04:30 03:30', '05:00 04:00', '05:30 04:30',
+      '00:00 00:00',
+      '00:30 00:30',
+      '02:00 01:00',
+      '02:30 01:30',
+      '03:00 02:00',
+      '03:30 02:30',
+      '04:00 03:00',
+      '04:30 03:30',
+      '05:00 04:00',
+      '05:30 04:30',
     ]);
   });
 
   it('London fall back 2026-10-25: 01:00-01:59 offered once (BST)', () => {
     expect(slotsOf(LONDON, '2026-10-25')).toEqual([
-      '00:00 23:00', '00:30 23:30', '01:00 00:00', '01:30 00:30', '02:00 02:00', '02:30 02:30',
-      '03:00 03:00', '03:30 03:30', '04:00 04:00', '04:30 04:30', '05:00 05:00', '05:30 05:30',
+      '00:00 23:00',
+      '00:30 23:30',
+      '01:00 00:00',
+      '01:30 00:30',
+      '02:00 02:00',
+      '02:30 02:30',
+      '03:00 03:00',
+      '03:30 03:30',
+      '04:00 04:00',
+      '04:30 04:30',
+      '05:00 05:00',
+      '05:30 05:30',
     ]);
   });
 
   it('Lord Howe 2026-04-05: clocks go back 30 minutes, 01:30-01:59 offered once (UTC+11)', () => {
-    expect(slotsOf(LORD_HOWE, '2026-04-05', { incrementMinutes: 15, durationMinutes: 15, companyHours: { open: '01:00', close: '03:00' } })).toEqual([
-      '01:00 14:00', '01:15 14:15', '01:30 14:30', '01:45 14:45',
-      '02:00 15:30', '02:15 15:45', '02:30 16:00', '02:45 16:15',
-    ]);
+    expect(
+      slotsOf(LORD_HOWE, '2026-04-05', { incrementMinutes: 15, durationMinutes: 15, companyHours: { open: '01:00', close: '03:00' } }),
+    ).toEqual(['01:00 14:00', '01:15 14:15', '01:30 14:30', '01:45 14:45', '02:00 15:30', '02:15 15:45', '02:30 16:00', '02:45 16:15']);
   });
 
   it('Lord Howe 2026-10-04: clocks go forward 30 minutes, 02:00-02:29 do not exist', () => {
-    expect(slotsOf(LORD_HOWE, '2026-10-04', { incrementMinutes: 15, durationMinutes: 15, companyHours: { open: '01:00', close: '03:00' } })).toEqual([
-      '01:00 14:30', '01:15 14:45', '01:30 15:00', '01:45 15:15',
-      '02:30 15:30', '02:45 15:45',
-    ]);
+    expect(
+      slotsOf(LORD_HOWE, '2026-10-04', { incrementMinutes: 15, durationMinutes: 15, companyHours: { open: '01:00', close: '03:00' } }),
+    ).toEqual(['01:00 14:30', '01:15 14:45', '01:30 15:00', '01:45 15:15', '02:30 15:30', '02:45 15:45']);
   });
 
   it('durations are real time across a transition', () => {
-    const [s] = bookableSlots(query({ ...night, timezone: NEW_YORK, date: '2026-03-08', companyHours: { open: '01:30', close: '06:00' }, durationMinutes: 60 }));
+    const [s] = bookableSlots(
+      query({ ...night, timezone: NEW_YORK, date: '2026-03-08', companyHours: { open: '01:30', close: '06:00' }, durationMinutes: 60 }),
+    );
     expect(s).toMatchObject({ value: '01:30', start: '2026-03-08T06:30:00.000Z', end: '2026-03-08T07:30:00.000Z' }); // ends 03:30 EDT
     // 05:00 EST-midnight day: 04:00 EDT + 2h ends 06:00 EDT exactly at closing.
     expect(slotsOf(NEW_YORK, '2026-03-08', { durationMinutes: 120 }).at(-1)).toBe('04:00 08:00');
@@ -351,10 +399,26 @@ describe('daylight saving time', () => {
   });
 
   it('a closing time inside the gap closes at the jump; a repeated closing time at its first occurrence', () => {
-    expect(slotsOf(NEW_YORK, '2026-03-08', { companyHours: { open: '00:00', close: '02:30' } })).toEqual(['00:00 05:00', '00:30 05:30', '01:00 06:00', '01:30 06:30']);
-    expect(slotsOf(NEW_YORK, '2026-03-08', { companyHours: { open: '00:00', close: '02:30' }, durationMinutes: 60 })).toEqual(['00:00 05:00', '00:30 05:30', '01:00 06:00']);
-    expect(slotsOf(NEW_YORK, '2026-11-01', { companyHours: { open: '00:00', close: '01:30' } })).toEqual(['00:00 04:00', '00:30 04:30', '01:00 05:00']);
-    expect(slotsOf(NEW_YORK, '2026-11-01', { companyHours: { open: '00:00', close: '01:30' }, durationMinutes: 60 })).toEqual(['00:00 04:00', '00:30 04:30']);
+    expect(slotsOf(NEW_YORK, '2026-03-08', { companyHours: { open: '00:00', close: '02:30' } })).toEqual([
+      '00:00 05:00',
+      '00:30 05:30',
+      '01:00 06:00',
+      '01:30 06:30',
+    ]);
+    expect(slotsOf(NEW_YORK, '2026-03-08', { companyHours: { open: '00:00', close: '02:30' }, durationMinutes: 60 })).toEqual([
+      '00:00 05:00',
+      '00:30 05:30',
+      '01:00 06:00',
+    ]);
+    expect(slotsOf(NEW_YORK, '2026-11-01', { companyHours: { open: '00:00', close: '01:30' } })).toEqual([
+      '00:00 04:00',
+      '00:30 04:30',
+      '01:00 05:00',
+    ]);
+    expect(slotsOf(NEW_YORK, '2026-11-01', { companyHours: { open: '00:00', close: '01:30' }, durationMinutes: 60 })).toEqual([
+      '00:00 04:00',
+      '00:30 04:30',
+    ]);
   });
 
   it('opening inside the gap starts at the first wall time that exists', () => {
@@ -363,7 +427,9 @@ describe('daylight saving time', () => {
 
   it('an appointment in the repeated hour blocks by instant, not by wall time', () => {
     // 01:00-01:30 EST (the second 01:00) is 06:00Z-06:30Z: it does not touch the offered 01:00 EDT (05:00Z).
-    const appointments: BusyAppointment[] = [{ start: '2026-11-01T06:00:00.000Z', end: '2026-11-01T06:30:00.000Z', employeeId: null, serviceTypeIds: [1] }];
+    const appointments: BusyAppointment[] = [
+      { start: '2026-11-01T06:00:00.000Z', end: '2026-11-01T06:30:00.000Z', employeeId: null, serviceTypeIds: [1] },
+    ];
     expect(slotsOf(NEW_YORK, '2026-11-01', { appointments })).toEqual(slotsOf(NEW_YORK, '2026-11-01'));
     expect(slotsOf(NEW_YORK, '2026-11-01', { appointments, durationMinutes: 90 })).not.toContain('01:00 05:00');
   });
@@ -389,13 +455,20 @@ describe('daylight saving time', () => {
     expect(localDayBounds(LORD_HOWE, '2026-04-05')).toEqual({ start: '2026-04-04T13:00:00.000Z', end: '2026-04-05T13:30:00.000Z' });
     expect(localDayBounds(LORD_HOWE, '2026-10-04')).toEqual({ start: '2026-10-03T13:30:00.000Z', end: '2026-10-04T13:00:00.000Z' });
     // Chile springs forward at midnight: 2026-09-06 begins at 01:00 local.
-    expect(localDayBounds('America/Santiago', '2026-09-06')).toEqual({ start: '2026-09-06T04:00:00.000Z', end: '2026-09-07T03:00:00.000Z' });
+    expect(localDayBounds('America/Santiago', '2026-09-06')).toEqual({
+      start: '2026-09-06T04:00:00.000Z',
+      end: '2026-09-07T03:00:00.000Z',
+    });
   });
 
   it('a day that does not exist (Samoa skipped 2011-12-30) has no slots', () => {
     const b = localDayBounds('Pacific/Apia', '2011-12-30');
     expect(b.start).toBe(b.end);
-    expect(bookableSlots(query({ ...night, timezone: 'Pacific/Apia', date: '2011-12-30', now: new Date('2011-12-01T00:00:00Z'), windowDays: 60 }))).toEqual([]);
+    expect(
+      bookableSlots(
+        query({ ...night, timezone: 'Pacific/Apia', date: '2011-12-30', now: new Date('2011-12-01T00:00:00Z'), windowDays: 60 }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -425,7 +498,11 @@ describe('invalid input throws a clear Error', () => {
     ['NaN capacity', { capacity: NaN }, /Invalid capacity/],
     ['negative window', { windowDays: -1 }, /Invalid windowDays/],
     ['invalid clock', { now: new Date('nope') }, /Invalid clock/],
-    ['bad appointment', { appointments: [{ start: 'yesterday', end: '2026-06-15T10:00:00.000Z', employeeId: null, serviceTypeIds: [1] }] }, /Invalid instant "yesterday"/],
+    [
+      'bad appointment',
+      { appointments: [{ start: 'yesterday', end: '2026-06-15T10:00:00.000Z', employeeId: null, serviceTypeIds: [1] }] },
+      /Invalid instant "yesterday"/,
+    ],
   ])('%s', (_name, overrides, message) => {
     expect(() => bookableSlots(query(overrides))).toThrow(message);
   });
@@ -433,7 +510,9 @@ describe('invalid input throws a clear Error', () => {
   it('also validates outside the window and on closed days', () => {
     expect(() => bookableSlots(query({ date: '2020-02-30', companyHours: null }))).toThrow(/Invalid date/);
     expect(() => bookableSlots(query({ timezone: 'Nope', companyHours: null }))).toThrow(/Invalid time zone/);
-    expect(() => bookableSlots(query({ date: '2027-01-01', companyHours: { open: 'x', close: 'y' } }))).toThrow(/Invalid company opening time/);
+    expect(() => bookableSlots(query({ date: '2027-01-01', companyHours: { open: 'x', close: 'y' } }))).toThrow(
+      /Invalid company opening time/,
+    );
   });
 
   it('helpers validate too', () => {
@@ -459,12 +538,22 @@ describe('bookingConflict (staff writes)', () => {
     expect(bookingConflict({ ...at('09:30', '10:00'), ...base, appointments })).toBeNull();
     expect(bookingConflict({ ...at('10:15', '10:45'), ...base, appointments })).toBe('capacity');
     expect(bookingConflict({ ...at('10:15', '10:45'), serviceTypes: [{ id: 1, capacity: 2 }], employeeId: null, appointments })).toBeNull();
-    expect(bookingConflict({ ...at('10:15', '10:45'), serviceTypes: [{ id: 1, capacity: 2 }], employeeId: null, appointments: [...appointments, appt('10:20', '10:25')] })).toBe('capacity');
+    expect(
+      bookingConflict({
+        ...at('10:15', '10:45'),
+        serviceTypes: [{ id: 1, capacity: 2 }],
+        employeeId: null,
+        appointments: [...appointments, appt('10:20', '10:25')],
+      }),
+    ).toBe('capacity');
   });
 
   it('checks every listed service', () => {
     const appointments = [appt('10:00', '11:00', { serviceTypeIds: [2] })];
-    const serviceTypes = [{ id: 1, capacity: 5 }, { id: 2, capacity: 1 }];
+    const serviceTypes = [
+      { id: 1, capacity: 5 },
+      { id: 2, capacity: 1 },
+    ];
     expect(bookingConflict({ ...at('10:30', '11:30'), serviceTypes, employeeId: null, appointments })).toBe('capacity');
     expect(bookingConflict({ ...at('11:00', '11:30'), serviceTypes, employeeId: null, appointments })).toBeNull();
   });
@@ -476,16 +565,35 @@ describe('bookingConflict (staff writes)', () => {
     expect(bookingConflict({ ...at('10:00', '10:30'), ...group, employeeId: 3 })).toBeNull();
     expect(bookingConflict({ ...at('10:30', '11:30'), ...group, employeeId: 3 })).toBe('employee_busy');
     expect(bookingConflict({ ...at('10:30', '11:30'), ...group, employeeId: 4 })).toBeNull();
-    expect(bookingConflict({ ...at('10:00', '11:00'), serviceTypes: [{ id: 2, capacity: 3 }], appointments, employeeId: 3 })).toBe('employee_busy');
-    expect(bookingConflict({ ...at('10:00', '11:00'), serviceTypes: [{ id: 1, capacity: 3 }, { id: 2, capacity: 3 }], appointments, employeeId: 3 })).toBe('employee_busy');
-    expect(bookingConflict({ ...at('10:00', '11:00'), serviceTypes: [{ id: 1, capacity: 1 }], appointments, employeeId: 3 })).toBe('capacity');
+    expect(bookingConflict({ ...at('10:00', '11:00'), serviceTypes: [{ id: 2, capacity: 3 }], appointments, employeeId: 3 })).toBe(
+      'employee_busy',
+    );
+    expect(
+      bookingConflict({
+        ...at('10:00', '11:00'),
+        serviceTypes: [
+          { id: 1, capacity: 3 },
+          { id: 2, capacity: 3 },
+        ],
+        appointments,
+        employeeId: 3,
+      }),
+    ).toBe('employee_busy');
+    expect(bookingConflict({ ...at('10:00', '11:00'), serviceTypes: [{ id: 1, capacity: 1 }], appointments, employeeId: 3 })).toBe(
+      'capacity',
+    );
   });
 
   it('ignores the appointment being moved and cancelled ones', () => {
-    const appointments = [appt('10:00', '11:00', { id: 41, employeeId: 3 }), appt('11:00', '12:00', { id: 42, employeeId: 3, status: 'cancelled' })];
+    const appointments = [
+      appt('10:00', '11:00', { id: 41, employeeId: 3 }),
+      appt('11:00', '12:00', { id: 42, employeeId: 3, status: 'cancelled' }),
+    ];
     expect(bookingConflict({ ...at('10:30', '11:30'), ...base, employeeId: 3, appointments })).toBe('capacity');
     expect(bookingConflict({ ...at('10:30', '11:30'), ...base, employeeId: 3, appointments, ignoreAppointmentId: 41 })).toBeNull();
-    expect(bookingConflict({ ...at('10:30', '11:30'), serviceTypes: [{ id: 1, capacity: 9 }], employeeId: 3, appointments })).toBe('employee_busy');
+    expect(bookingConflict({ ...at('10:30', '11:30'), serviceTypes: [{ id: 1, capacity: 9 }], employeeId: 3, appointments })).toBe(
+      'employee_busy',
+    );
   });
 
   it('rejects an empty or reversed interval', () => {

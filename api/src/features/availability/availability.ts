@@ -1,6 +1,17 @@
 // Availability owns the scheduling rules of docs/decisions/05-scheduling-rules.md as pure functions: which start times of one local day can be booked, and whether a staff-chosen interval conflicts, from rows the caller has already loaded.
 import {
-  addDays, dateOfWall, DAY, exactInstant, formatInstant, instantReaching, localDateOf, localDay, MINUTE, pad2, parseInstant, wallMidnight,
+  addDays,
+  dateOfWall,
+  DAY,
+  exactInstant,
+  formatInstant,
+  instantReaching,
+  localDateOf,
+  localDay,
+  MINUTE,
+  pad2,
+  parseInstant,
+  wallMidnight,
 } from '../../lib/zoned-time.ts';
 import { fullPeriods, IntervalSet, peakOverlap } from './interval-set.ts';
 
@@ -196,7 +207,11 @@ export function bookableSlots(q: SlotQuery): Slot[] {
 
   const limit = q.limit ?? Infinity;
   const slots: Slot[] = [];
-  for (let c: { minute: number; start: number } | null = first; c !== null && slots.length < limit; c = nextCandidate(c.minute + increment)) {
+  for (
+    let c: { minute: number; start: number } | null = first;
+    c !== null && slots.length < limit;
+    c = nextCandidate(c.minute + increment)
+  ) {
     const start = c.start;
     const end = start + durationMs;
     if (full.overlaps(start, end) || busy.overlaps(start, end)) continue;

@@ -22,24 +22,63 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
     t = await startTestServer(dialect);
     const iso = new Date().toISOString();
     for (let c = 0; c < COMPANIES; c++) {
-      const company = await t.db.insertInto('companies').values({
-        name: `Plan ${c}`, slug: `plan-${c}`, email: null, logo_url: null, timezone: 'UTC', enable_employee_booking: 0,
-        time_increment_minutes: 30, listed_publicly: 0, hide_customer_names_in_feeds: 0, subscription_plan: null,
-        subscription_expires_at: null, stripe_customer_id: null, stripe_subscription_id: null, created_at: iso, updated_at: iso,
-      }).returning('id').executeTakeFirstOrThrow();
+      const company = await t.db
+        .insertInto('companies')
+        .values({
+          name: `Plan ${c}`,
+          slug: `plan-${c}`,
+          email: null,
+          logo_url: null,
+          timezone: 'UTC',
+          enable_employee_booking: 0,
+          time_increment_minutes: 30,
+          listed_publicly: 0,
+          hide_customer_names_in_feeds: 0,
+          subscription_plan: null,
+          subscription_expires_at: null,
+          stripe_customer_id: null,
+          stripe_subscription_id: null,
+          created_at: iso,
+          updated_at: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       companyIds.push(company.id);
       for (let k = 0; k < 3; k++) {
-        const service = await t.db.insertInto('service_types').values({
-          company_id: company.id, name: `S${k}`, duration_minutes: 45, price: null, hide_price: 0, available_slots: 1,
-          archived_at: null, created_at: iso, updated_at: iso,
-        }).returning('id').executeTakeFirstOrThrow();
+        const service = await t.db
+          .insertInto('service_types')
+          .values({
+            company_id: company.id,
+            name: `S${k}`,
+            duration_minutes: 45,
+            price: null,
+            hide_price: 0,
+            available_slots: 1,
+            archived_at: null,
+            created_at: iso,
+            updated_at: iso,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         serviceIds.push(service.id);
       }
       for (let e = 0; e < 5; e++) {
-        const user = await t.db.insertInto('users').values({
-          company_id: company.id, name: `E${e}`, email: `e${e}.c${c}@plan.test`, phone: null, role: 'employee',
-          password_hash: null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
-        }).returning('id').executeTakeFirstOrThrow();
+        const user = await t.db
+          .insertInto('users')
+          .values({
+            company_id: company.id,
+            name: `E${e}`,
+            email: `e${e}.c${c}@plan.test`,
+            phone: null,
+            role: 'employee',
+            password_hash: null,
+            token_version: 0,
+            archived_at: null,
+            created_at: iso,
+            updated_at: iso,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         employeeIds.push(user.id);
       }
     }
@@ -49,18 +88,36 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       for (let i = 0; i < PER_COMPANY; i++) {
         const start = Date.parse('2026-01-01T08:00:00Z') + Math.floor((i * 365) / PER_COMPANY) * 86_400_000 + (i % 8) * 3600_000;
         rows.push({
-          company_id: companyIds[c], user_id: null, employee_id: employeeIds[c * 5 + (i % 5)],
-          start_time: new Date(start).toISOString(), end_time: new Date(start + 45 * 60_000).toISOString(), description: null,
-          appointment_duration_option_id: null, status: 'booked' as const, version: 1, customer_name: null, customer_email: null,
-          customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
+          company_id: companyIds[c],
+          user_id: null,
+          employee_id: employeeIds[c * 5 + (i % 5)],
+          start_time: new Date(start).toISOString(),
+          end_time: new Date(start + 45 * 60_000).toISOString(),
+          description: null,
+          appointment_duration_option_id: null,
+          status: 'booked' as const,
+          version: 1,
+          customer_name: null,
+          customer_email: null,
+          customer_phone: null,
+          sms_consent: 0,
+          created_by: null,
+          created_at: iso,
+          updated_at: iso,
         });
       }
     }
     for (let i = 0; i < rows.length; i += 1000) {
-      const ids = await t.db.insertInto('appointments').values(rows.slice(i, i + 1000)).returning(['id', 'company_id']).execute();
+      const ids = await t.db
+        .insertInto('appointments')
+        .values(rows.slice(i, i + 1000))
+        .returning(['id', 'company_id'])
+        .execute();
       // Links written the way a seed would: triggers add their service bookings.
-      await t.db.insertInto('appointment_service_types')
-        .values(ids.map((r, k) => ({ appointment_id: r.id, service_type_id: serviceIds[companyIds.indexOf(r.company_id) * 3 + (k % 3)] }))).execute();
+      await t.db
+        .insertInto('appointment_service_types')
+        .values(ids.map((r, k) => ({ appointment_id: r.id, service_type_id: serviceIds[companyIds.indexOf(r.company_id) * 3 + (k % 3)] })))
+        .execute();
     }
     await sql`analyze`.execute(t.db);
   }, 120_000);
@@ -75,27 +132,42 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   const dayStart = '2026-06-10T00:00:00.000Z';
   const dayEnd = '2026-06-11T00:00:00.000Z';
 
-  it('keeps one service booking per service link, with its appointment\'s time and status', async () => {
-    const links = await t.db.selectFrom('appointment_service_types').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const exact = await t.db.selectFrom('service_bookings as b')
-      .innerJoin('appointment_service_types as s', (j) => j.onRef('s.appointment_id', '=', 'b.appointment_id').onRef('s.service_type_id', '=', 'b.service_type_id'))
+  it("keeps one service booking per service link, with its appointment's time and status", async () => {
+    const links = await t.db
+      .selectFrom('appointment_service_types')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const exact = await t.db
+      .selectFrom('service_bookings as b')
+      .innerJoin('appointment_service_types as s', (j) =>
+        j.onRef('s.appointment_id', '=', 'b.appointment_id').onRef('s.service_type_id', '=', 'b.service_type_id'),
+      )
       .innerJoin('appointments as a', 'a.id', 'b.appointment_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .whereRef('b.start_time', '=', 'a.start_time').whereRef('b.end_time', '=', 'a.end_time').whereRef('b.status', '=', 'a.status')
+      .whereRef('b.start_time', '=', 'a.start_time')
+      .whereRef('b.end_time', '=', 'a.end_time')
+      .whereRef('b.status', '=', 'a.status')
       .executeTakeFirstOrThrow();
-    const all = await t.db.selectFrom('service_bookings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const all = await t.db
+      .selectFrom('service_bookings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(links.n)).toBe(COMPANIES * PER_COMPANY);
     expect(Number(exact.n)).toBe(Number(links.n));
     expect(Number(all.n)).toBe(Number(links.n));
   });
 
   it('writes read one stretch of a company through (company_id, start_time), bounded at both ends', async () => {
-    const text = await plan(busyAppointmentsQuery(t.db, { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd }).compile());
+    const text = await plan(
+      busyAppointmentsQuery(t.db, { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd }).compile(),
+    );
     if (dialect === 'sqlite') {
       expect(text).toMatch(/SEARCH a USING INDEX appointments_company_start_idx \(company_id=\? AND start_time>\? AND start_time<\?\)/);
       expect(text).not.toMatch(/SCAN a\b/);
     } else {
-      expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a\s.*\n\s*Index Cond: \(\(company_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).toMatch(
+        /Index Scan using appointments_company_start_idx on appointments a\s.*\n\s*Index Cond: \(\(company_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/,
+      );
       expect(text).not.toMatch(/Seq Scan on appointments/);
     }
   });
@@ -108,25 +180,39 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       await plan(employeeAppointmentsQuery(t.db, { ...range, companyId: companyIds[3], employeeId: employeeIds[15] }).compile()),
     ].join('\n');
     if (dialect === 'sqlite') {
-      expect(text).toMatch(/SEARCH s USING COVERING INDEX service_bookings_service_start_idx \(service_type_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).toMatch(
+        /SEARCH s USING COVERING INDEX service_bookings_service_start_idx \(service_type_id=\? AND start_time>\? AND start_time<\?\)/,
+      );
       expect(text).toMatch(/SEARCH a USING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/);
       expect(text).not.toMatch(/SCAN (a|s)\b/);
     } else {
-      expect(text).toMatch(/Index (Only )?Scan using service_bookings_service_start_idx on service_bookings s\s.*\n\s*Index Cond: \(\(service_type_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)/);
-      expect(text).toMatch(/Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).toMatch(
+        /Index (Only )?Scan using service_bookings_service_start_idx on service_bookings s\s.*\n\s*Index Cond: \(\(service_type_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)/,
+      );
+      expect(text).toMatch(
+        /Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/,
+      );
       expect(text).not.toMatch(/Seq Scan on (appointments|service_bookings)/);
     }
   });
 
   it("reads one employee's day of the calendar through (employee_id, start_time), bounded at both ends", async () => {
-    const text = await plan(appointmentListQuery(t.db, {
-      companyId: companyIds[3], employeeId: employeeIds[16], from: dayStart, to: dayEnd, longestMinutes: 45,
-    }).compile());
+    const text = await plan(
+      appointmentListQuery(t.db, {
+        companyId: companyIds[3],
+        employeeId: employeeIds[16],
+        from: dayStart,
+        to: dayEnd,
+        longestMinutes: 45,
+      }).compile(),
+    );
     if (dialect === 'sqlite') {
       expect(text).toMatch(/SEARCH a USING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/);
       expect(text).not.toMatch(/SCAN a\b/);
     } else {
-      expect(text).toMatch(/Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).toMatch(
+        /Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/,
+      );
       expect(text).not.toMatch(/Seq Scan on appointments/);
     }
   });

@@ -6,8 +6,12 @@ import { isPaidPlan, type SubscriptionState } from './subscription.rules.ts';
 
 /** A paid plan that Stripe still bills: such a company manages it in the billing portal. */
 export function hasActivePaidSubscription(company: CompanyRow, now: Date): boolean {
-  return isPaidPlan(company.subscription_plan) && !!company.stripe_subscription_id && !!company.stripe_customer_id
-    && subscriptionActive(company, now);
+  return (
+    isPaidPlan(company.subscription_plan) &&
+    !!company.stripe_subscription_id &&
+    !!company.stripe_customer_id &&
+    subscriptionActive(company, now)
+  );
 }
 
 /**
@@ -15,16 +19,24 @@ export function hasActivePaidSubscription(company: CompanyRow, now: Date): boole
  * that is stored, so two checkouts racing for a new company end up on one customer.
  */
 export async function keepCustomerId(db: DbOrTx, companyId: number, customerId: string, now: Date): Promise<string> {
-  await db.updateTable('companies').set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
-    .where('id', '=', companyId).where('stripe_customer_id', 'is', null).execute();
+  await db
+    .updateTable('companies')
+    .set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
+    .where('id', '=', companyId)
+    .where('stripe_customer_id', 'is', null)
+    .execute();
   const row = await db.selectFrom('companies').select('stripe_customer_id').where('id', '=', companyId).executeTakeFirst();
   return row?.stripe_customer_id ?? customerId;
 }
 
 /** Replaces a customer Stripe no longer knows (deleted in the dashboard). */
 export async function replaceCustomerId(db: DbOrTx, companyId: number, staleId: string, customerId: string, now: Date): Promise<void> {
-  await db.updateTable('companies').set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
-    .where('id', '=', companyId).where('stripe_customer_id', '=', staleId).execute();
+  await db
+    .updateTable('companies')
+    .set({ stripe_customer_id: customerId, updated_at: now.toISOString() })
+    .where('id', '=', companyId)
+    .where('stripe_customer_id', '=', staleId)
+    .execute();
 }
 
 export async function eventApplied(db: DbOrTx, eventId: string): Promise<boolean> {
@@ -36,13 +48,20 @@ export async function eventApplied(db: DbOrTx, eventId: string): Promise<boolean
  * (a replay, or the same event delivered twice at once), and then nothing else may change.
  */
 export async function claimEvent(trx: Transaction<Database>, event: { id: string; type: string }, now: Date): Promise<boolean> {
-  const inserted = await trx.insertInto('stripe_events').values({ id: event.id, type: event.type, processed_at: now.toISOString() })
-    .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const inserted = await trx
+    .insertInto('stripe_events')
+    .values({ id: event.id, type: event.type, processed_at: now.toISOString() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return inserted !== undefined;
 }
 
 /** The company a subscription belongs to: the id we gave Stripe, else the Stripe customer. */
-export async function findBillingCompany(db: DbOrTx, ref: { companyId: number | null; customerId: string | null }): Promise<CompanyRow | undefined> {
+export async function findBillingCompany(
+  db: DbOrTx,
+  ref: { companyId: number | null; customerId: string | null },
+): Promise<CompanyRow | undefined> {
   if (ref.companyId != null) {
     const byId = await db.selectFrom('companies').selectAll().where('id', '=', ref.companyId).executeTakeFirst();
     if (byId) return byId;
@@ -58,7 +77,11 @@ export interface StripeSubscriptionRef {
 
 /** Writes what Stripe says the subscription is now. Answers what changed, for the log. */
 export async function applySubscriptionState(
-  trx: DbOrTx, company: CompanyRow, sub: StripeSubscriptionRef, state: SubscriptionState, now: Date,
+  trx: DbOrTx,
+  company: CompanyRow,
+  sub: StripeSubscriptionRef,
+  state: SubscriptionState,
+  now: Date,
 ): Promise<'running' | 'ended' | 'unchanged'> {
   if (state.kind === 'pending') return 'unchanged';
   const iso = now.toISOString();
@@ -68,13 +91,19 @@ export async function applySubscriptionState(
     // off the current one, and one that never started (incomplete_expired) must not end a trial.
     if (company.stripe_subscription_id !== sub.subscriptionId) return 'unchanged';
     const expires = company.subscription_expires_at && company.subscription_expires_at < iso ? company.subscription_expires_at : iso;
-    await trx.updateTable('companies').set({ ...ids, subscription_expires_at: expires, updated_at: iso })
-      .where('id', '=', company.id).execute();
+    await trx
+      .updateTable('companies')
+      .set({ ...ids, subscription_expires_at: expires, updated_at: iso })
+      .where('id', '=', company.id)
+      .execute();
     return 'ended';
   }
   // A price we do not know (changed in the portal to one not configured here) still is a paid plan.
   const plan = state.plan ?? (isPaidPlan(company.subscription_plan) ? company.subscription_plan : 'standard');
-  await trx.updateTable('companies').set({ ...ids, subscription_plan: plan, subscription_expires_at: state.expiresAt, updated_at: iso })
-    .where('id', '=', company.id).execute();
+  await trx
+    .updateTable('companies')
+    .set({ ...ids, subscription_plan: plan, subscription_expires_at: state.expiresAt, updated_at: iso })
+    .where('id', '=', company.id)
+    .execute();
   return 'running';
 }

@@ -8,7 +8,10 @@ import { applyStripeEvent, checkoutUrl } from './billing.service.ts';
 const errorJson = (description: string) => jsonResponse(ErrorSchema, description);
 
 const checkout = defineRoute({
-  method: 'post', path: '/create-checkout-session', access: [...OWNERS, ...GLOBAL_ADMIN], tags: ['billing'],
+  method: 'post',
+  path: '/create-checkout-session',
+  access: [...OWNERS, ...GLOBAL_ADMIN],
+  tags: ['billing'],
   summary: 'A Stripe Checkout link for a paid plan (subscription mode); a company already paying gets its billing portal link instead',
   request: { body: jsonBody(CheckoutBody) },
   responses: {
@@ -19,7 +22,10 @@ const checkout = defineRoute({
 });
 
 const webhook = defineRoute({
-  method: 'post', path: '/stripe/webhook', access: 'public', tags: ['billing'],
+  method: 'post',
+  path: '/stripe/webhook',
+  access: 'public',
+  tags: ['billing'],
   summary: 'Stripe events (signature checked on the raw body; each event applied once; the subscription is re-read from Stripe)',
   request: { body: { content: { 'application/json': { schema: StripeEventDoc } }, required: true, description: 'A Stripe event' } },
   responses: {

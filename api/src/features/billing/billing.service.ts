@@ -6,10 +6,22 @@ import { assertCompanyAccess } from '../../lib/authorize.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import {
-  applySubscriptionState, claimEvent, eventApplied, findBillingCompany, hasActivePaidSubscription, keepCustomerId, replaceCustomerId,
+  applySubscriptionState,
+  claimEvent,
+  eventApplied,
+  findBillingCompany,
+  hasActivePaidSubscription,
+  keepCustomerId,
+  replaceCustomerId,
 } from './billing.repository.ts';
 import {
-  isMissingResource, notConfigured, paymentProviderError, planPrices, PLAN_NOT_CONFIGURED, priceFor, stripeClient,
+  isMissingResource,
+  notConfigured,
+  paymentProviderError,
+  planPrices,
+  PLAN_NOT_CONFIGURED,
+  priceFor,
+  stripeClient,
 } from './stripe-client.ts';
 import { stripeId, subscriptionState, type PaidPlan } from './subscription.rules.ts';
 
@@ -83,7 +95,10 @@ export async function checkoutUrl(deps: BillingDeps, actor: Actor, company_id: n
   if (hasActivePaidSubscription(company, at)) {
     // A second checkout would bill the company twice: plan changes and cancellation live in the portal.
     try {
-      const portal = await stripe.billingPortal.sessions.create({ customer: company.stripe_customer_id!, return_url: `${config.APP_URL}/upgrade` });
+      const portal = await stripe.billingPortal.sessions.create({
+        customer: company.stripe_customer_id!,
+        return_url: `${config.APP_URL}/upgrade`,
+      });
       return portal.url;
     } catch (err) {
       throw paymentProviderError(err);
@@ -103,17 +118,18 @@ export async function checkoutUrl(deps: BillingDeps, actor: Actor, company_id: n
       throw paymentProviderError(err);
     }
   };
-  const openCheckout = (customer: string) => stripe.checkout.sessions.create({
-    mode: 'subscription',
-    line_items: [{ price, quantity: 1 }],
-    customer,
-    client_reference_id: companyRef,
-    metadata: { company_id: companyRef },
-    // Subscription and invoice events then name the company too, whoever started them.
-    subscription_data: { metadata: { company_id: companyRef } },
-    success_url: `${config.APP_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${config.APP_URL}/cancel`,
-  });
+  const openCheckout = (customer: string) =>
+    stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price, quantity: 1 }],
+      customer,
+      client_reference_id: companyRef,
+      metadata: { company_id: companyRef },
+      // Subscription and invoice events then name the company too, whoever started them.
+      subscription_data: { metadata: { company_id: companyRef } },
+      success_url: `${config.APP_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${config.APP_URL}/cancel`,
+    });
 
   const customerId = company.stripe_customer_id ?? (await keepCustomerId(db, company.id, await newCustomer(), now()));
   let session: Stripe.Checkout.Session;

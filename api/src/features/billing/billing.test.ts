@@ -53,7 +53,8 @@ describe.each(testDialects())('billing on %s', (dialect) => {
   let global: TestPerson;
 
   const company = (id: number) => t.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const checkout = (server: TestServer, token: string | null, body: unknown) => server.call('POST', '/create-checkout-session', { token, body });
+  const checkout = (server: TestServer, token: string | null, body: unknown) =>
+    server.call('POST', '/create-checkout-session', { token, body });
 
   beforeAll(async () => {
     fake = await startFakeStripe();
@@ -181,17 +182,31 @@ describe.each(testDialects())('billing on %s', (dialect) => {
 
     it('sends a company with an active paid subscription to the billing portal instead of a second checkout', async () => {
       const c = await companyWithPeople(t, 'Delta Dental');
-      await t.db.updateTable('companies').set({
-        subscription_plan: 'standard', subscription_expires_at: isoOf(inDays(20)), stripe_customer_id: 'cus_delta', stripe_subscription_id: 'sub_delta',
-      }).where('id', '=', c.companyId).execute();
+      await t.db
+        .updateTable('companies')
+        .set({
+          subscription_plan: 'standard',
+          subscription_expires_at: isoOf(inDays(20)),
+          stripe_customer_id: 'cus_delta',
+          stripe_subscription_id: 'sub_delta',
+        })
+        .where('id', '=', c.companyId)
+        .execute();
       const res = await checkout(t, c.admin.token, { company_id: c.companyId, product_id: 'enterprise' });
       expect(res.status).toBe(200);
       expect(res.body.url).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
       expect(fake.requestsTo('POST', '/v1/checkout/sessions')).toEqual([]);
-      expect(fake.requestsTo('POST', '/v1/billing_portal/sessions')[0].form).toEqual({ customer: 'cus_delta', return_url: `${APP_URL}/upgrade` });
+      expect(fake.requestsTo('POST', '/v1/billing_portal/sessions')[0].form).toEqual({
+        customer: 'cus_delta',
+        return_url: `${APP_URL}/upgrade`,
+      });
 
       // Once it has expired, subscribing is a checkout again.
-      await t.db.updateTable('companies').set({ subscription_expires_at: isoOf(inDays(-1)) }).where('id', '=', c.companyId).execute();
+      await t.db
+        .updateTable('companies')
+        .set({ subscription_expires_at: isoOf(inDays(-1)) })
+        .where('id', '=', c.companyId)
+        .execute();
       fake.requests.length = 0;
       expect((await checkout(t, c.admin.token, { company_id: c.companyId, product_id: 'enterprise' })).status).toBe(200);
       expect(fake.requestsTo('POST', '/v1/checkout/sessions')[0].form.customer).toBe('cus_delta');
@@ -205,7 +220,10 @@ describe.each(testDialects())('billing on %s', (dialect) => {
       subscriber = await companyWithPeople(t, 'Epsilon Nails');
       await t.db.updateTable('companies').set({ stripe_customer_id: 'cus_epsilon' }).where('id', '=', subscriber.companyId).execute();
       sub = {
-        id: `sub_epsilon_${dialect}`, customer: 'cus_epsilon', status: 'active', metadata: { company_id: String(subscriber.companyId) },
+        id: `sub_epsilon_${dialect}`,
+        customer: 'cus_epsilon',
+        status: 'active',
+        metadata: { company_id: String(subscriber.companyId) },
         // The top-level field disagrees on purpose: the items' period is the one that counts.
         current_period_end: inDays(3),
         items: [{ price: PRICES.enterprise, current_period_end: inDays(31) }],
@@ -223,7 +241,11 @@ describe.each(testDialects())('billing on %s', (dialect) => {
 
     it('refuses unsigned, badly signed and tampered events with 400, changing nothing and calling nobody', async () => {
       const event = stripeEvent('checkout.session.completed', {
-        object: 'checkout.session', mode: 'subscription', client_reference_id: String(subscriber.companyId), customer: 'cus_epsilon', subscription: sub.id,
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: String(subscriber.companyId),
+        customer: 'cus_epsilon',
+        subscription: sub.id,
       });
       const before = await databaseFingerprint(t.db);
       const unsigned = await t.call('POST', '/stripe/webhook', { raw: JSON.stringify(event) });
@@ -234,14 +256,20 @@ describe.each(testDialects())('billing on %s', (dialect) => {
       expect((await postEvent(t, event, { payload: tampered })).status).toBe(400);
       // Re-serialised JSON (other spacing) is not what was signed either.
       expect((await postEvent(t, event, { payload: JSON.stringify(event, null, 2) })).status).toBe(400);
-      expect((await t.call('POST', '/stripe/webhook', { raw: 'not json', headers: { 'stripe-signature': 't=1,v1=abc' } })).status).toBe(400);
+      expect((await t.call('POST', '/stripe/webhook', { raw: 'not json', headers: { 'stripe-signature': 't=1,v1=abc' } })).status).toBe(
+        400,
+      );
       expect(await databaseFingerprint(t.db)).toBe(before);
       expect(fake.requests).toEqual([]);
     });
 
     it('applies a completed checkout from the re-fetched subscription: plan from its price, expiry from its items', async () => {
       const event = stripeEvent('checkout.session.completed', {
-        object: 'checkout.session', mode: 'subscription', client_reference_id: String(subscriber.companyId), customer: 'cus_epsilon', subscription: sub.id,
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: String(subscriber.companyId),
+        customer: 'cus_epsilon',
+        subscription: sub.id,
       });
       const res = await postEvent(t, event);
       expect(res.status).toBe(200);
@@ -272,7 +300,14 @@ describe.each(testDialects())('billing on %s', (dialect) => {
       const old: FakeSubscription = { ...sub, current_period_end: inDays(45), items: [{ price: PRICES.enterprise }] };
       fake.subscriptions.set(old.id, old);
       try {
-        expect((await postEvent(t, stripeEvent('customer.subscription.updated', { object: 'subscription', id: sub.id, customer: 'cus_epsilon' }))).status).toBe(200);
+        expect(
+          (
+            await postEvent(
+              t,
+              stripeEvent('customer.subscription.updated', { object: 'subscription', id: sub.id, customer: 'cus_epsilon' }),
+            )
+          ).status,
+        ).toBe(200);
         expect((await company(subscriber.companyId)).subscription_expires_at).toBe(isoOf(old.current_period_end!));
       } finally {
         fake.subscriptions.set(sub.id, sub);
@@ -282,23 +317,48 @@ describe.each(testDialects())('billing on %s', (dialect) => {
     it('applies events in any order, since each re-reads the subscription; invoice.paid finds the company by its Stripe customer', async () => {
       // An invoice of the current API shape, without our metadata: the customer identifies the company.
       const invoice = stripeEvent('invoice.paid', {
-        object: 'invoice', customer: 'cus_epsilon', parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: null } },
+        object: 'invoice',
+        customer: 'cus_epsilon',
+        parent: { type: 'subscription_details', subscription_details: { subscription: sub.id, metadata: null } },
       });
       const periodEnd = inDays(62);
       sub.items = [{ price: PRICES.standard, current_period_end: periodEnd }];
       expect((await postEvent(t, invoice)).status).toBe(200);
-      expect(await company(subscriber.companyId)).toMatchObject({ subscription_plan: 'standard', subscription_expires_at: isoOf(periodEnd) });
+      expect(await company(subscriber.companyId)).toMatchObject({
+        subscription_plan: 'standard',
+        subscription_expires_at: isoOf(periodEnd),
+      });
       // An older "created" event arriving afterwards still applies today's state, not its own snapshot.
-      const stale = stripeEvent('customer.subscription.created', { object: 'subscription', id: sub.id, customer: 'cus_epsilon', status: 'incomplete' });
+      const stale = stripeEvent('customer.subscription.created', {
+        object: 'subscription',
+        id: sub.id,
+        customer: 'cus_epsilon',
+        status: 'incomplete',
+      });
       expect((await postEvent(t, stale)).status).toBe(200);
-      expect(await company(subscriber.companyId)).toMatchObject({ subscription_plan: 'standard', subscription_expires_at: isoOf(periodEnd) });
+      expect(await company(subscriber.companyId)).toMatchObject({
+        subscription_plan: 'standard',
+        subscription_expires_at: isoOf(periodEnd),
+      });
     });
 
     it('ignores the ending of a subscription the company no longer runs on, and events about nothing we sell', async () => {
-      const oldSub: FakeSubscription = { id: `sub_epsilon_old_${dialect}`, customer: 'cus_epsilon', status: 'canceled', items: [{ price: PRICES.standard, current_period_end: inDays(-3) }] };
+      const oldSub: FakeSubscription = {
+        id: `sub_epsilon_old_${dialect}`,
+        customer: 'cus_epsilon',
+        status: 'canceled',
+        items: [{ price: PRICES.standard, current_period_end: inDays(-3) }],
+      };
       fake.subscriptions.set(oldSub.id, oldSub);
       const before = (await company(subscriber.companyId)).subscription_expires_at;
-      expect((await postEvent(t, stripeEvent('customer.subscription.deleted', { object: 'subscription', id: oldSub.id, customer: 'cus_epsilon' }))).status).toBe(200);
+      expect(
+        (
+          await postEvent(
+            t,
+            stripeEvent('customer.subscription.deleted', { object: 'subscription', id: oldSub.id, customer: 'cus_epsilon' }),
+          )
+        ).status,
+      ).toBe(200);
       expect((await company(subscriber.companyId)).subscription_expires_at).toBe(before);
 
       const row = await company(subscriber.companyId);
@@ -317,7 +377,10 @@ describe.each(testDialects())('billing on %s', (dialect) => {
     it('ends the plan at once when Stripe cancels the subscription (and a trial is not ended by a checkout that never started)', async () => {
       sub.status = 'canceled';
       const beforeCall = Date.now();
-      const res = await postEvent(t, stripeEvent('customer.subscription.deleted', { object: 'subscription', id: sub.id, customer: 'cus_epsilon' }));
+      const res = await postEvent(
+        t,
+        stripeEvent('customer.subscription.deleted', { object: 'subscription', id: sub.id, customer: 'cus_epsilon' }),
+      );
       expect(res.status).toBe(200);
       const row = await company(subscriber.companyId);
       const expires = Date.parse(row.subscription_expires_at!);
@@ -331,9 +394,22 @@ describe.each(testDialects())('billing on %s', (dialect) => {
 
       const trial = await companyWithPeople(t, 'Zeta Yoga');
       const trialEnds = (await company(trial.companyId)).subscription_expires_at;
-      const abandoned: FakeSubscription = { id: `sub_zeta_${dialect}`, customer: 'cus_zeta', status: 'incomplete_expired', metadata: { company_id: String(trial.companyId) }, items: [{ price: PRICES.standard, current_period_end: inDays(30) }] };
+      const abandoned: FakeSubscription = {
+        id: `sub_zeta_${dialect}`,
+        customer: 'cus_zeta',
+        status: 'incomplete_expired',
+        metadata: { company_id: String(trial.companyId) },
+        items: [{ price: PRICES.standard, current_period_end: inDays(30) }],
+      };
       fake.subscriptions.set(abandoned.id, abandoned);
-      expect((await postEvent(t, stripeEvent('customer.subscription.updated', { object: 'subscription', id: abandoned.id, customer: 'cus_zeta' }))).status).toBe(200);
+      expect(
+        (
+          await postEvent(
+            t,
+            stripeEvent('customer.subscription.updated', { object: 'subscription', id: abandoned.id, customer: 'cus_zeta' }),
+          )
+        ).status,
+      ).toBe(200);
       expect(await company(trial.companyId)).toMatchObject({ subscription_plan: 'trial', subscription_expires_at: trialEnds });
     });
   });
@@ -341,28 +417,51 @@ describe.each(testDialects())('billing on %s', (dialect) => {
 
 describe('subscriptionState', () => {
   const base = { id: 'sub_1', object: 'subscription', customer: 'cus_1', metadata: {} } as const;
-  const withItems = (status: string, items: { price: string; current_period_end?: number }[], top?: number) => ({
-    ...base, status, current_period_end: top,
-    items: { object: 'list', data: items.map((i) => ({ price: { id: i.price }, current_period_end: i.current_period_end })) },
-  }) as unknown as Stripe.Subscription;
+  const withItems = (status: string, items: { price: string; current_period_end?: number }[], top?: number) =>
+    ({
+      ...base,
+      status,
+      current_period_end: top,
+      items: { object: 'list', data: items.map((i) => ({ price: { id: i.price }, current_period_end: i.current_period_end })) },
+    }) as unknown as Stripe.Subscription;
 
   it('maps running, ended and pending statuses', () => {
     const end = 2_000_000_000;
-    expect(subscriptionState(withItems('active', [{ price: PRICES.standard, current_period_end: end }]), PRICES))
-      .toEqual({ kind: 'running', plan: 'standard', expiresAt: isoOf(end) });
-    expect(subscriptionState(withItems('trialing', [{ price: PRICES.enterprise, current_period_end: end }]), PRICES)).toMatchObject({ plan: 'enterprise' });
+    expect(subscriptionState(withItems('active', [{ price: PRICES.standard, current_period_end: end }]), PRICES)).toEqual({
+      kind: 'running',
+      plan: 'standard',
+      expiresAt: isoOf(end),
+    });
+    expect(subscriptionState(withItems('trialing', [{ price: PRICES.enterprise, current_period_end: end }]), PRICES)).toMatchObject({
+      plan: 'enterprise',
+    });
     expect(subscriptionState(withItems('past_due', [{ price: PRICES.standard, current_period_end: end }]), PRICES).kind).toBe('running');
     for (const status of ['canceled', 'unpaid', 'incomplete_expired', 'paused']) {
-      expect(subscriptionState(withItems(status, [{ price: PRICES.standard, current_period_end: end }]), PRICES)).toEqual({ kind: 'ended' });
+      expect(subscriptionState(withItems(status, [{ price: PRICES.standard, current_period_end: end }]), PRICES)).toEqual({
+        kind: 'ended',
+      });
     }
-    expect(subscriptionState(withItems('incomplete', [{ price: PRICES.standard, current_period_end: end }]), PRICES)).toEqual({ kind: 'pending' });
+    expect(subscriptionState(withItems('incomplete', [{ price: PRICES.standard, current_period_end: end }]), PRICES)).toEqual({
+      kind: 'pending',
+    });
   });
 
-  it('takes the plan item\'s period, falls back to the top-level one, and leaves an unknown price unnamed', () => {
-    const s = withItems('active', [{ price: 'price_addon', current_period_end: 1_900_000_000 }, { price: PRICES.enterprise, current_period_end: 2_000_000_000 }], 1_800_000_000);
+  it("takes the plan item's period, falls back to the top-level one, and leaves an unknown price unnamed", () => {
+    const s = withItems(
+      'active',
+      [
+        { price: 'price_addon', current_period_end: 1_900_000_000 },
+        { price: PRICES.enterprise, current_period_end: 2_000_000_000 },
+      ],
+      1_800_000_000,
+    );
     expect(subscriptionState(s, PRICES)).toEqual({ kind: 'running', plan: 'enterprise', expiresAt: isoOf(2_000_000_000) });
-    expect(subscriptionState(withItems('active', [{ price: PRICES.standard }], 1_800_000_000), PRICES)).toMatchObject({ expiresAt: isoOf(1_800_000_000) });
-    expect(subscriptionState(withItems('active', [{ price: 'price_other', current_period_end: 1_900_000_000 }]), PRICES)).toMatchObject({ plan: null });
+    expect(subscriptionState(withItems('active', [{ price: PRICES.standard }], 1_800_000_000), PRICES)).toMatchObject({
+      expiresAt: isoOf(1_800_000_000),
+    });
+    expect(subscriptionState(withItems('active', [{ price: 'price_other', current_period_end: 1_900_000_000 }]), PRICES)).toMatchObject({
+      plan: null,
+    });
     expect(subscriptionState(withItems('active', [{ price: PRICES.standard }]), PRICES)).toEqual({ kind: 'pending' });
   });
 });

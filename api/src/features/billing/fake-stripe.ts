@@ -68,17 +68,36 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     if (req.method === 'POST' && req.path === '/v1/checkout/sessions') {
       if (deletedCustomers.has(req.form.customer)) return missing('customer', `No such customer: '${req.form.customer}'`);
-      return { status: 200, body: { id: `cs_fake_${n}`, object: 'checkout.session', mode: req.form.mode, url: `https://checkout.stripe.test/c/pay/cs_fake_${n}` } };
+      return {
+        status: 200,
+        body: {
+          id: `cs_fake_${n}`,
+          object: 'checkout.session',
+          mode: req.form.mode,
+          url: `https://checkout.stripe.test/c/pay/cs_fake_${n}`,
+        },
+      };
     }
     if (req.method === 'POST' && req.path === '/v1/billing_portal/sessions') {
-      return { status: 200, body: { id: `bps_fake_${n}`, object: 'billing_portal.session', customer: req.form.customer, url: `https://billing.stripe.test/p/session/bps_fake_${n}` } };
+      return {
+        status: 200,
+        body: {
+          id: `bps_fake_${n}`,
+          object: 'billing_portal.session',
+          customer: req.form.customer,
+          url: `https://billing.stripe.test/p/session/bps_fake_${n}`,
+        },
+      };
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(req.path);
     if (req.method === 'GET' && sub) {
       const found = subscriptions.get(decodeURIComponent(sub[1]));
       return found ? { status: 200, body: subscriptionJson(found) } : missing('id', `No such subscription: '${sub[1]}'`);
     }
-    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } } };
+    return {
+      status: 404,
+      body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.path})` } },
+    };
   };
 
   const server = http.createServer((req, res) => {
@@ -107,9 +126,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     subscriptions,
     deletedCustomers,
     requestsTo: (method, path) => requests.filter((r) => r.method === method && r.path === path),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

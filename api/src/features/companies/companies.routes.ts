@@ -9,42 +9,59 @@ import { CompanyListQuery, CreateCompanyBody, SlugParam, UpdateCompanyBody } fro
 import { changeCompanySettings, companiesFor, companyViewFor, createCompanyWithSettings, removeCompany } from './company.service.ts';
 
 const listCompanies = defineRoute({
-  method: 'get', path: '/companies', access: 'public', tags: ['companies'],
+  method: 'get',
+  path: '/companies',
+  access: 'public',
+  tags: ['companies'],
   summary: 'Anonymous: listed companies taking bookings (public fields). Members: their own company. global_admin: all, searchable',
   request: { query: CompanyListQuery },
   responses: { 200: jsonResponse(z.array(CompanyViewSchema), 'Companies') },
 });
 
 const getCompany = defineRoute({
-  method: 'get', path: '/companies/{id}', access: 'public', tags: ['companies'],
+  method: 'get',
+  path: '/companies/{id}',
+  access: 'public',
+  tags: ['companies'],
   summary: 'A company: public fields, or the full view for its members and global_admin',
   request: { params: IdParam },
   responses: { 200: jsonResponse(CompanyViewSchema, 'The company') },
 });
 
 const getCompanyBySlug = defineRoute({
-  method: 'get', path: '/companies/slug/{slug}', access: 'public', tags: ['companies'],
+  method: 'get',
+  path: '/companies/slug/{slug}',
+  access: 'public',
+  tags: ['companies'],
   summary: 'A company by its booking-link slug: public fields, or the full view for its members and global_admin',
   request: { params: SlugParam },
   responses: { 200: jsonResponse(CompanyViewSchema, 'The company') },
 });
 
 const createCompanyRoute = defineRoute({
-  method: 'post', path: '/companies', access: GLOBAL_ADMIN, tags: ['companies'],
+  method: 'post',
+  path: '/companies',
+  access: GLOBAL_ADMIN,
+  tags: ['companies'],
   summary: 'Create a company (14-day trial, default duration options); add its admin with POST /users',
   request: { body: jsonBody(CreateCompanyBody) },
   responses: { 201: jsonResponse(CompanySchema, 'Created'), 409: errorResponse('Slug already taken') },
 });
 
 const updateCompany = definePutAndPatch({
-  path: '/companies/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['companies'],
+  path: '/companies/{id}',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags: ['companies'],
   summary: 'Change company settings (partial: fields left out keep their value)',
   request: { params: IdParam, body: jsonBody(UpdateCompanyBody) },
   responses: { 200: jsonResponse(CompanySchema, 'The updated company') },
 });
 
 const deleteCompany = defineRoute({
-  method: 'delete', path: '/companies/{id}', access: GLOBAL_ADMIN, tags: ['companies'],
+  method: 'delete',
+  path: '/companies/{id}',
+  access: GLOBAL_ADMIN,
+  tags: ['companies'],
   summary: 'Remove a company and all of its data (people, appointments, services, hours, messages)',
   request: { params: IdParam },
   responses: { 204: { description: 'Deleted' } },

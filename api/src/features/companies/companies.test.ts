@@ -7,8 +7,17 @@ import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } 
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 
 const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'timezone'];
-const MEMBER_FIELDS = [...PUBLIC_FIELDS, 'created_at', 'email', 'hide_customer_names_in_feeds', 'listed_publicly',
-  'subscription_active', 'subscription_expires_at', 'subscription_plan', 'time_increment_minutes'].sort();
+const MEMBER_FIELDS = [
+  ...PUBLIC_FIELDS,
+  'created_at',
+  'email',
+  'hide_customer_names_in_feeds',
+  'listed_publicly',
+  'subscription_active',
+  'subscription_expires_at',
+  'subscription_plan',
+  'time_increment_minutes',
+].sort();
 const SECRET_FIELDS = /password_hash|token_version|stripe_customer_id|stripe_subscription_id|cus_secret|sub_secret/;
 
 describe.each(testDialects())('companies on %s', (dialect) => {
@@ -35,14 +44,22 @@ describe.each(testDialects())('companies on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   describe('reading one company', () => {
-    it('shows anonymous visitors and other companies\' people the public fields only, by id and by slug', async () => {
+    it("shows anonymous visitors and other companies' people the public fields only, by id and by slug", async () => {
       const slug = (await t.db.selectFrom('companies').select('slug').where('id', '=', a.companyId).executeTakeFirstOrThrow()).slug;
       for (const token of [undefined, 'not-a-token', b.admin.token, b.customer.token]) {
         for (const path of [`/companies/${a.companyId}`, `/companies/slug/${slug}`, `/companies/slug/${slug.toUpperCase()}`]) {
           const res = await call('GET', path, { token });
           expect(res.status, path).toBe(200);
           expect(Object.keys(res.body).sort()).toEqual(PUBLIC_FIELDS);
-          expect(res.body).toMatchObject({ id: a.companyId, name: 'Alpha Spa', slug, enable_employee_booking: false, timezone: 'UTC', accepting_bookings: true, logo_url: null });
+          expect(res.body).toMatchObject({
+            id: a.companyId,
+            name: 'Alpha Spa',
+            slug,
+            enable_employee_booking: false,
+            timezone: 'UTC',
+            accepting_bookings: true,
+            logo_url: null,
+          });
         }
       }
     });
@@ -52,12 +69,21 @@ describe.each(testDialects())('companies on %s', (dialect) => {
         const res = await call('GET', `/companies/${a.companyId}`, { token: who.token });
         expect(res.status).toBe(200);
         expect(Object.keys(res.body).sort()).toEqual(MEMBER_FIELDS);
-        expect(res.body).toMatchObject({ subscription_plan: 'trial', subscription_active: true, time_increment_minutes: 30, listed_publicly: false });
+        expect(res.body).toMatchObject({
+          subscription_plan: 'trial',
+          subscription_active: true,
+          time_increment_minutes: 30,
+          listed_publicly: false,
+        });
       }
     });
 
     it('says accepting_bookings false once the subscription has expired', async () => {
-      await t.db.updateTable('companies').set({ subscription_expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', b.companyId).execute();
+      await t.db
+        .updateTable('companies')
+        .set({ subscription_expires_at: '2020-01-01T00:00:00.000Z' })
+        .where('id', '=', b.companyId)
+        .execute();
       const res = await call('GET', `/companies/${b.companyId}`);
       expect(res.body.accepting_bookings).toBe(false);
       const member = await call('GET', `/companies/${b.companyId}`, { token: b.admin.token });
@@ -80,7 +106,11 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       const c = await companyWithPeople(t, 'Listed Lounge');
       const expired = await companyWithPeople(t, 'Listed But Expired');
       await t.db.updateTable('companies').set({ listed_publicly: 1 }).where('id', 'in', [c.companyId, expired.companyId]).execute();
-      await t.db.updateTable('companies').set({ subscription_expires_at: '2020-01-01T00:00:00.000Z' }).where('id', '=', expired.companyId).execute();
+      await t.db
+        .updateTable('companies')
+        .set({ subscription_expires_at: '2020-01-01T00:00:00.000Z' })
+        .where('id', '=', expired.companyId)
+        .execute();
       const res = await call('GET', '/companies');
       expect(res.status).toBe(200);
       expect(res.body.map((x: any) => x.id)).toEqual([c.companyId]);
@@ -98,23 +128,45 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       const all = await call('GET', '/companies', { token: root.token });
       expect(all.body.length).toBeGreaterThanOrEqual(4);
       expect(all.body.map((x: any) => x.id)).toEqual(expect.arrayContaining([a.companyId, b.companyId]));
-      expect((await call('GET', '/companies?search=beta%20NAILS', { token: root.token })).body.map((x: any) => x.id)).toEqual([b.companyId]);
+      expect((await call('GET', '/companies?search=beta%20NAILS', { token: root.token })).body.map((x: any) => x.id)).toEqual([
+        b.companyId,
+      ]);
       const email = (await t.db.selectFrom('companies').select('email').where('id', '=', b.companyId).executeTakeFirstOrThrow()).email!;
-      expect((await call('GET', `/companies?search=${encodeURIComponent(email.toUpperCase())}`, { token: root.token })).body.map((x: any) => x.id)).toEqual([b.companyId]);
+      expect(
+        (await call('GET', `/companies?search=${encodeURIComponent(email.toUpperCase())}`, { token: root.token })).body.map(
+          (x: any) => x.id,
+        ),
+      ).toEqual([b.companyId]);
       expect((await call('GET', `/companies?search=${'q'.repeat(300)}`, { token: root.token })).status).toBe(400);
     });
   });
 
   describe('PUT /companies/{id}', () => {
-    it('lets the company\'s admin and manager, and global_admin, change settings partially (PATCH too)', async () => {
+    it("lets the company's admin and manager, and global_admin, change settings partially (PATCH too)", async () => {
       const res = await call('PUT', `/companies/${a.companyId}`, {
         token: a.admin.token,
-        body: { name: 'Alpha Spa & Wellness', email: 'Front@Alpha.Example', logo_url: 'https://cdn.example.test/logo.png', timezone: 'Europe/Paris',
-          enable_employee_booking: true, time_increment_minutes: 15, listed_publicly: true, hide_customer_names_in_feeds: true },
+        body: {
+          name: 'Alpha Spa & Wellness',
+          email: 'Front@Alpha.Example',
+          logo_url: 'https://cdn.example.test/logo.png',
+          timezone: 'Europe/Paris',
+          enable_employee_booking: true,
+          time_increment_minutes: 15,
+          listed_publicly: true,
+          hide_customer_names_in_feeds: true,
+        },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: 'Alpha Spa & Wellness', email: 'front@alpha.example', logo_url: 'https://cdn.example.test/logo.png',
-        timezone: 'Europe/Paris', enable_employee_booking: true, time_increment_minutes: 15, listed_publicly: true, hide_customer_names_in_feeds: true });
+      expect(res.body).toMatchObject({
+        name: 'Alpha Spa & Wellness',
+        email: 'front@alpha.example',
+        logo_url: 'https://cdn.example.test/logo.png',
+        timezone: 'Europe/Paris',
+        enable_employee_booking: true,
+        time_increment_minutes: 15,
+        listed_publicly: true,
+        hide_customer_names_in_feeds: true,
+      });
       expect(Object.keys(res.body).sort()).toEqual(MEMBER_FIELDS);
       const row = await t.db.selectFrom('companies').selectAll().where('id', '=', a.companyId).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ enable_employee_booking: 1, listed_publicly: 1, time_increment_minutes: 15 });
@@ -146,11 +198,24 @@ describe.each(testDialects())('companies on %s', (dialect) => {
     it('validates every setting: 400 and nothing written', async () => {
       const before = await databaseFingerprint(t.db);
       for (const body of [
-        { time_increment_minutes: 20 }, { time_increment_minutes: '30' }, { time_increment_minutes: 30.5 },
-        { logo_url: 'javascript:alert(1)' }, { logo_url: 'not a url' }, { logo_url: `https://x.test/${'l'.repeat(3000)}` },
-        { timezone: 'Mars/Olympus' }, { timezone: 42 }, { name: '' }, { name: '   ' }, { name: 'n'.repeat(500) },
-        { email: 'nope' }, { enable_employee_booking: 'yes' }, { listed_publicly: 1 }, { hide_customer_names_in_feeds: null },
-        [1, 2], 'text', null,
+        { time_increment_minutes: 20 },
+        { time_increment_minutes: '30' },
+        { time_increment_minutes: 30.5 },
+        { logo_url: 'javascript:alert(1)' },
+        { logo_url: 'not a url' },
+        { logo_url: `https://x.test/${'l'.repeat(3000)}` },
+        { timezone: 'Mars/Olympus' },
+        { timezone: 42 },
+        { name: '' },
+        { name: '   ' },
+        { name: 'n'.repeat(500) },
+        { email: 'nope' },
+        { enable_employee_booking: 'yes' },
+        { listed_publicly: 1 },
+        { hide_customer_names_in_feeds: null },
+        [1, 2],
+        'text',
+        null,
       ]) {
         const res = await call('PUT', `/companies/${a.companyId}`, { token: a.admin.token, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
@@ -175,9 +240,19 @@ describe.each(testDialects())('companies on %s', (dialect) => {
 
   describe('create and delete (global_admin)', () => {
     it('creates a company with a trial, default durations and the given settings; a taken slug answers 409', async () => {
-      const res = await call('POST', '/companies', { token: root.token, body: { name: 'Gamma Clinic', email: 'hello@gamma.test', slug: 'gamma', timezone: 'America/New_York', time_increment_minutes: 45 } });
+      const res = await call('POST', '/companies', {
+        token: root.token,
+        body: { name: 'Gamma Clinic', email: 'hello@gamma.test', slug: 'gamma', timezone: 'America/New_York', time_increment_minutes: 45 },
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ name: 'Gamma Clinic', slug: 'gamma', timezone: 'America/New_York', time_increment_minutes: 45, subscription_plan: 'trial', subscription_active: true });
+      expect(res.body).toMatchObject({
+        name: 'Gamma Clinic',
+        slug: 'gamma',
+        timezone: 'America/New_York',
+        time_increment_minutes: 45,
+        subscription_plan: 'trial',
+        subscription_active: true,
+      });
       expect(Object.keys(res.body).sort()).toEqual(MEMBER_FIELDS);
       const durations = await t.db.selectFrom('company_duration_options').select('id').where('company_id', '=', res.body.id).execute();
       expect(durations).toHaveLength(4);
@@ -187,7 +262,13 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       const taken = await call('POST', '/companies', { token: root.token, body: { name: 'Another', slug: 'GAMMA' } });
       expect(taken.status).toBe(409);
       expect(taken.body.code).toBe('conflict');
-      for (const body of [{}, { name: '' }, { name: 'X', slug: 'Not a slug!' }, { name: 'X', slug: '-x-' }, { name: 'X', time_increment_minutes: 7 }]) {
+      for (const body of [
+        {},
+        { name: '' },
+        { name: 'X', slug: 'Not a slug!' },
+        { name: 'X', slug: '-x-' },
+        { name: 'X', time_increment_minutes: 7 },
+      ]) {
         expect((await call('POST', '/companies', { token: root.token, body })).status, JSON.stringify(body)).toBe(400);
       }
       for (const who of [a.admin, a.manager, a.employee, a.customer]) {
@@ -200,12 +281,27 @@ describe.each(testDialects())('companies on %s', (dialect) => {
     it('deletes a company with all its data; nobody else may', async () => {
       const doomed = await companyWithPeople(t, 'Doomed Diner');
       const iso = new Date().toISOString();
-      await t.db.insertInto('appointments').values({
-        company_id: doomed.companyId, user_id: doomed.customer.id, employee_id: doomed.employee.id,
-        start_time: '2030-01-07T09:00:00.000Z', end_time: '2030-01-07T09:30:00.000Z', description: null,
-        appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
-        customer_phone: null, sms_consent: 0, created_by: doomed.admin.id, created_at: iso, updated_at: iso,
-      }).execute();
+      await t.db
+        .insertInto('appointments')
+        .values({
+          company_id: doomed.companyId,
+          user_id: doomed.customer.id,
+          employee_id: doomed.employee.id,
+          start_time: '2030-01-07T09:00:00.000Z',
+          end_time: '2030-01-07T09:30:00.000Z',
+          description: null,
+          appointment_duration_option_id: null,
+          status: 'booked',
+          version: 1,
+          customer_name: null,
+          customer_email: null,
+          customer_phone: null,
+          sms_consent: 0,
+          created_by: doomed.admin.id,
+          created_at: iso,
+          updated_at: iso,
+        })
+        .execute();
       const before = await databaseFingerprint(t.db);
       for (const who of [doomed.admin, doomed.manager, a.admin, doomed.customer]) {
         expect((await call('DELETE', `/companies/${doomed.companyId}`, { token: who.token })).status).toBe(403);

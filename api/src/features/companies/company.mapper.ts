@@ -5,15 +5,17 @@ import { z } from '@hono/zod-openapi';
 import type { Actor } from '../../lib/context.ts';
 import { acceptingBookings, subscriptionActive } from './company.rules.ts';
 
-export const PublicCompanySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-  logo_url: z.string().nullable(),
-  enable_employee_booking: z.boolean(),
-  timezone: z.string(),
-  accepting_bookings: z.boolean(),
-}).openapi('PublicCompany');
+export const PublicCompanySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    slug: z.string(),
+    logo_url: z.string().nullable(),
+    enable_employee_booking: z.boolean(),
+    timezone: z.string(),
+    accepting_bookings: z.boolean(),
+  })
+  .openapi('PublicCompany');
 
 export const CompanySchema = PublicCompanySchema.extend({
   email: z.string().nullable(),

@@ -23,41 +23,61 @@ export function slugify(name: string): string {
 export async function uniqueSlug(db: DbOrTx, name: string): Promise<string> {
   const base = slugify(name);
   const taken = new Set(
-    (await db.selectFrom('companies').select('slug')
-      .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
-      .execute()).map((r) => r.slug),
+    (
+      await db
+        .selectFrom('companies')
+        .select('slug')
+        .where((eb) => eb.or([eb('slug', '=', base), eb('slug', 'like', `${base}-%`)]))
+        .execute()
+    ).map((r) => r.slug),
   );
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
-export async function createCompany(db: DbOrTx, input: { name: string; email?: string | null; timezone?: string; slug?: string }, now: Date): Promise<CompanyRow> {
+export async function createCompany(
+  db: DbOrTx,
+  input: { name: string; email?: string | null; timezone?: string; slug?: string },
+  now: Date,
+): Promise<CompanyRow> {
   const iso = now.toISOString();
-  const company = await db.insertInto('companies').values({
-    name: input.name,
-    slug: input.slug ?? (await uniqueSlug(db, input.name)),
-    email: input.email ?? null,
-    logo_url: null,
-    timezone: input.timezone ?? 'UTC',
-    enable_employee_booking: 0,
-    time_increment_minutes: 30,
-    listed_publicly: 0,
-    hide_customer_names_in_feeds: 0,
-    subscription_plan: 'trial',
-    subscription_expires_at: new Date(now.getTime() + TRIAL_DAYS * 24 * 3600_000).toISOString(),
-    stripe_customer_id: null,
-    stripe_subscription_id: null,
-    created_at: iso,
-    updated_at: iso,
-  }).returningAll().executeTakeFirstOrThrow();
+  const company = await db
+    .insertInto('companies')
+    .values({
+      name: input.name,
+      slug: input.slug ?? (await uniqueSlug(db, input.name)),
+      email: input.email ?? null,
+      logo_url: null,
+      timezone: input.timezone ?? 'UTC',
+      enable_employee_booking: 0,
+      time_increment_minutes: 30,
+      listed_publicly: 0,
+      hide_customer_names_in_feeds: 0,
+      subscription_plan: 'trial',
+      subscription_expires_at: new Date(now.getTime() + TRIAL_DAYS * 24 * 3600_000).toISOString(),
+      stripe_customer_id: null,
+      stripe_subscription_id: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
-  const options = await db.selectFrom('appointment_duration_options').select(['id', 'duration_minutes'])
-    .where('duration_minutes', 'in', DEFAULT_DURATIONS).execute();
+  const options = await db
+    .selectFrom('appointment_duration_options')
+    .select(['id', 'duration_minutes'])
+    .where('duration_minutes', 'in', DEFAULT_DURATIONS)
+    .execute();
   if (options.length) {
-    await db.insertInto('company_duration_options')
-      .values(options.map((o) => ({ company_id: company.id, appointment_duration_option_id: o.id }))).execute();
+    await db
+      .insertInto('company_duration_options')
+      .values(options.map((o) => ({ company_id: company.id, appointment_duration_option_id: o.id })))
+      .execute();
   }
-  await db.insertInto('company_duration_defaults').values({ company_id: company.id, default_appointment_duration: DEFAULT_DURATION }).execute();
+  await db
+    .insertInto('company_duration_defaults')
+    .values({ company_id: company.id, default_appointment_duration: DEFAULT_DURATION })
+    .execute();
   return company;
 }
 
@@ -94,17 +114,22 @@ const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 
 
 /** Applies a partial settings change; fields left out keep their value. */
 export async function updateCompanySettings(db: DbOrTx, id: number, s: CompanySettings, now: Date): Promise<CompanyRow | undefined> {
-  return db.updateTable('companies').set({
-    name: s.name,
-    email: s.email,
-    logo_url: s.logo_url,
-    timezone: s.timezone,
-    enable_employee_booking: flag(s.enable_employee_booking),
-    time_increment_minutes: s.time_increment_minutes,
-    listed_publicly: flag(s.listed_publicly),
-    hide_customer_names_in_feeds: flag(s.hide_customer_names_in_feeds),
-    updated_at: now.toISOString(),
-  }).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('companies')
+    .set({
+      name: s.name,
+      email: s.email,
+      logo_url: s.logo_url,
+      timezone: s.timezone,
+      enable_employee_booking: flag(s.enable_employee_booking),
+      time_increment_minutes: s.time_increment_minutes,
+      listed_publicly: flag(s.listed_publicly),
+      hide_customer_names_in_feeds: flag(s.hide_customer_names_in_feeds),
+      updated_at: now.toISOString(),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export interface CompanyListFilter {
@@ -121,11 +146,13 @@ export async function listCompanies(db: DbOrTx, f: CompanyListFilter): Promise<C
   let query = db.selectFrom('companies').selectAll().orderBy('name').orderBy('id');
   if (f.listedAndActiveAt !== undefined) {
     const at = f.listedAndActiveAt;
-    query = query.where('listed_publicly', '=', 1)
+    query = query
+      .where('listed_publicly', '=', 1)
       .where((eb) => eb.or([eb('subscription_expires_at', 'is', null), eb('subscription_expires_at', '>', at)]));
   }
   if (f.companyId !== undefined) query = query.where('id', '=', f.companyId);
-  if (f.search) query = query.where(anyContains(f.listedAndActiveAt !== undefined ? ['name', 'slug'] : ['name', 'email', 'slug'], f.search));
+  if (f.search)
+    query = query.where(anyContains(f.listedAndActiveAt !== undefined ? ['name', 'slug'] : ['name', 'email', 'slug'], f.search));
   return query.execute();
 }
 

@@ -13,14 +13,19 @@ const CompanyEmail = z.preprocess(emptyToNull, Email.nullable());
 
 const LogoUrl = z.preprocess(
   emptyToNull,
-  z.string().trim().max(2048, 'Logo URL is too long').refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'Logo URL must be an http(s) URL').nullable(),
+  z
+    .string()
+    .trim()
+    .max(2048, 'Logo URL is too long')
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'Logo URL must be an http(s) URL')
+    .nullable(),
 );
 
 const Flag = (what: string) => z.boolean({ message: `${what} must be true or false` });
@@ -38,19 +43,29 @@ const settingsShape = {
 
 export const UpdateCompanyBody = z.object(settingsShape).openapi('UpdateCompanyRequest');
 
-export const Slug = z.string().trim().toLowerCase().min(1, 'Slug is required').max(100, 'Slug is too long')
+export const Slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, 'Slug is required')
+  .max(100, 'Slug is too long')
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Slug may contain lower-case letters, digits and single dashes only');
 
-export const CreateCompanyBody = z.object({
-  ...settingsShape,
-  name: CompanyName,
-  slug: Slug.optional(),
-}).openapi('CreateCompanyRequest');
+export const CreateCompanyBody = z
+  .object({
+    ...settingsShape,
+    name: CompanyName,
+    slug: Slug.optional(),
+  })
+  .openapi('CreateCompanyRequest');
 
 export const CompanyListQuery = z.object({
   search: z.string().trim().max(200, 'Search is too long').optional(),
 });
 
 export const SlugParam = z.object({
-  slug: z.string().max(100, 'Slug is too long').openapi({ param: { name: 'slug', in: 'path' }, example: 'demo' }),
+  slug: z
+    .string()
+    .max(100, 'Slug is too long')
+    .openapi({ param: { name: 'slug', in: 'path' }, example: 'demo' }),
 });

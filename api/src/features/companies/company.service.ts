@@ -8,7 +8,13 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
 import {
-  createCompany, deleteCompany, findCompanyById, findCompanyBySlug, listCompanies, updateCompanySettings, type CompanySettings,
+  createCompany,
+  deleteCompany,
+  findCompanyById,
+  findCompanyBySlug,
+  listCompanies,
+  updateCompanySettings,
+  type CompanySettings,
 } from './company.repository.ts';
 
 const COMPANY_NOT_FOUND = 'Company not found';
@@ -20,7 +26,12 @@ function slugTaken() {
 }
 
 /** Anonymous: listed companies taking bookings (public fields). Members: their own company. global_admin: all. */
-export async function companiesFor(db: Db, actor: Actor | null, search: string | undefined, now: Date): Promise<(CompanyDto | PublicCompanyDto)[]> {
+export async function companiesFor(
+  db: Db,
+  actor: Actor | null,
+  search: string | undefined,
+  now: Date,
+): Promise<(CompanyDto | PublicCompanyDto)[]> {
   if (!actor) {
     // Only businesses that chose to be listed and can take a booking right now.
     return (await listCompanies(db, { listedAndActiveAt: now.toISOString(), search })).map((row) => toPublicCompanyDto(row, now));
@@ -31,14 +42,23 @@ export async function companiesFor(db: Db, actor: Actor | null, search: string |
 }
 
 /** A company by id or by its booking-link slug, as the caller may see it. */
-export async function companyViewFor(db: Db, actor: Actor | null, by: { id: number } | { slug: string }, now: Date): Promise<CompanyDto | PublicCompanyDto> {
+export async function companyViewFor(
+  db: Db,
+  actor: Actor | null,
+  by: { id: number } | { slug: string },
+  now: Date,
+): Promise<CompanyDto | PublicCompanyDto> {
   const company = 'id' in by ? await findCompanyById(db, by.id) : await findCompanyBySlug(db, by.slug);
   if (!company) throw notFound(COMPANY_NOT_FOUND);
   return toCompanyViewFor(actor, company, now);
 }
 
 /** A new company (14-day trial, default duration options) with its settings, in one transaction. */
-export async function createCompanyWithSettings(db: Db, input: CompanySettings & { name: string; slug?: string }, now: Date): Promise<CompanyDto> {
+export async function createCompanyWithSettings(
+  db: Db,
+  input: CompanySettings & { name: string; slug?: string },
+  now: Date,
+): Promise<CompanyDto> {
   const { name, email, slug, timezone, ...settings } = input;
   if (slug && (await findCompanyBySlug(db, slug))) throw slugTaken();
   try {

@@ -29,7 +29,9 @@ export function docsRoutes(getDocument: () => unknown) {
       return c.json(cached as object);
     })
     .get('/docs', (c) => c.html(PAGE))
-    .get('/docs/assets/init.js', (c) => c.body(INIT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }))
+    .get('/docs/assets/init.js', (c) =>
+      c.body(INIT, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }),
+    )
     .get('/docs/assets/:file', (c) => {
       const file = c.req.param('file');
       const type = ASSETS[file];

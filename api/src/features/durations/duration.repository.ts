@@ -43,19 +43,27 @@ export async function insertDurationOption(db: DbOrTx, minutes: number): Promise
  * default they offer: it moves along.
  */
 export async function changeDurationOption(trx: Transaction<Database>, option: DurationOption, minutes: number): Promise<DurationOption> {
-  const updated = await trx.updateTable('appointment_duration_options').set({ duration_minutes: minutes })
-    .where('id', '=', option.id).returningAll().executeTakeFirstOrThrow();
-  await trx.updateTable('company_duration_defaults').set({ default_appointment_duration: minutes })
+  const updated = await trx
+    .updateTable('appointment_duration_options')
+    .set({ duration_minutes: minutes })
+    .where('id', '=', option.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('company_duration_defaults')
+    .set({ default_appointment_duration: minutes })
     .where('default_appointment_duration', '=', option.duration_minutes)
-    .where('company_id', 'in', (eb) => eb.selectFrom('company_duration_options').select('company_id')
-      .where('appointment_duration_option_id', '=', option.id))
+    .where('company_id', 'in', (eb) =>
+      eb.selectFrom('company_duration_options').select('company_id').where('appointment_duration_option_id', '=', option.id),
+    )
     .execute();
   return updated;
 }
 
 /** How many companies offer this catalogue entry as their default duration. */
 export async function companiesDefaultingTo(db: DbOrTx, option: DurationOption): Promise<number> {
-  const row = await db.selectFrom('company_duration_defaults as d')
+  const row = await db
+    .selectFrom('company_duration_defaults as d')
     .innerJoin('company_duration_options as o', 'o.company_id', 'd.company_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('o.appointment_duration_option_id', '=', option.id)
@@ -72,7 +80,8 @@ export async function deleteDurationOption(db: DbOrTx, id: number): Promise<void
 // --- what a company offers
 
 function companyOptions(db: DbOrTx) {
-  return db.selectFrom('company_duration_options as c')
+  return db
+    .selectFrom('company_duration_options as c')
     .innerJoin('appointment_duration_options as o', 'o.id', 'c.appointment_duration_option_id')
     .select(['c.id', 'c.company_id', 'c.appointment_duration_option_id', 'o.duration_minutes']);
 }
@@ -86,8 +95,11 @@ export async function findCompanyDurationOption(db: DbOrTx, id: number): Promise
 }
 
 export async function insertCompanyDurationOption(db: DbOrTx, companyId: number, optionId: number): Promise<number> {
-  const row = await db.insertInto('company_duration_options').values({ company_id: companyId, appointment_duration_option_id: optionId })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('company_duration_options')
+    .values({ company_id: companyId, appointment_duration_option_id: optionId })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -120,16 +132,27 @@ export async function findDefaultOfCompany(db: DbOrTx, companyId: number): Promi
 }
 
 /** One default per company: sets it, creating the row when the company has none. */
-export async function setCompanyDefault(trx: Transaction<Database>, companyId: number, minutes: number): Promise<{ row: CompanyDurationDefault; created: boolean }> {
+export async function setCompanyDefault(
+  trx: Transaction<Database>,
+  companyId: number,
+  minutes: number,
+): Promise<{ row: CompanyDurationDefault; created: boolean }> {
   const existing = await findDefaultOfCompany(trx, companyId);
   if (existing) {
-    const row = await trx.updateTable('company_duration_defaults').set({ default_appointment_duration: minutes })
-      .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .updateTable('company_duration_defaults')
+      .set({ default_appointment_duration: minutes })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return { row, created: false };
   }
-  const row = await trx.insertInto('company_duration_defaults').values({ company_id: companyId, default_appointment_duration: minutes })
+  const row = await trx
+    .insertInto('company_duration_defaults')
+    .values({ company_id: companyId, default_appointment_duration: minutes })
     .onConflict((oc) => oc.column('company_id').doUpdateSet({ default_appointment_duration: minutes }))
-    .returningAll().executeTakeFirstOrThrow();
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { row, created: true };
 }
 

@@ -8,11 +8,28 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import {
-  changeCompanyDurationOption, changeDurationOption, companiesDefaultingTo, companyOffersDuration, deleteCompanyDurationDefault,
-  deleteCompanyDurationOption, deleteDurationOption, findCompanyDurationDefault, findCompanyDurationOption, findDefaultOfCompany,
-  findDurationOption, findDurationOptionByMinutes, insertCompanyDurationOption, insertDurationOption, listCompanyDurationDefaults,
-  listCompanyDurationOptions, listDurationOptions, lockCompanyDurations, setCompanyDefault,
-  type CompanyDurationDefault, type CompanyDurationOption, type DurationOption,
+  changeCompanyDurationOption,
+  changeDurationOption,
+  companiesDefaultingTo,
+  companyOffersDuration,
+  deleteCompanyDurationDefault,
+  deleteCompanyDurationOption,
+  deleteDurationOption,
+  findCompanyDurationDefault,
+  findCompanyDurationOption,
+  findDefaultOfCompany,
+  findDurationOption,
+  findDurationOptionByMinutes,
+  insertCompanyDurationOption,
+  insertDurationOption,
+  listCompanyDurationDefaults,
+  listCompanyDurationOptions,
+  listDurationOptions,
+  lockCompanyDurations,
+  setCompanyDefault,
+  type CompanyDurationDefault,
+  type CompanyDurationOption,
+  type DurationOption,
 } from './duration.repository.ts';
 import type { CompanyDurationOptionInput, UpdateCompanyDurationDefaultInput } from './duration.schema.ts';
 
@@ -41,17 +58,24 @@ export async function getCatalogueEntry(db: Db, id: number): Promise<DurationOpt
 }
 
 export async function addCatalogueEntry(db: Db, minutes: number): Promise<DurationOption> {
-  return uniqueOr(() => insertDurationOption(db, minutes), () => inCatalogue(minutes));
+  return uniqueOr(
+    () => insertDurationOption(db, minutes),
+    () => inCatalogue(minutes),
+  );
 }
 
 /** Company defaults of the old value move along (see changeDurationOption). */
 export async function changeCatalogueEntry(db: Db, id: number, minutes: number): Promise<DurationOption> {
-  return uniqueOr(() => db.transaction().execute(async (trx) => {
-    const option = found(await findDurationOption(trx, id), CATALOGUE_NOT_FOUND);
-    if (option.duration_minutes === minutes) return option;
-    if (await findDurationOptionByMinutes(trx, minutes)) throw inCatalogue(minutes);
-    return changeDurationOption(trx, option, minutes);
-  }), () => inCatalogue(minutes));
+  return uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const option = found(await findDurationOption(trx, id), CATALOGUE_NOT_FOUND);
+        if (option.duration_minutes === minutes) return option;
+        if (await findDurationOptionByMinutes(trx, minutes)) throw inCatalogue(minutes);
+        return changeDurationOption(trx, option, minutes);
+      }),
+    () => inCatalogue(minutes),
+  );
 }
 
 /** Refused while some company has it as its default. */
@@ -60,7 +84,10 @@ export async function removeCatalogueEntry(db: Db, id: number): Promise<void> {
     const option = found(await findDurationOption(trx, id), CATALOGUE_NOT_FOUND);
     const defaults = await companiesDefaultingTo(trx, option);
     if (defaults > 0) {
-      throw new AppError('conflict', `${option.duration_minutes} minutes is the default duration of ${defaults} ${defaults === 1 ? 'company' : 'companies'}; change their default first`);
+      throw new AppError(
+        'conflict',
+        `${option.duration_minutes} minutes is the default duration of ${defaults} ${defaults === 1 ? 'company' : 'companies'}; change their default first`,
+      );
     }
     await deleteDurationOption(trx, option.id);
   });
@@ -85,7 +112,8 @@ async function catalogueEntry(db: Db, body: CompanyDurationOptionInput): Promise
       ? badRequest('Unknown appointment_duration_option_id')
       : badRequest(`No duration option of ${minutes} minutes exists; a global administrator can add it`);
   }
-  if (minutes !== undefined && option.duration_minutes !== minutes) throw badRequest('appointment_duration_option_id and duration_minutes disagree');
+  if (minutes !== undefined && option.duration_minutes !== minutes)
+    throw badRequest('appointment_duration_option_id and duration_minutes disagree');
   return option;
 }
 
@@ -108,30 +136,39 @@ export async function getOffered(db: Db, id: number): Promise<CompanyDurationOpt
 export async function offerDuration(db: Db, actor: Actor, body: CompanyDurationOptionInput): Promise<CompanyDurationOption> {
   const companyId = actingCompanyId(actor, body.company_id);
   const option = await catalogueEntry(db, body);
-  return uniqueOr(() => db.transaction().execute(async (trx) => {
-    if (!(await lockCompanyDurations(trx, companyId))) throw notFound(COMPANY_NOT_FOUND);
-    if (await companyOffersDuration(trx, companyId, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
-    const id = await insertCompanyDurationOption(trx, companyId, option.id);
-    return (await findCompanyDurationOption(trx, id))!;
-  }), () => alreadyOffered(option.duration_minutes));
+  return uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        if (!(await lockCompanyDurations(trx, companyId))) throw notFound(COMPANY_NOT_FOUND);
+        if (await companyOffersDuration(trx, companyId, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
+        const id = await insertCompanyDurationOption(trx, companyId, option.id);
+        return (await findCompanyDurationOption(trx, id))!;
+      }),
+    () => alreadyOffered(option.duration_minutes),
+  );
 }
 
 /** Offers another catalogue duration instead; refused while the current one is the default. */
 export async function changeOffered(db: Db, actor: Actor, id: number, body: CompanyDurationOptionInput): Promise<CompanyDurationOption> {
   const row = found(await findCompanyDurationOption(db, id), OPTION_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
-  if (body.company_id !== undefined && body.company_id !== row.company_id) throw badRequest('An offered duration cannot move to another company');
+  if (body.company_id !== undefined && body.company_id !== row.company_id)
+    throw badRequest('An offered duration cannot move to another company');
   if (body.appointment_duration_option_id === undefined && body.duration_minutes === undefined) return row;
   const option = await catalogueEntry(db, body);
   if (option.id === row.appointment_duration_option_id) return row;
-  return uniqueOr(() => db.transaction().execute(async (trx) => {
-    await lockCompanyDurations(trx, row.company_id);
-    const current = found(await findCompanyDurationOption(trx, id), OPTION_NOT_FOUND);
-    await assertNotTheDefault(trx, current);
-    if (await companyOffersDuration(trx, row.company_id, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
-    await changeCompanyDurationOption(trx, id, option.id);
-    return (await findCompanyDurationOption(trx, id))!;
-  }), () => alreadyOffered(option.duration_minutes));
+  return uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await lockCompanyDurations(trx, row.company_id);
+        const current = found(await findCompanyDurationOption(trx, id), OPTION_NOT_FOUND);
+        await assertNotTheDefault(trx, current);
+        if (await companyOffersDuration(trx, row.company_id, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
+        await changeCompanyDurationOption(trx, id, option.id);
+        return (await findCompanyDurationOption(trx, id))!;
+      }),
+    () => alreadyOffered(option.duration_minutes),
+  );
 }
 
 export async function stopOffering(db: Db, actor: Actor, id: number): Promise<void> {
@@ -160,7 +197,9 @@ export async function getDefaultOfCompany(db: Db, companyId: number): Promise<Co
 
 /** One default per company: sets it (`created` when the company had none). */
 export async function setDefault(
-  db: Db, actor: Actor, body: { company_id?: number; default_appointment_duration: number },
+  db: Db,
+  actor: Actor,
+  body: { company_id?: number; default_appointment_duration: number },
 ): Promise<{ row: CompanyDurationDefault; created: boolean }> {
   const companyId = actingCompanyId(actor, body.company_id);
   return db.transaction().execute(async (trx) => {
@@ -170,7 +209,12 @@ export async function setDefault(
   });
 }
 
-export async function changeDefault(db: Db, actor: Actor, id: number, body: UpdateCompanyDurationDefaultInput): Promise<CompanyDurationDefault> {
+export async function changeDefault(
+  db: Db,
+  actor: Actor,
+  id: number,
+  body: UpdateCompanyDurationDefaultInput,
+): Promise<CompanyDurationDefault> {
   const row = found(await findCompanyDurationDefault(db, id), DEFAULT_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
   if (body.company_id !== undefined && body.company_id !== row.company_id) throw badRequest('A default cannot move to another company');

@@ -50,33 +50,66 @@ describe.each(testDialects())('durations on %s', (dialect) => {
     it('is changed by global_admin only; duplicates answer 409', async () => {
       const before = await everything();
       for (const who of [a.admin, a.manager, a.employee, a.user, a.customer]) {
-        expect((await t.call('POST', '/appointment-duration-options', { token: who.token, body: { duration_minutes: 50 } })).status, who.role).toBe(403);
-        expect((await t.call('PUT', `/appointment-duration-options/${before.catalogue[0].id}`, { token: who.token, body: { duration_minutes: 50 } })).status).toBe(403);
+        expect(
+          (await t.call('POST', '/appointment-duration-options', { token: who.token, body: { duration_minutes: 50 } })).status,
+          who.role,
+        ).toBe(403);
+        expect(
+          (
+            await t.call('PUT', `/appointment-duration-options/${before.catalogue[0].id}`, {
+              token: who.token,
+              body: { duration_minutes: 50 },
+            })
+          ).status,
+        ).toBe(403);
         expect((await t.call('DELETE', `/appointment-duration-options/${before.catalogue[5].id}`, { token: who.token })).status).toBe(403);
       }
       expect((await t.call('POST', '/appointment-duration-options', { body: { duration_minutes: 50 } })).status).toBe(401);
       const dup = await t.call('POST', '/appointment-duration-options', { token: global.token, body: { duration_minutes: 30 } });
       expect(dup.status).toBe(409);
       expect(dup.body.code).toBe('conflict');
-      for (const body of [{}, { duration_minutes: 0 }, { duration_minutes: 1441 }, { duration_minutes: 2.5 }, { duration_minutes: '50' }, { duration_minutes: null }, []]) {
-        expect((await t.call('POST', '/appointment-duration-options', { token: global.token, body })).status, JSON.stringify(body)).toBe(400);
+      for (const body of [
+        {},
+        { duration_minutes: 0 },
+        { duration_minutes: 1441 },
+        { duration_minutes: 2.5 },
+        { duration_minutes: '50' },
+        { duration_minutes: null },
+        [],
+      ]) {
+        expect((await t.call('POST', '/appointment-duration-options', { token: global.token, body })).status, JSON.stringify(body)).toBe(
+          400,
+        );
       }
-      expect((await t.call('POST', '/appointment-duration-options', { token: global.token, raw: '{"duration_minutes":' })).status).toBe(400);
+      expect((await t.call('POST', '/appointment-duration-options', { token: global.token, raw: '{"duration_minutes":' })).status).toBe(
+        400,
+      );
       expect(await everything()).toEqual(before);
       const made = await t.call('POST', '/appointment-duration-options', { token: global.token, body: { duration_minutes: 50 } });
       expect(made.status).toBe(201);
       expect(made.body).toEqual({ id: expect.any(Number), duration_minutes: 50 });
-      const same = await t.call('PUT', `/appointment-duration-options/${made.body.id}`, { token: global.token, body: { duration_minutes: 50 } });
+      const same = await t.call('PUT', `/appointment-duration-options/${made.body.id}`, {
+        token: global.token,
+        body: { duration_minutes: 50 },
+      });
       expect(same.status).toBe(200);
-      const clash = await t.call('PATCH', `/appointment-duration-options/${made.body.id}`, { token: global.token, body: { duration_minutes: 45 } });
+      const clash = await t.call('PATCH', `/appointment-duration-options/${made.body.id}`, {
+        token: global.token,
+        body: { duration_minutes: 45 },
+      });
       expect(clash.status).toBe(409);
     });
 
     it('moves the defaults of companies offering a changed duration along with it', async () => {
       const c = await companyWithPeople(t, 'Catalogue Co');
       const made = (await t.call('POST', '/appointment-duration-options', { token: global.token, body: { duration_minutes: 100 } })).body;
-      expect((await t.call('POST', '/company-duration-options', { token: c.admin.token, body: { appointment_duration_option_id: made.id } })).status).toBe(201);
-      expect((await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 100 } })).status).toBe(200);
+      expect(
+        (await t.call('POST', '/company-duration-options', { token: c.admin.token, body: { appointment_duration_option_id: made.id } }))
+          .status,
+      ).toBe(201);
+      expect(
+        (await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 100 } })).status,
+      ).toBe(200);
       const res = await t.call('PUT', `/appointment-duration-options/${made.id}`, { token: global.token, body: { duration_minutes: 105 } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: made.id, duration_minutes: 105 });
@@ -88,7 +121,9 @@ describe.each(testDialects())('durations on %s', (dialect) => {
       const refused = await t.call('DELETE', `/appointment-duration-options/${made.id}`, { token: global.token });
       expect(refused.status).toBe(409);
       expect(refused.body.error).toMatch(/default duration of 1 company/);
-      expect((await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 30 } })).status).toBe(200);
+      expect(
+        (await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 30 } })).status,
+      ).toBe(200);
       expect((await t.call('DELETE', `/appointment-duration-options/${made.id}`, { token: global.token })).status).toBe(204);
       expect(await offeredRow(c, 105)).toBeUndefined();
       expect((await t.call('GET', `/appointment-duration-options/${made.id}`)).status).toBe(404);
@@ -101,7 +136,12 @@ describe.each(testDialects())('durations on %s', (dialect) => {
       const res = await t.call('GET', `/company-duration-options?company_id=${a.companyId}`);
       expect(res.status).toBe(200);
       expect(res.body.map((o: any) => o.duration_minutes)).toEqual([15, 30, 45, 60]);
-      expect(res.body[0]).toEqual({ id: expect.any(Number), company_id: a.companyId, appointment_duration_option_id: await catalogueId(15), duration_minutes: 15 });
+      expect(res.body[0]).toEqual({
+        id: expect.any(Number),
+        company_id: a.companyId,
+        appointment_duration_option_id: await catalogueId(15),
+        duration_minutes: 15,
+      });
       const own = await t.call('GET', '/company-duration-options', { token: b.employee.token });
       expect(own.body.every((o: any) => o.company_id === b.companyId)).toBe(true);
       expect((await t.call('GET', '/company-duration-options')).status).toBe(400);
@@ -114,14 +154,19 @@ describe.each(testDialects())('durations on %s', (dialect) => {
     });
 
     it('lets admins and managers offer a catalogue duration by id or minutes; duplicates 409, unknowns 400', async () => {
-      const byId = await t.call('POST', '/company-duration-options', { token: a.admin.token, body: { appointment_duration_option_id: await catalogueId(90) } });
+      const byId = await t.call('POST', '/company-duration-options', {
+        token: a.admin.token,
+        body: { appointment_duration_option_id: await catalogueId(90) },
+      });
       expect(byId.status).toBe(201);
       expect(byId.body).toMatchObject({ company_id: a.companyId, duration_minutes: 90 });
       const byMinutes = await t.call('POST', '/company-duration-options', { token: a.manager.token, body: { duration_minutes: 120 } });
       expect(byMinutes.status).toBe(201);
       expect(byMinutes.body.appointment_duration_option_id).toBe(await catalogueId(120));
       const before = await everything();
-      expect((await t.call('POST', '/company-duration-options', { token: a.admin.token, body: { duration_minutes: 90 } })).status).toBe(409);
+      expect((await t.call('POST', '/company-duration-options', { token: a.admin.token, body: { duration_minutes: 90 } })).status).toBe(
+        409,
+      );
       const cases: [unknown, string | RegExp][] = [
         [{}, 'appointment_duration_option_id is required'],
         [{ appointment_duration_option_id: 999999 }, 'Unknown appointment_duration_option_id'],
@@ -138,42 +183,83 @@ describe.each(testDialects())('durations on %s', (dialect) => {
         else expect(res.body.error).toMatch(message);
       }
       for (const who of [a.employee, a.user, a.customer]) {
-        expect((await t.call('POST', '/company-duration-options', { token: who.token, body: { duration_minutes: 90 } })).status, who.role).toBe(403);
+        expect(
+          (await t.call('POST', '/company-duration-options', { token: who.token, body: { duration_minutes: 90 } })).status,
+          who.role,
+        ).toBe(403);
       }
       expect((await t.call('POST', '/company-duration-options', { body: { duration_minutes: 90 } })).status).toBe(401);
-      expect((await t.call('POST', '/company-duration-options', { token: b.admin.token, body: { company_id: a.companyId, duration_minutes: 90 } })).status).toBe(404);
+      expect(
+        (
+          await t.call('POST', '/company-duration-options', {
+            token: b.admin.token,
+            body: { company_id: a.companyId, duration_minutes: 90 },
+          })
+        ).status,
+      ).toBe(404);
       expect((await t.call('POST', '/company-duration-options', { token: global.token, body: { duration_minutes: 90 } })).status).toBe(400);
-      expect((await t.call('POST', '/company-duration-options', { token: global.token, body: { company_id: 999999, duration_minutes: 90 } })).status).toBe(404);
+      expect(
+        (await t.call('POST', '/company-duration-options', { token: global.token, body: { company_id: 999999, duration_minutes: 90 } }))
+          .status,
+      ).toBe(404);
       expect(await everything()).toEqual(before);
-      const byGlobal = await t.call('POST', '/company-duration-options', { token: global.token, body: { company_id: b.companyId, duration_minutes: 90 } });
+      const byGlobal = await t.call('POST', '/company-duration-options', {
+        token: global.token,
+        body: { company_id: b.companyId, duration_minutes: 90 },
+      });
       expect(byGlobal.status).toBe(201);
     });
 
-    it('swaps or removes an offered duration, never the company default, never another company\'s', async () => {
+    it("swaps or removes an offered duration, never the company default, never another company's", async () => {
       const c = await companyWithPeople(t, 'Options Co');
       const fifteen = await offeredRow(c, 15);
       const thirty = await offeredRow(c, 30);
-      const swapped = await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: c.admin.token, body: { duration_minutes: 90 } });
+      const swapped = await t.call('PUT', `/company-duration-options/${fifteen.id}`, {
+        token: c.admin.token,
+        body: { duration_minutes: 90 },
+      });
       expect(swapped.status).toBe(200);
-      expect(swapped.body).toEqual({ id: fifteen.id, company_id: c.companyId, appointment_duration_option_id: await catalogueId(90), duration_minutes: 90 });
+      expect(swapped.body).toEqual({
+        id: fifteen.id,
+        company_id: c.companyId,
+        appointment_duration_option_id: await catalogueId(90),
+        duration_minutes: 90,
+      });
       const before = await everything();
-      const theDefault = await t.call('PATCH', `/company-duration-options/${thirty.id}`, { token: c.admin.token, body: { duration_minutes: 120 } });
+      const theDefault = await t.call('PATCH', `/company-duration-options/${thirty.id}`, {
+        token: c.admin.token,
+        body: { duration_minutes: 120 },
+      });
       expect(theDefault.status).toBe(409);
       expect(theDefault.body.error).toMatch(/default duration/);
-      expect((await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: c.admin.token, body: { duration_minutes: 45 } })).status).toBe(409);
-      expect((await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: c.admin.token, body: { company_id: a.companyId } })).status).toBe(400);
+      expect(
+        (await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: c.admin.token, body: { duration_minutes: 45 } })).status,
+      ).toBe(409);
+      expect(
+        (await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: c.admin.token, body: { company_id: a.companyId } }))
+          .status,
+      ).toBe(400);
       expect((await t.call('DELETE', `/company-duration-options/${thirty.id}`, { token: c.admin.token })).status).toBe(409);
       // Another company's admins: not found. (Its employees are refused by role first, whatever the id: 403.)
       for (const who of [a.admin, a.manager]) {
-        expect((await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: who.token, body: { duration_minutes: 120 } })).status, who.role).toBe(404);
+        expect(
+          (await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: who.token, body: { duration_minutes: 120 } })).status,
+          who.role,
+        ).toBe(404);
         expect((await t.call('DELETE', `/company-duration-options/${fifteen.id}`, { token: who.token })).status, who.role).toBe(404);
       }
       for (const who of [c.employee, c.user, c.customer]) {
-        expect((await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: who.token, body: { duration_minutes: 120 } })).status, who.role).toBe(403);
+        expect(
+          (await t.call('PUT', `/company-duration-options/${fifteen.id}`, { token: who.token, body: { duration_minutes: 120 } })).status,
+          who.role,
+        ).toBe(403);
         expect((await t.call('DELETE', `/company-duration-options/${fifteen.id}`, { token: who.token })).status, who.role).toBe(403);
       }
       for (const bad of BAD_IDS) {
-        expect((await t.call('PUT', `/company-duration-options/${bad}`, { token: c.admin.token, body: { duration_minutes: 120 } })).status, bad).toBe(400);
+        expect(
+          (await t.call('PUT', `/company-duration-options/${bad}`, { token: c.admin.token, body: { duration_minutes: 120 } })).status,
+          bad,
+        ).toBe(400);
         expect((await t.call('DELETE', `/company-duration-options/${bad}`, { token: c.admin.token })).status, bad).toBe(400);
       }
       expect(await everything()).toEqual(before);
@@ -184,7 +270,7 @@ describe.each(testDialects())('durations on %s', (dialect) => {
   });
 
   describe('company duration defaults', () => {
-    it('reads a company\'s default publicly, by company, by id and as a list', async () => {
+    it("reads a company's default publicly, by company, by id and as a list", async () => {
       const res = await t.call('GET', `/company-duration-defaults/company/${a.companyId}`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: expect.any(Number), company_id: a.companyId, default_appointment_duration: 30 });
@@ -203,37 +289,87 @@ describe.each(testDialects())('durations on %s', (dialect) => {
     it('keeps one row per company: POST updates it; the default must be an offered duration', async () => {
       const c = await companyWithPeople(t, 'Defaults Co');
       const current = (await t.call('GET', `/company-duration-defaults/company/${c.companyId}`)).body;
-      const res = await t.call('POST', '/company-duration-defaults', { token: c.manager.token, body: { default_appointment_duration: 45 } });
+      const res = await t.call('POST', '/company-duration-defaults', {
+        token: c.manager.token,
+        body: { default_appointment_duration: 45 },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: current.id, company_id: c.companyId, default_appointment_duration: 45 });
       const before = await everything();
-      const notOffered = await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 90 } });
+      const notOffered = await t.call('POST', '/company-duration-defaults', {
+        token: c.admin.token,
+        body: { default_appointment_duration: 90 },
+      });
       expect(notOffered.status).toBe(400);
       expect(notOffered.body.error).toBe(NOT_OFFERED);
-      const put = await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: c.admin.token, body: { default_appointment_duration: 90 } });
+      const put = await t.call('PUT', `/company-duration-defaults/${current.id}`, {
+        token: c.admin.token,
+        body: { default_appointment_duration: 90 },
+      });
       expect(put.status).toBe(400);
       expect(put.body.error).toBe(NOT_OFFERED);
-      for (const body of [{}, { default_appointment_duration: 0 }, { default_appointment_duration: '45' }, { default_appointment_duration: 1441 }, { company_id: 'x', default_appointment_duration: 45 }]) {
+      for (const body of [
+        {},
+        { default_appointment_duration: 0 },
+        { default_appointment_duration: '45' },
+        { default_appointment_duration: 1441 },
+        { company_id: 'x', default_appointment_duration: 45 },
+      ]) {
         expect((await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body })).status, JSON.stringify(body)).toBe(400);
       }
       expect((await t.call('POST', '/company-duration-defaults', { token: c.admin.token, raw: 'default=45' })).status).toBe(400);
       for (const who of [c.employee, c.user, c.customer]) {
-        expect((await t.call('POST', '/company-duration-defaults', { token: who.token, body: { default_appointment_duration: 60 } })).status, who.role).toBe(403);
-        expect((await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: who.token, body: { default_appointment_duration: 60 } })).status, who.role).toBe(403);
+        expect(
+          (await t.call('POST', '/company-duration-defaults', { token: who.token, body: { default_appointment_duration: 60 } })).status,
+          who.role,
+        ).toBe(403);
+        expect(
+          (
+            await t.call('PUT', `/company-duration-defaults/${current.id}`, {
+              token: who.token,
+              body: { default_appointment_duration: 60 },
+            })
+          ).status,
+          who.role,
+        ).toBe(403);
         expect((await t.call('DELETE', `/company-duration-defaults/${current.id}`, { token: who.token })).status, who.role).toBe(403);
       }
       for (const who of [a.admin, a.manager]) {
-        expect((await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: who.token, body: { default_appointment_duration: 60 } })).status, who.role).toBe(404);
+        expect(
+          (
+            await t.call('PUT', `/company-duration-defaults/${current.id}`, {
+              token: who.token,
+              body: { default_appointment_duration: 60 },
+            })
+          ).status,
+          who.role,
+        ).toBe(404);
         expect((await t.call('DELETE', `/company-duration-defaults/${current.id}`, { token: who.token })).status, who.role).toBe(404);
       }
-      expect((await t.call('POST', '/company-duration-defaults', { token: a.admin.token, body: { company_id: c.companyId, default_appointment_duration: 60 } })).status).toBe(404);
-      expect((await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: c.admin.token, body: { company_id: a.companyId } })).status).toBe(400);
+      expect(
+        (
+          await t.call('POST', '/company-duration-defaults', {
+            token: a.admin.token,
+            body: { company_id: c.companyId, default_appointment_duration: 60 },
+          })
+        ).status,
+      ).toBe(404);
+      expect(
+        (await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: c.admin.token, body: { company_id: a.companyId } }))
+          .status,
+      ).toBe(400);
       expect(await everything()).toEqual(before);
 
-      const changed = await t.call('PUT', `/company-duration-defaults/${current.id}`, { token: c.admin.token, body: { default_appointment_duration: 60 } });
+      const changed = await t.call('PUT', `/company-duration-defaults/${current.id}`, {
+        token: c.admin.token,
+        body: { default_appointment_duration: 60 },
+      });
       expect(changed.status).toBe(200);
       expect(changed.body.default_appointment_duration).toBe(60);
-      const patched = await t.call('PATCH', `/company-duration-defaults/${current.id}`, { token: global.token, body: { default_appointment_duration: 15 } });
+      const patched = await t.call('PATCH', `/company-duration-defaults/${current.id}`, {
+        token: global.token,
+        body: { default_appointment_duration: 15 },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body.default_appointment_duration).toBe(15);
     });
@@ -244,13 +380,21 @@ describe.each(testDialects())('durations on %s', (dialect) => {
       expect((await t.call('DELETE', `/company-duration-defaults/${current.id}`, { token: c.admin.token })).status).toBe(204);
       expect((await t.call('GET', `/company-duration-defaults/company/${c.companyId}`)).status).toBe(404);
       expect((await t.call('GET', `/company-duration-defaults?company_id=${c.companyId}`)).body).toEqual([]);
-      const created = await t.call('POST', '/company-duration-defaults', { token: c.admin.token, body: { default_appointment_duration: 60 } });
+      const created = await t.call('POST', '/company-duration-defaults', {
+        token: c.admin.token,
+        body: { default_appointment_duration: 60 },
+      });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ company_id: c.companyId, default_appointment_duration: 60 });
-      const byGlobal = await t.call('POST', '/company-duration-defaults', { token: global.token, body: { company_id: c.companyId, default_appointment_duration: 15 } });
+      const byGlobal = await t.call('POST', '/company-duration-defaults', {
+        token: global.token,
+        body: { company_id: c.companyId, default_appointment_duration: 15 },
+      });
       expect(byGlobal.status).toBe(200);
       expect(byGlobal.body.id).toBe(created.body.id);
-      expect((await t.call('POST', '/company-duration-defaults', { token: global.token, body: { default_appointment_duration: 15 } })).status).toBe(400);
+      expect(
+        (await t.call('POST', '/company-duration-defaults', { token: global.token, body: { default_appointment_duration: 15 } })).status,
+      ).toBe(400);
       expect((await t.call('GET', '/health')).status).toBe(200);
     });
   });

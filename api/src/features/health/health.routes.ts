@@ -7,7 +7,11 @@ import { databaseReachable } from './health.service.ts';
 const HealthSchema = z.object({ status: z.enum(['ok', 'error']), db: z.enum(['ok', 'error']), version: z.string() }).openapi('Health');
 
 const health = defineRoute({
-  method: 'get', path: '/health', access: 'public', tags: ['health'], summary: 'Server and database health',
+  method: 'get',
+  path: '/health',
+  access: 'public',
+  tags: ['health'],
+  summary: 'Server and database health',
   responses: { 200: jsonResponse(HealthSchema, 'Healthy'), 503: jsonResponse(HealthSchema, 'Database unreachable') },
 });
 

@@ -5,7 +5,13 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { decodeQuotedPrintable, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
-import { appointmentIcs, formatForPeople, renderAppointmentEmail, renderQueuedEmail, type AppointmentEmailInput } from './appointment-emails.ts';
+import {
+  appointmentIcs,
+  formatForPeople,
+  renderAppointmentEmail,
+  renderQueuedEmail,
+  type AppointmentEmailInput,
+} from './appointment-emails.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
@@ -19,7 +25,8 @@ function mimeParts(raw: string): { headers: string; body: string }[] {
     const headers = split < 0 ? chunk : chunk.slice(0, split);
     let body = split < 0 ? '' : chunk.slice(split).trim();
     if (/content-transfer-encoding:\s*base64/i.test(headers)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    else if (/content-transfer-encoding:\s*quoted-printable/i.test(headers)) body = Buffer.from(decodeQuotedPrintable(body), 'latin1').toString('utf8');
+    else if (/content-transfer-encoding:\s*quoted-printable/i.test(headers))
+      body = Buffer.from(decodeQuotedPrintable(body), 'latin1').toString('utf8');
     return { headers, body };
   });
 }
@@ -37,7 +44,13 @@ function textOf(mail: ReceivedMail): string {
 
 const sample: AppointmentEmailInput = {
   kind: 'confirmation',
-  appointment: { id: 42, start_time: '2026-11-24T09:30:00.000Z', end_time: '2026-11-24T10:15:00.000Z', version: 1, description: 'Window seat' },
+  appointment: {
+    id: 42,
+    start_time: '2026-11-24T09:30:00.000Z',
+    end_time: '2026-11-24T10:15:00.000Z',
+    version: 1,
+    description: 'Window seat',
+  },
   company: { id: 1, name: 'Hair & Co', email: 'desk@hair.example', timezone: 'Europe/London' },
   serviceNames: ['Cut', 'Colour'],
   customer: { name: 'Ann <Anon>', email: 'ann@example.test' },
@@ -65,7 +78,9 @@ describe('booking email content', () => {
     expect(m.text).toContain('contact Hair & Co at desk@hair.example');
     expect(m.html).toContain('Ann &lt;Anon&gt;');
     expect(m.html).not.toContain('<Anon>');
-    expect(m.attachments).toEqual([{ filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: expect.any(String) }]);
+    expect(m.attachments).toEqual([
+      { filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: expect.any(String) },
+    ]);
   });
 
   it('renders a queued snapshot exactly as it would have been rendered when queued', () => {
@@ -101,7 +116,10 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    t = await startTestServer(dialect, { now: () => NOW, env: { SMTP_URL: smtp.url, DISABLE_SCHEDULER: 'false', APP_URL: 'https://book.example.com' } });
+    t = await startTestServer(dialect, {
+      now: () => NOW,
+      env: { SMTP_URL: smtp.url, DISABLE_SCHEDULER: 'false', APP_URL: 'https://book.example.com' },
+    });
     co = await bookableCompany(t, { name: 'Mail Salon', email: 'desk@mail-salon.example' });
   });
   afterAll(async () => {
@@ -111,7 +129,9 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
 
   it('sends the confirmation with its .ics, then a reschedule with a higher SEQUENCE, then a cancellation with the same UID', async () => {
     const who = customerContact('Carla Customer');
-    const res = await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T09:30:00Z', customer: who } });
+    const res = await t.call('POST', '/appointments', {
+      body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T09:30:00Z', customer: who },
+    });
     expect(res.status).toBe(201);
     const id = res.body.id;
     const uid = `UID:appointment-${id}@book.example.com`;
@@ -146,15 +166,24 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     expect(cancel).toContain(uid);
     expect(cancel).toContain('SEQUENCE:3');
 
-    const sent = await t.db.selectFrom('outbox_messages').select(['kind', 'state']).where('appointment_id', '=', id).orderBy('id').execute();
+    const sent = await t.db
+      .selectFrom('outbox_messages')
+      .select(['kind', 'state'])
+      .where('appointment_id', '=', id)
+      .orderBy('id')
+      .execute();
     expect(sent).toEqual([
       { kind: 'appointment_confirmation', state: 'sent' },
       { kind: 'appointment_reschedule', state: 'sent' },
       { kind: 'appointment_cancellation', state: 'sent' },
     ]);
     // Rendered when sent, and recorded as sent: the rows keep what went out.
-    const kept = await t.db.selectFrom('outbox_messages').select(['subject', 'body_text', 'body_html', 'attachments', 'render'])
-      .where('appointment_id', '=', id).orderBy('id').executeTakeFirstOrThrow();
+    const kept = await t.db
+      .selectFrom('outbox_messages')
+      .select(['subject', 'body_text', 'body_html', 'attachments', 'render'])
+      .where('appointment_id', '=', id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     expect(kept.render).toBeNull();
     expect(kept.subject).toBe('Booking confirmed: Haircut at Mail Salon');
     expect(kept.body_text).toContain('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
@@ -163,25 +192,70 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
   });
 
   it('keeps a message whose snapshot cannot be rendered, marked failed with the reason, and goes on with the others', async () => {
-    const { id } = await t.db.insertInto('outbox_messages').values({
-      company_id: co.companyId, appointment_id: null, channel: 'email', kind: 'appointment_confirmation', to_address: 'broken@example.test',
-      subject: 'Booking confirmed', body_text: '', body_html: null, attachments: null, message_id: '<broken@test>', dedupe_key: null,
-      state: 'pending', attempts: 0, due_at: NOW.toISOString(), created_at: NOW.toISOString(), render: '{"template":"nope"}',
-    }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await t.db
+      .insertInto('outbox_messages')
+      .values({
+        company_id: co.companyId,
+        appointment_id: null,
+        channel: 'email',
+        kind: 'appointment_confirmation',
+        to_address: 'broken@example.test',
+        subject: 'Booking confirmed',
+        body_text: '',
+        body_html: null,
+        attachments: null,
+        message_id: '<broken@test>',
+        dedupe_key: null,
+        state: 'pending',
+        attempts: 0,
+        due_at: NOW.toISOString(),
+        created_at: NOW.toISOString(),
+        render: '{"template":"nope"}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await t.server.dispatcher.runOnce();
-    const row = await t.db.selectFrom('outbox_messages').select(['state', 'last_error', 'render']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('outbox_messages')
+      .select(['state', 'last_error', 'render'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ state: 'failed', last_error: 'unknown outbox render snapshot', render: '{"template":"nope"}' });
     const who = customerContact('After Broken');
-    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-26T09:30:00Z', customer: who } })).status).toBe(201);
+    expect(
+      (
+        await t.call('POST', '/appointments', {
+          body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-26T09:30:00Z', customer: who },
+        })
+      ).status,
+    ).toBe(201);
     await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
   });
 
   it('queues the email in the booking transaction: a refused booking queues nothing', async () => {
-    const before = await t.db.selectFrom('outbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const start = '2026-11-25T09:30:00Z';
-    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() } })).status).toBe(201);
-    expect((await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() } })).status).toBe(409);
-    const after = await t.db.selectFrom('outbox_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(
+      (
+        await t.call('POST', '/appointments', {
+          body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await t.call('POST', '/appointments', {
+          body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: customerContact() },
+        })
+      ).status,
+    ).toBe(409);
+    const after = await t.db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n) + 1);
   });
 });

@@ -37,7 +37,14 @@ export function formatForPeople(iso: string, timezone: string): string {
   let f = peopleFormats.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', hour12: true,
+      timeZone: timezone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
     });
     if (peopleFormats.size > 500) peopleFormats.clear();
     peopleFormats.set(timezone, f);
@@ -89,20 +96,23 @@ export function appointmentIcs(input: AppointmentEmailInput, now: Date): string 
     description: input.appointment.description ?? undefined,
     status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: input.company.name, email: organizerEmail },
-    attendees: [{
-      name: input.customer.name,
-      email: input.customer.email,
-      rsvp: false,
-      role: ICalAttendeeRole.REQ,
-      status: cancel ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
-    }],
+    attendees: [
+      {
+        name: input.customer.name,
+        email: input.customer.email,
+        rsvp: false,
+        role: ICalAttendeeRole.REQ,
+        status: cancel ? ICalAttendeeStatus.DECLINED : ICalAttendeeStatus.ACCEPTED,
+      },
+    ],
   });
   return cal.toString();
 }
 
 export function appointmentEmailSubject(input: AppointmentEmailInput): string {
   const services = input.serviceNames.length ? input.serviceNames.join(', ') : 'Appointment';
-  const what = input.kind === 'confirmation' ? 'Booking confirmed' : input.kind === 'reschedule' ? 'Appointment moved' : 'Appointment cancelled';
+  const what =
+    input.kind === 'confirmation' ? 'Booking confirmed' : input.kind === 'reschedule' ? 'Appointment moved' : 'Appointment cancelled';
   return `${what}: ${services} at ${input.company.name}`;
 }
 
@@ -117,34 +127,30 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date):
     : `To change or cancel it, contact ${company.name}.`;
 
   const subject = appointmentEmailSubject(input);
-  const intro = input.kind === 'confirmation'
-    ? `Your appointment at ${company.name} is booked.`
-    : input.kind === 'reschedule'
-      ? `Your appointment at ${company.name} has moved to a new time.`
-      : `Your appointment at ${company.name} has been cancelled.`;
+  const intro =
+    input.kind === 'confirmation'
+      ? `Your appointment at ${company.name} is booked.`
+      : input.kind === 'reschedule'
+        ? `Your appointment at ${company.name} has moved to a new time.`
+        : `Your appointment at ${company.name} has been cancelled.`;
 
-  const lines: [string, string][] = [['What', services], ['When', when]];
+  const lines: [string, string][] = [
+    ['What', services],
+    ['When', when],
+  ];
   if (input.kind !== 'cancellation') lines.push(['Duration', `${minutes} minutes`]);
   if (input.kind === 'reschedule' && input.previousStart) lines.push(['Previously', formatForPeople(input.previousStart, tz)]);
   if (input.employeeName) lines.push(['With', input.employeeName]);
   if (appointment.description && input.kind !== 'cancellation') lines.push(['Notes', appointment.description]);
 
-  const closing = input.kind === 'cancellation'
-    ? `If this is a mistake or you would like a new time, contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
-    : `${contact}\nThe attached invitation adds it to your calendar.`;
+  const closing =
+    input.kind === 'cancellation'
+      ? `If this is a mistake or you would like a new time, contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
+      : `${contact}\nThe attached invitation adds it to your calendar.`;
 
-  const text = [
-    `Hello ${customer.name},`,
-    '',
-    intro,
-    '',
-    ...lines.map(([k, v]) => `${k}: ${v}`),
-    '',
-    closing,
-    '',
-    company.name,
-    '',
-  ].join('\n');
+  const text = [`Hello ${customer.name},`, '', intro, '', ...lines.map(([k, v]) => `${k}: ${v}`), '', closing, '', company.name, ''].join(
+    '\n',
+  );
 
   const html = [
     `<p>Hello ${escapeHtml(customer.name)},</p>`,
@@ -161,11 +167,13 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date):
     subject,
     text,
     html,
-    attachments: [{
-      filename: input.kind === 'cancellation' ? 'cancellation.ics' : 'invite.ics',
-      contentType: `text/calendar; charset=utf-8; method=${method}`,
-      content: appointmentIcs(input, now),
-    }],
+    attachments: [
+      {
+        filename: input.kind === 'cancellation' ? 'cancellation.ics' : 'invite.ics',
+        contentType: `text/calendar; charset=utf-8; method=${method}`,
+        content: appointmentIcs(input, now),
+      },
+    ],
   };
 }
 
@@ -182,21 +190,21 @@ interface AppointmentRender {
  * it), and the dispatcher renders it when sending: text, HTML and invitation are the same as if
  * rendered now, but the work (a tenth of a booking) is done outside the write lock.
  */
-export async function queueAppointmentEmail(
-  db: DbOrTx,
-  input: AppointmentEmailInput,
-  now: Date,
-): Promise<void> {
+export async function queueAppointmentEmail(db: DbOrTx, input: AppointmentEmailInput, now: Date): Promise<void> {
   const render: AppointmentRender = { template: 'appointment', input, at: now.toISOString() };
-  await enqueueEmail(db, {
-    to: input.customer.email,
-    kind: `appointment_${input.kind}`,
-    companyId: input.company.id,
-    appointmentId: input.appointment.id,
-    subject: appointmentEmailSubject(input),
-    text: '',
-    render: JSON.stringify(render),
-  }, now);
+  await enqueueEmail(
+    db,
+    {
+      to: input.customer.email,
+      kind: `appointment_${input.kind}`,
+      companyId: input.company.id,
+      appointmentId: input.appointment.id,
+      subject: appointmentEmailSubject(input),
+      text: '',
+      render: JSON.stringify(render),
+    },
+    now,
+  );
 }
 
 /** The email an outbox row's `render` snapshot describes; throws on a snapshot it cannot read. */

@@ -6,7 +6,13 @@ import type { Database, OutboxMessageRow } from '@bookwell/db';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import {
-  claimMessage, dueMessages, markFailed, markSent, markUnknownOutcomeDead, type Attachment, type RenderedColumns,
+  claimMessage,
+  dueMessages,
+  markFailed,
+  markSent,
+  markUnknownOutcomeDead,
+  type Attachment,
+  type RenderedColumns,
 } from './outbox.repository.ts';
 import { renderQueuedEmail } from './appointment-emails.ts';
 
@@ -54,7 +60,12 @@ export function createDispatcher(opts: {
   async function deliver(row: OutboxMessageRow): Promise<RenderedColumns> {
     if (row.channel === 'email') {
       if (!transport) throw new Error('SMTP is not configured');
-      let body = { subject: row.subject ?? '', text: row.body_text, html: row.body_html ?? undefined, attachments: row.attachments ? (JSON.parse(row.attachments) as Attachment[]) : [] };
+      let body = {
+        subject: row.subject ?? '',
+        text: row.body_text,
+        html: row.body_html ?? undefined,
+        attachments: row.attachments ? (JSON.parse(row.attachments) as Attachment[]) : [],
+      };
       let rendered: RenderedColumns = {};
       if (row.render) {
         const r = renderQueuedEmail(row.render);
@@ -102,7 +113,9 @@ export function createDispatcher(opts: {
         const attempts = row.attempts + 1;
         const dead = attempts >= MAX_ATTEMPTS;
         await markFailed(db, row.id, {
-          dead, retryAt: new Date(now().getTime() + backoffMs(attempts)), error: String((err as Error).message ?? err).slice(0, 500),
+          dead,
+          retryAt: new Date(now().getTime() + backoffMs(attempts)),
+          error: String((err as Error).message ?? err).slice(0, 500),
         });
         log.warn('outbox send failed', { id: row.id, channel: row.channel, kind: row.kind, attempts, dead });
       }
@@ -124,12 +137,14 @@ export function createDispatcher(opts: {
       again = true;
       return running;
     }
-    running = loop().catch((err) => {
-      log.error('outbox pass failed', { error: String(err?.message ?? err) });
-      return 0;
-    }).finally(() => {
-      running = null;
-    });
+    running = loop()
+      .catch((err) => {
+        log.error('outbox pass failed', { error: String(err?.message ?? err) });
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+      });
     return running;
   }
 

@@ -31,19 +31,37 @@ export function newMessageId(domain = 'bookwell.local'): string {
 }
 
 const OUTBOX_COLUMNS = [
-  'company_id', 'appointment_id', 'channel', 'kind', 'to_address', 'subject', 'body_text', 'body_html', 'attachments',
-  'message_id', 'dedupe_key', 'due_at', 'created_at', 'render',
+  'company_id',
+  'appointment_id',
+  'channel',
+  'kind',
+  'to_address',
+  'subject',
+  'body_text',
+  'body_html',
+  'attachments',
+  'message_id',
+  'dedupe_key',
+  'due_at',
+  'created_at',
+  'render',
 ] as const;
 type OutboxValues = Record<(typeof OUTBOX_COLUMNS)[number], string | number | null>;
 
 // Queued inside every booking's transaction: compiled once (values are arguments in column order).
-const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) => db.insertInto('outbox_messages')
-  .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never)
-  .onConflict((oc) => oc.column('dedupe_key').doNothing())
-  .returning('id'));
+const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) =>
+  db
+    .insertInto('outbox_messages')
+    .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never)
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('id'),
+);
 
 async function insertOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<number | null> {
-  const [row] = await outboxInsert(db, OUTBOX_COLUMNS.map((c) => values[c]));
+  const [row] = await outboxInsert(
+    db,
+    OUTBOX_COLUMNS.map((c) => values[c]),
+  );
   return row?.id ?? null;
 }
 
@@ -88,21 +106,33 @@ export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<
 // --- sending (the dispatcher's side)
 
 /** Due messages of these channels: pending or failed ones whose time has come, and claims that expired. */
-export async function dueMessages(db: DbOrTx, channels: OutboxMessageRow['channel'][], now: Date, limit: number): Promise<OutboxMessageRow[]> {
+export async function dueMessages(
+  db: DbOrTx,
+  channels: OutboxMessageRow['channel'][],
+  now: Date,
+  limit: number,
+): Promise<OutboxMessageRow[]> {
   const iso = now.toISOString();
-  return db.selectFrom('outbox_messages').selectAll()
+  return db
+    .selectFrom('outbox_messages')
+    .selectAll()
     .where('channel', 'in', channels)
-    .where((eb) => eb.or([
-      eb.and([eb('state', 'in', ['pending', 'failed']), eb('due_at', '<=', iso)]),
-      // A claim that expired: the process died mid-send, so the outcome is unknown.
-      eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)]),
-    ]))
-    .orderBy('due_at').limit(limit).execute();
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', 'in', ['pending', 'failed']), eb('due_at', '<=', iso)]),
+        // A claim that expired: the process died mid-send, so the outcome is unknown.
+        eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)]),
+      ]),
+    )
+    .orderBy('due_at')
+    .limit(limit)
+    .execute();
 }
 
 /** Claims a message for sending until `lockedUntil`; false when another process changed it first. */
 export async function claimMessage(db: DbOrTx, row: OutboxMessageRow, lockedUntil: Date): Promise<boolean> {
-  const res = await db.updateTable('outbox_messages')
+  const res = await db
+    .updateTable('outbox_messages')
     .set({ state: 'sending', attempts: row.attempts + 1, locked_until: lockedUntil.toISOString() })
     .where('id', '=', row.id)
     .where('state', '=', row.state)
@@ -115,22 +145,33 @@ export async function claimMessage(db: DbOrTx, row: OutboxMessageRow, lockedUnti
 export type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
 
 export async function markSent(db: DbOrTx, id: number, rendered: RenderedColumns, now: Date): Promise<void> {
-  await db.updateTable('outbox_messages').set({ ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null })
-    .where('id', '=', id).execute();
+  await db
+    .updateTable('outbox_messages')
+    .set({ ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A failed attempt: retried at `retryAt`, or given up (`dead`). */
 export async function markFailed(db: DbOrTx, id: number, f: { dead: boolean; retryAt: Date; error: string }): Promise<void> {
-  await db.updateTable('outbox_messages').set({
-    state: f.dead ? 'dead' : 'failed',
-    due_at: f.retryAt.toISOString(),
-    locked_until: null,
-    last_error: f.error,
-  }).where('id', '=', id).execute();
+  await db
+    .updateTable('outbox_messages')
+    .set({
+      state: f.dead ? 'dead' : 'failed',
+      due_at: f.retryAt.toISOString(),
+      locked_until: null,
+      last_error: f.error,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Gives up a message still marked as being sent (its outcome is unknown). */
 export async function markUnknownOutcomeDead(db: DbOrTx, id: number, reason: string): Promise<void> {
-  await db.updateTable('outbox_messages').set({ state: 'dead', last_error: reason, locked_until: null })
-    .where('id', '=', id).where('state', '=', 'sending').execute();
+  await db
+    .updateTable('outbox_messages')
+    .set({ state: 'dead', last_error: reason, locked_until: null })
+    .where('id', '=', id)
+    .where('state', '=', 'sending')
+    .execute();
 }

@@ -11,7 +11,10 @@ describe.each(testDialects())('hoursForDay and hoursForWeek on %s', (dialect) =>
   let other: TestCompany;
 
   async function hours(companyId: number, userId: number | null, day: number, open: string | null, close: string | null, closed = false) {
-    await t.db.insertInto('operating_hours').values({ company_id: companyId, user_id: userId, day_of_week: day, open_time: open, close_time: close, is_closed: closed ? 1 : 0 }).execute();
+    await t.db
+      .insertInto('operating_hours')
+      .values({ company_id: companyId, user_id: userId, day_of_week: day, open_time: open, close_time: close, is_closed: closed ? 1 : 0 })
+      .execute();
   }
 
   beforeAll(async () => {
@@ -43,7 +46,8 @@ describe.each(testDialects())('hoursForDay and hoursForWeek on %s', (dialect) =>
 
   it('tells "works company hours" (undefined) from "off that day" (null) for an employee', async () => {
     expect(await hoursForDay(t.db, c.companyId, 1, c.employee.id)).toEqual({
-      company: { open: '09:00:00', close: '17:00:00' }, employee: { open: '13:00:00', close: '17:00:00' },
+      company: { open: '09:00:00', close: '17:00:00' },
+      employee: { open: '13:00:00', close: '17:00:00' },
     });
     expect((await hoursForDay(t.db, c.companyId, 2, c.employee.id)).employee).toBeNull();
     expect((await hoursForDay(t.db, c.companyId, 3, c.employee.id)).employee).toBeNull();
@@ -57,7 +61,8 @@ describe.each(testDialects())('hoursForDay and hoursForWeek on %s', (dialect) =>
     for (const employee of [undefined, null, c.employee.id, c.manager.id]) {
       const week = await hoursForWeek(t.db, c.companyId, employee);
       expect(Object.keys(week).map(Number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      for (let d = 1; d <= 7; d++) expect(week[d], `day ${d}, employee ${employee}`).toEqual(await hoursForDay(t.db, c.companyId, d, employee));
+      for (let d = 1; d <= 7; d++)
+        expect(week[d], `day ${d}, employee ${employee}`).toEqual(await hoursForDay(t.db, c.companyId, d, employee));
     }
     const fresh = await addPerson(t, other.companyId, 'employee');
     const empty = await hoursForWeek(t.db, other.companyId, fresh.id);

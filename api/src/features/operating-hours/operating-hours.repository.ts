@@ -45,20 +45,20 @@ function dayFrom(rows: HoursFields[], isoWeekday: number, employeeId: number | n
 
 /** The company's row of that day (or of every day) plus, with an employee, every row of theirs. */
 function hoursQuery(db: Kysely<Database>, oneDay: boolean, withEmployee: boolean) {
-  return db.selectFrom('operating_hours')
+  return db
+    .selectFrom('operating_hours')
     .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
     .where('company_id', '=', arg(0))
     .where((eb) => {
-      const companyRows = oneDay
-        ? eb.and([eb('user_id', 'is', null), eb('day_of_week', '=', arg(1))])
-        : eb('user_id', 'is', null);
+      const companyRows = oneDay ? eb.and([eb('user_id', 'is', null), eb('day_of_week', '=', arg(1))]) : eb('user_id', 'is', null);
       return withEmployee ? eb.or([companyRows, eb('user_id', '=', arg(oneDay ? 2 : 1))]) : companyRows;
     });
 }
 
 // Read on every availability request: one prepared query per shape.
-const hoursShapes = [false, true].map((oneDay) => [false, true].map((withEmployee) =>
-  prepared<(number | undefined)[], HoursFields>((db) => hoursQuery(db, oneDay, withEmployee))));
+const hoursShapes = [false, true].map((oneDay) =>
+  [false, true].map((withEmployee) => prepared<(number | undefined)[], HoursFields>((db) => hoursQuery(db, oneDay, withEmployee))),
+);
 
 /** The company's row of that day plus every row of the employee: enough to tell "no personal hours" from "closed". */
 function hoursRows(db: DbOrTx, companyId: number, employeeId: number | null | undefined, isoWeekday?: number): Promise<HoursFields[]> {
@@ -87,8 +87,14 @@ export async function hoursForWeek(db: DbOrTx, companyId: number, employeeId?: n
 // ---------------------------------------------------------------------------
 // Rows, as the hours endpoints read and write them.
 
-export async function listHours(db: DbOrTx, filter: { companyId: number; userId: number | null; dayOfWeek?: number }): Promise<OperatingHoursRow[]> {
-  let q = db.selectFrom('operating_hours').selectAll().where('company_id', '=', filter.companyId)
+export async function listHours(
+  db: DbOrTx,
+  filter: { companyId: number; userId: number | null; dayOfWeek?: number },
+): Promise<OperatingHoursRow[]> {
+  let q = db
+    .selectFrom('operating_hours')
+    .selectAll()
+    .where('company_id', '=', filter.companyId)
     .where('user_id', filter.userId === null ? 'is' : '=', filter.userId);
   if (filter.dayOfWeek !== undefined) q = q.where('day_of_week', '=', filter.dayOfWeek);
   return q.orderBy('day_of_week').orderBy('id').execute();
@@ -98,16 +104,29 @@ export async function findHours(db: DbOrTx, id: number): Promise<OperatingHoursR
   return db.selectFrom('operating_hours').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findHoursForDay(db: DbOrTx, companyId: number, userId: number | null, dayOfWeek: number): Promise<OperatingHoursRow | undefined> {
-  return db.selectFrom('operating_hours').selectAll()
-    .where('company_id', '=', companyId).where('user_id', userId === null ? 'is' : '=', userId)
-    .where('day_of_week', '=', dayOfWeek).executeTakeFirst();
+export async function findHoursForDay(
+  db: DbOrTx,
+  companyId: number,
+  userId: number | null,
+  dayOfWeek: number,
+): Promise<OperatingHoursRow | undefined> {
+  return db
+    .selectFrom('operating_hours')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('user_id', userId === null ? 'is' : '=', userId)
+    .where('day_of_week', '=', dayOfWeek)
+    .executeTakeFirst();
 }
 
 /** A current (not archived) staff member of the company: the only people with work hours. */
 export async function findStaffMember(db: DbOrTx, companyId: number | null, userId: number) {
-  let q = db.selectFrom('users').select(['id', 'company_id', 'role'])
-    .where('id', '=', userId).where('role', 'in', STAFF_ROLES).where('archived_at', 'is', null);
+  let q = db
+    .selectFrom('users')
+    .select(['id', 'company_id', 'role'])
+    .where('id', '=', userId)
+    .where('role', 'in', STAFF_ROLES)
+    .where('archived_at', 'is', null);
   if (companyId !== null) q = q.where('company_id', '=', companyId);
   return q.executeTakeFirst();
 }
@@ -124,7 +143,9 @@ export interface HoursValues {
  * writers racing to create the same day on PostgreSQL.
  */
 export async function upsertDayHours(
-  trx: Transaction<Database>, key: { companyId: number; userId: number | null; dayOfWeek: number }, values: HoursValues,
+  trx: Transaction<Database>,
+  key: { companyId: number; userId: number | null; dayOfWeek: number },
+  values: HoursValues,
 ): Promise<{ row: OperatingHoursRow; created: boolean }> {
   const set = { open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 };
   const existing = await findHoursForDay(trx, key.companyId, key.userId, key.dayOfWeek);
@@ -132,19 +153,36 @@ export async function upsertDayHours(
     const row = await trx.updateTable('operating_hours').set(set).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
     return { row, created: false };
   }
-  const row = await trx.insertInto('operating_hours')
+  const row = await trx
+    .insertInto('operating_hours')
     .values({ company_id: key.companyId, user_id: key.userId, day_of_week: key.dayOfWeek, ...set })
-    .onConflict((oc) => (key.userId === null
-      ? oc.columns(['company_id', 'day_of_week']).where('user_id', 'is', null)
-      : oc.columns(['user_id', 'day_of_week']).where('user_id', 'is not', null)).doUpdateSet(set))
-    .returningAll().executeTakeFirstOrThrow();
+    .onConflict((oc) =>
+      (key.userId === null
+        ? oc.columns(['company_id', 'day_of_week']).where('user_id', 'is', null)
+        : oc.columns(['user_id', 'day_of_week']).where('user_id', 'is not', null)
+      ).doUpdateSet(set),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { row, created: true };
 }
 
-export async function updateHours(db: DbOrTx, id: number, values: HoursValues & { day_of_week: number }): Promise<OperatingHoursRow | undefined> {
-  return db.updateTable('operating_hours')
-    .set({ day_of_week: values.day_of_week, open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 })
-    .where('id', '=', id).returningAll().executeTakeFirst();
+export async function updateHours(
+  db: DbOrTx,
+  id: number,
+  values: HoursValues & { day_of_week: number },
+): Promise<OperatingHoursRow | undefined> {
+  return db
+    .updateTable('operating_hours')
+    .set({
+      day_of_week: values.day_of_week,
+      open_time: values.open_time,
+      close_time: values.close_time,
+      is_closed: values.is_closed ? 1 : 0,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function deleteHours(db: DbOrTx, id: number): Promise<void> {

@@ -10,21 +10,31 @@ import { changeHours, getHours, listHoursOf, removeHours, setDayHours } from './
 const tags = ['operating-hours'];
 
 const list = defineRoute({
-  method: 'get', path: '/operating-hours', access: 'public', tags,
-  summary: 'A company\'s hours, or one person\'s work hours (user_id)',
+  method: 'get',
+  path: '/operating-hours',
+  access: 'public',
+  tags,
+  summary: "A company's hours, or one person's work hours (user_id)",
   request: { query: HoursListQuery },
   responses: { 200: jsonResponse(z.array(OperatingHoursSchema), 'Rows by weekday') },
 });
 
 const getOne = defineRoute({
-  method: 'get', path: '/operating-hours/{id}', access: 'public', tags, summary: 'One day\'s hours',
+  method: 'get',
+  path: '/operating-hours/{id}',
+  access: 'public',
+  tags,
+  summary: "One day's hours",
   request: { params: IdParam },
   responses: { 200: jsonResponse(OperatingHoursSchema, 'The row') },
 });
 
 const create = defineRoute({
-  method: 'post', path: '/operating-hours', access: STAFF_OR_GLOBAL, tags,
-  summary: 'Set one weekday\'s hours: creates the row, or updates the existing row of that company/person and day',
+  method: 'post',
+  path: '/operating-hours',
+  access: STAFF_OR_GLOBAL,
+  tags,
+  summary: "Set one weekday's hours: creates the row, or updates the existing row of that company/person and day",
   request: { body: jsonBody(CreateHoursBody) },
   responses: {
     201: jsonResponse(OperatingHoursSchema, 'Created'),
@@ -33,8 +43,10 @@ const create = defineRoute({
 });
 
 const update = definePutAndPatch({
-  path: '/operating-hours/{id}', access: STAFF_OR_GLOBAL, tags,
-  summary: 'Change one day\'s hours (partial: fields left out keep their value)',
+  path: '/operating-hours/{id}',
+  access: STAFF_OR_GLOBAL,
+  tags,
+  summary: "Change one day's hours (partial: fields left out keep their value)",
   request: { params: IdParam, body: jsonBody(UpdateHoursBody) },
   responses: {
     200: jsonResponse(OperatingHoursSchema, 'Updated'),
@@ -43,7 +55,11 @@ const update = definePutAndPatch({
 });
 
 const remove = defineRoute({
-  method: 'delete', path: '/operating-hours/{id}', access: STAFF_OR_GLOBAL, tags, summary: 'Remove one day\'s hours',
+  method: 'delete',
+  path: '/operating-hours/{id}',
+  access: STAFF_OR_GLOBAL,
+  tags,
+  summary: "Remove one day's hours",
   request: { params: IdParam },
   responses: { 204: { description: 'Deleted' } },
 });
@@ -55,8 +71,12 @@ export const operatingHoursRoutes = createRouter()
     const { hours, created } = await setDayHours(c.get('deps').db, currentActor(c), c.req.valid('json'));
     return created ? c.json(hours, 201) : c.json(hours, 200);
   })
-  .openapi(update.put, async (c) => c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200))
-  .openapi(update.patch, async (c) => c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(update.put, async (c) =>
+    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(update.patch, async (c) =>
+    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
   .openapi(remove, async (c) => {
     await removeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id);
     return c.body(null, 204);

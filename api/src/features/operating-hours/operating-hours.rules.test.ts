@@ -1,6 +1,14 @@
 // The weekday-hours rules on their own: time forms, midnight as closing time, the messages of docs/product/05-validation.md.
 import { describe, expect, it } from 'vitest';
-import { CLOSE_TIME_PATTERN, DAY_NAMES, OPEN_TIME_PATTERN, closingSeconds, dayHoursProblem, normaliseTime, slotValueOf } from './operating-hours.rules.ts';
+import {
+  CLOSE_TIME_PATTERN,
+  DAY_NAMES,
+  OPEN_TIME_PATTERN,
+  closingSeconds,
+  dayHoursProblem,
+  normaliseTime,
+  slotValueOf,
+} from './operating-hours.rules.ts';
 
 describe('hours rules', () => {
   it('accepts HH:MM and HH:MM:SS, and 24:00 only as a closing time', () => {
@@ -34,19 +42,23 @@ describe('hours rules', () => {
   it('words each missing-time error with the day name, as docs/product/05-validation.md does', () => {
     DAY_NAMES.forEach((day, i) => {
       const d = i + 1;
-      expect(dayHoursProblem({ day_of_week: d, open_time: '09:00:00', close_time: null, is_closed: false })?.message)
-        .toBe(`${day} end time is required when start time is provided`);
-      expect(dayHoursProblem({ day_of_week: d, open_time: null, close_time: '17:00:00', is_closed: false })?.message)
-        .toBe(`${day} start time is required when end time is provided`);
+      expect(dayHoursProblem({ day_of_week: d, open_time: '09:00:00', close_time: null, is_closed: false })?.message).toBe(
+        `${day} end time is required when start time is provided`,
+      );
+      expect(dayHoursProblem({ day_of_week: d, open_time: null, close_time: '17:00:00', is_closed: false })?.message).toBe(
+        `${day} start time is required when end time is provided`,
+      );
     });
     expect(dayHoursProblem({ day_of_week: 1, open_time: '09:00:00', close_time: null, is_closed: true })).toBeNull();
     expect(dayHoursProblem({ day_of_week: 1, open_time: null, close_time: null, is_closed: true })).toBeNull();
-    expect(dayHoursProblem({ day_of_week: 1, open_time: null, close_time: null, is_closed: false })?.message)
-      .toBe('Monday start and end times are required unless the day is closed');
+    expect(dayHoursProblem({ day_of_week: 1, open_time: null, close_time: null, is_closed: false })?.message).toBe(
+      'Monday start and end times are required unless the day is closed',
+    );
   });
 
   it('needs the start before the end, midnight closing included', () => {
-    const check = (open: string, close: string) => dayHoursProblem({ day_of_week: 3, open_time: open, close_time: close, is_closed: false });
+    const check = (open: string, close: string) =>
+      dayHoursProblem({ day_of_week: 3, open_time: open, close_time: close, is_closed: false });
     expect(check('09:00:00', '17:00:00')).toBeNull();
     expect(check('18:00:00', '00:00:00')).toBeNull();
     expect(check('00:00:00', '00:00:00')).toBeNull();

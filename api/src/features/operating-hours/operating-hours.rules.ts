@@ -60,7 +60,8 @@ export function dayHoursProblem(h: DayHoursInput): { path: string; message: stri
   if (!h.is_closed) {
     if (h.open_time && !h.close_time) return { path: 'close_time', message: `${day} end time is required when start time is provided` };
     if (!h.open_time && h.close_time) return { path: 'open_time', message: `${day} start time is required when end time is provided` };
-    if (!h.open_time && !h.close_time) return { path: 'open_time', message: `${day} start and end times are required unless the day is closed` };
+    if (!h.open_time && !h.close_time)
+      return { path: 'open_time', message: `${day} start and end times are required unless the day is closed` };
   }
   if (h.open_time && h.close_time && openingSeconds(h.open_time) >= closingSeconds(h.close_time)) {
     return { path: 'close_time', message: `${day} end time must be after start time` };

@@ -9,7 +9,15 @@ import { uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import { dayHoursProblem, dayName, normaliseTime } from './operating-hours.rules.ts';
 import { toHoursDto } from './operating-hours.mapper.ts';
-import { deleteHours, findHours, findStaffMember, listHours, updateHours, upsertDayHours, type HoursValues } from './operating-hours.repository.ts';
+import {
+  deleteHours,
+  findHours,
+  findStaffMember,
+  listHours,
+  updateHours,
+  upsertDayHours,
+  type HoursValues,
+} from './operating-hours.repository.ts';
 import type { CreateHoursInput, OperatingHoursDto, UpdateHoursInput } from './operating-hours.schema.ts';
 import { timeSlotIndex, type TimeSlotIndex } from './time-slot.repository.ts';
 
@@ -36,14 +44,22 @@ interface TimeFields {
 }
 
 /** One side's time from a time or a slot id; undefined when the body says nothing about it. */
-function resolveTime(slots: TimeSlotIndex, side: 'open' | 'close', time: string | null | undefined, slotId: number | null | undefined): string | null | undefined {
+function resolveTime(
+  slots: TimeSlotIndex,
+  side: 'open' | 'close',
+  time: string | null | undefined,
+  slotId: number | null | undefined,
+): string | null | undefined {
   const fromTime = time == null ? time : normaliseTime(time);
   if (slotId == null) return fromTime !== undefined ? fromTime : slotId;
   const value = slots.valueOf(slotId);
-  if (value === undefined) throw badRequest(`Unknown ${side}_time_slot_id`, [{ path: `${side}_time_slot_id`, message: 'No such time slot' }]);
+  if (value === undefined)
+    throw badRequest(`Unknown ${side}_time_slot_id`, [{ path: `${side}_time_slot_id`, message: 'No such time slot' }]);
   const fromSlot = `${value}:00`;
   if (fromTime != null && fromTime !== fromSlot) {
-    throw badRequest(`${side}_time and ${side}_time_slot_id disagree`, [{ path: `${side}_time_slot_id`, message: `${side}_time and ${side}_time_slot_id disagree` }]);
+    throw badRequest(`${side}_time and ${side}_time_slot_id disagree`, [
+      { path: `${side}_time_slot_id`, message: `${side}_time and ${side}_time_slot_id disagree` },
+    ]);
   }
   return fromSlot;
 }
@@ -76,15 +92,19 @@ export async function changeHours(db: Db, actor: Actor, id: number, body: Update
     is_closed: body.is_closed ?? row.is_closed === 1,
   };
   assertValidDay(values);
-  const updated = await uniqueOr(() => updateHours(db, id, values),
-    () => new AppError('conflict', `${dayName(values.day_of_week)} already has hours; change that row instead`));
+  const updated = await uniqueOr(
+    () => updateHours(db, id, values),
+    () => new AppError('conflict', `${dayName(values.day_of_week)} already has hours; change that row instead`),
+  );
   if (!updated) throw notFound(NOT_FOUND);
   return toHoursDto(updated, slots);
 }
 
 /** A company's hours, or one person's work hours (their company found from them when not named). */
 export async function listHoursOf(
-  db: Db, actor: Actor | null, q: { company_id?: number; user_id?: number; day_of_week?: number },
+  db: Db,
+  actor: Actor | null,
+  q: { company_id?: number; user_id?: number; day_of_week?: number },
 ): Promise<OperatingHoursDto[]> {
   let companyId = q.company_id ?? actor?.company_id ?? null;
   if (companyId === null && q.user_id !== undefined) {
@@ -123,8 +143,9 @@ export async function setDayHours(db: Db, actor: Actor, body: CreateHoursInput):
   const times = resolveTimes(slots, body);
   const values = { open_time: times.open ?? null, close_time: times.close ?? null, is_closed: body.is_closed ?? false };
   assertValidDay({ day_of_week: body.day_of_week, ...values });
-  const { row, created } = await db.transaction().execute((trx) =>
-    upsertDayHours(trx, { companyId, userId, dayOfWeek: body.day_of_week }, values));
+  const { row, created } = await db
+    .transaction()
+    .execute((trx) => upsertDayHours(trx, { companyId, userId, dayOfWeek: body.day_of_week }, values));
   return { hours: toHoursDto(row, slots), created };
 }
 

@@ -32,8 +32,16 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       const res = await post(a.admin, { day_of_week: 1, open_time: '9:00', close_time: '17:30' });
       expect(res.status, res.text).toBe(201);
       expect(res.body).toEqual({
-        id: expect.any(Number), hours_id: res.body.id, company_id: a.companyId, user_id: null, day_of_week: 1,
-        open_time: '09:00:00', close_time: '17:30:00', open_time_slot_id: slotId('09:00'), close_time_slot_id: slotId('17:30'), is_closed: false,
+        id: expect.any(Number),
+        hours_id: res.body.id,
+        company_id: a.companyId,
+        user_id: null,
+        day_of_week: 1,
+        open_time: '09:00:00',
+        close_time: '17:30:00',
+        open_time_slot_id: slotId('09:00'),
+        close_time_slot_id: slotId('17:30'),
+        is_closed: false,
       });
       const row = await t.db.selectFrom('operating_hours').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ company_id: a.companyId, user_id: null, open_time: '09:00:00', close_time: '17:30:00', is_closed: 0 });
@@ -54,8 +62,9 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
 
     it('keeps one row when several writers set the same new day at once', async () => {
       const c = await companyWithPeople(t, 'Race Co');
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-        post(c.admin, { day_of_week: 4, open_time: `0${i + 1}:00`, close_time: '17:00' })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => post(c.admin, { day_of_week: 4, open_time: `0${i + 1}:00`, close_time: '17:00' })),
+      );
       for (const r of results) expect([200, 201], r.text).toContain(r.status);
       const rows = await t.db.selectFrom('operating_hours').selectAll().where('company_id', '=', c.companyId).execute();
       expect(rows).toHaveLength(1);
@@ -72,7 +81,13 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(unknown.body.error).toBe('Unknown open_time_slot_id');
       const clash = await post(a.admin, { day_of_week: 4, open_time: '09:00', open_time_slot_id: slotId('10:00'), close_time: '17:00' });
       expect(clash.status).toBe(400);
-      const agree = await post(a.admin, { day_of_week: 4, open_time: '10:00:00', open_time_slot_id: slotId('10:00'), close_time: '17:00', close_time_slot_id: null });
+      const agree = await post(a.admin, {
+        day_of_week: 4,
+        open_time: '10:00:00',
+        open_time_slot_id: slotId('10:00'),
+        close_time: '17:00',
+        close_time_slot_id: null,
+      });
       expect(agree.status).toBe(201);
       expect((await snapshot()).length).toBe(before.length + 1);
     });
@@ -116,7 +131,10 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       const target = (await t.call('GET', `/operating-hours?company_id=${a.companyId}&day_of_week=1`)).body[0];
       for (const who of [a.employee, a.user, a.customer]) {
         expect((await post(who, { day_of_week: 1, open_time: '06:00', close_time: '07:00' })).status, who.role).toBe(403);
-        expect((await t.call('PUT', `/operating-hours/${target.id}`, { token: who.token, body: { open_time: '06:00' } })).status, who.role).toBe(403);
+        expect(
+          (await t.call('PUT', `/operating-hours/${target.id}`, { token: who.token, body: { open_time: '06:00' } })).status,
+          who.role,
+        ).toBe(403);
         expect((await t.call('DELETE', `/operating-hours/${target.id}`, { token: who.token })).status, who.role).toBe(403);
       }
       expect((await post(null, { day_of_week: 1, open_time: '06:00', close_time: '07:00' })).status).toBe(401);
@@ -128,12 +146,16 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
         expect((await t.call('DELETE', `/operating-hours/${target.id}`, { token: who.token })).status).toBe(404);
       }
       // Another company's employee: not found; a customer is refused by role before anything is looked up.
-      expect((await t.call('PUT', `/operating-hours/${target.id}`, { token: b.employee.token, body: { open_time: '06:00' } })).status).toBe(404);
-      expect((await t.call('PUT', `/operating-hours/${target.id}`, { token: b.customer.token, body: { open_time: '06:00' } })).status).toBe(403);
+      expect((await t.call('PUT', `/operating-hours/${target.id}`, { token: b.employee.token, body: { open_time: '06:00' } })).status).toBe(
+        404,
+      );
+      expect((await t.call('PUT', `/operating-hours/${target.id}`, { token: b.customer.token, body: { open_time: '06:00' } })).status).toBe(
+        403,
+      );
       expect(await snapshot()).toEqual(before);
     });
 
-    it('lets global_admin set any company\'s hours, naming the company', async () => {
+    it("lets global_admin set any company's hours, naming the company", async () => {
       const res = await post(global, { company_id: b.companyId, day_of_week: 2, open_time: '11:00', close_time: '15:00' });
       expect(res.status).toBe(201);
       expect(res.body.company_id).toBe(b.companyId);
@@ -143,7 +165,7 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
   });
 
   describe('work hours of a person', () => {
-    it('lets an employee set their own hours, not a colleague\'s', async () => {
+    it("lets an employee set their own hours, not a colleague's", async () => {
       const own = await post(a.employee, { user_id: a.employee.id, day_of_week: 1, open_time: '12:00', close_time: '18:00' });
       expect(own.status).toBe(201);
       expect(own.body).toMatchObject({ company_id: a.companyId, user_id: a.employee.id });
@@ -154,23 +176,32 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(userRole.status).toBe(201);
       const before = await snapshot();
       expect((await post(a.employee, { user_id: a.user.id, day_of_week: 2, open_time: '08:00', close_time: '12:00' })).status).toBe(403);
-      expect((await t.call('PUT', `/operating-hours/${userRole.body.id}`, { token: a.employee.token, body: { close_time: '13:00' } })).status).toBe(403);
+      expect(
+        (await t.call('PUT', `/operating-hours/${userRole.body.id}`, { token: a.employee.token, body: { close_time: '13:00' } })).status,
+      ).toBe(403);
       expect((await t.call('DELETE', `/operating-hours/${userRole.body.id}`, { token: a.employee.token })).status).toBe(403);
-      expect((await post(a.customer, { user_id: a.customer.id, day_of_week: 2, open_time: '08:00', close_time: '12:00' })).status).toBe(403);
+      expect((await post(a.customer, { user_id: a.customer.id, day_of_week: 2, open_time: '08:00', close_time: '12:00' })).status).toBe(
+        403,
+      );
       expect(await snapshot()).toEqual(before);
     });
 
-    it('lets the company\'s admins and managers and global_admin set anyone\'s hours; others 404', async () => {
+    it("lets the company's admins and managers and global_admin set anyone's hours; others 404", async () => {
       const byAdmin = await post(a.admin, { user_id: a.employee.id, day_of_week: 3, open_time: '09:00', close_time: '13:00' });
       expect(byAdmin.status).toBe(201);
-      const byManager = await t.call('PUT', `/operating-hours/${byAdmin.body.id}`, { token: a.manager.token, body: { open_time: '10:00' } });
+      const byManager = await t.call('PUT', `/operating-hours/${byAdmin.body.id}`, {
+        token: a.manager.token,
+        body: { open_time: '10:00' },
+      });
       expect(byManager.status).toBe(200);
       const byGlobal = await post(global, { user_id: a.employee.id, day_of_week: 4, open_time: '09:00', close_time: '13:00' });
       expect(byGlobal.status).toBe(201);
       expect(byGlobal.body.company_id).toBe(a.companyId);
       const before = await snapshot();
       expect((await post(b.admin, { user_id: a.employee.id, day_of_week: 5, open_time: '09:00', close_time: '13:00' })).status).toBe(404);
-      expect((await t.call('PUT', `/operating-hours/${byAdmin.body.id}`, { token: b.admin.token, body: { open_time: '07:00' } })).status).toBe(404);
+      expect(
+        (await t.call('PUT', `/operating-hours/${byAdmin.body.id}`, { token: b.admin.token, body: { open_time: '07:00' } })).status,
+      ).toBe(404);
       expect((await t.call('DELETE', `/operating-hours/${byAdmin.body.id}`, { token: b.manager.token })).status).toBe(404);
       // Customers have no work hours; unknown people are not found.
       expect((await post(a.admin, { user_id: a.customer.id, day_of_week: 5, open_time: '09:00', close_time: '13:00' })).status).toBe(404);
@@ -178,7 +209,7 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(await snapshot()).toEqual(before);
     });
 
-    it('keeps one row per person and day (upsert), apart from the company\'s row', async () => {
+    it("keeps one row per person and day (upsert), apart from the company's row", async () => {
       const person = await addPerson(t, a.companyId, 'employee', 'Upsert Person');
       const first = await post(person, { user_id: person.id, day_of_week: 6, open_time: '09:00', close_time: '10:00' });
       const second = await post(person, { user_id: person.id, day_of_week: 6, open_time: '09:30', close_time: '11:00' });
@@ -192,7 +223,7 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
   });
 
   describe('reads', () => {
-    it('lists company hours publicly; user_id gives that person\'s; day_of_week filters', async () => {
+    it("lists company hours publicly; user_id gives that person's; day_of_week filters", async () => {
       const pub = await t.call('GET', `/operating-hours?company_id=${a.companyId}`);
       expect(pub.status).toBe(200);
       expect(pub.body.length).toBeGreaterThan(0);
@@ -206,11 +237,21 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(monday.body).toHaveLength(1);
       expect(monday.body[0].day_of_week).toBe(1);
       // Public rows hold hours only.
-      expect(Object.keys(monday.body[0]).sort()).toEqual(['close_time', 'close_time_slot_id', 'company_id', 'day_of_week', 'hours_id', 'id',
-        'is_closed', 'open_time', 'open_time_slot_id', 'user_id']);
+      expect(Object.keys(monday.body[0]).sort()).toEqual([
+        'close_time',
+        'close_time_slot_id',
+        'company_id',
+        'day_of_week',
+        'hours_id',
+        'id',
+        'is_closed',
+        'open_time',
+        'open_time_slot_id',
+        'user_id',
+      ]);
     });
 
-    it('defaults to the caller\'s company or the person\'s; anonymous must say which', async () => {
+    it("defaults to the caller's company or the person's; anonymous must say which", async () => {
       const own = await t.call('GET', '/operating-hours', { token: b.employee.token });
       expect(own.status).toBe(200);
       expect(own.body.every((r: any) => r.company_id === b.companyId)).toBe(true);
@@ -252,11 +293,17 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       const res = await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { close_time: '18:00' } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: row.id, hours_id: row.id, open_time: '09:00:00', close_time: '18:00:00', is_closed: false });
-      const patched = await t.call('PATCH', `/operating-hours/${row.id}`, { token: c.manager.token, body: { open_time_slot_id: slotId('08:30') } });
+      const patched = await t.call('PATCH', `/operating-hours/${row.id}`, {
+        token: c.manager.token,
+        body: { open_time_slot_id: slotId('08:30') },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body.open_time).toBe('08:30:00');
       // The whole row sent back is fine.
-      const whole = await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { ...patched.body, close_time: '19:00:00', close_time_slot_id: null } });
+      const whole = await t.call('PUT', `/operating-hours/${row.id}`, {
+        token: c.admin.token,
+        body: { ...patched.body, close_time: '19:00:00', close_time_slot_id: null },
+      });
       expect(whole.status, whole.text).toBe(200);
       expect(whole.body.close_time).toBe('19:00:00');
       const before = await snapshot();
@@ -267,10 +314,17 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect(clearedStart.body.error).toBe('Monday start time is required when end time is provided');
       const backwards = await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { open_time: '20:00' } });
       expect(backwards.body.error).toBe('Monday end time must be after start time');
-      expect((await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { company_id: a.companyId } })).status).toBe(400);
-      expect((await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { user_id: c.employee.id } })).status).toBe(400);
+      expect((await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { company_id: a.companyId } })).status).toBe(
+        400,
+      );
+      expect((await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { user_id: c.employee.id } })).status).toBe(
+        400,
+      );
       expect(await snapshot()).toEqual(before);
-      const closed = await t.call('PUT', `/operating-hours/${row.id}`, { token: c.admin.token, body: { is_closed: true, open_time: null, close_time: null } });
+      const closed = await t.call('PUT', `/operating-hours/${row.id}`, {
+        token: c.admin.token,
+        body: { is_closed: true, open_time: null, close_time: null },
+      });
       expect(closed.status).toBe(200);
       expect(closed.body).toMatchObject({ is_closed: true, open_time: null, close_time: null, open_time_slot_id: null });
     });
@@ -296,7 +350,8 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
       expect((await t.call('DELETE', `/operating-hours/${own.id}`, { token: a.user.token })).status).toBe(404);
       const company = (await post(a.admin, { day_of_week: 7, open_time: '09:00', close_time: '10:00' })).body;
       expect((await t.call('DELETE', `/operating-hours/${company.id}`, { token: global.token })).status).toBe(204);
-      for (const bad of BAD_IDS) expect((await t.call('DELETE', `/operating-hours/${bad}`, { token: a.admin.token })).status, bad).toBe(400);
+      for (const bad of BAD_IDS)
+        expect((await t.call('DELETE', `/operating-hours/${bad}`, { token: a.admin.token })).status, bad).toBe(400);
     });
   });
 

@@ -24,6 +24,6 @@ export async function timeSlotIndex(db: DbOrTx): Promise<TimeSlotIndex> {
   const byValue = new Map(rows.map((r) => [r.display_value, r.id]));
   return {
     valueOf: (id) => byId.get(id),
-    idOf: (value) => (value == null ? null : byValue.get(value) ?? null),
+    idOf: (value) => (value == null ? null : (byValue.get(value) ?? null)),
   };
 }

@@ -10,12 +10,20 @@ const tags = ['time-slots'];
 const CACHE = 'public, max-age=86400';
 
 const list = defineRoute({
-  method: 'get', path: '/time-slots', access: 'public', tags, summary: 'The 96 times of a day at 15-minute steps (HH:MM)',
+  method: 'get',
+  path: '/time-slots',
+  access: 'public',
+  tags,
+  summary: 'The 96 times of a day at 15-minute steps (HH:MM)',
   responses: { 200: jsonResponse(z.array(TimeSlotSchema), 'From 00:00 to 23:45') },
 });
 
 const getOne = defineRoute({
-  method: 'get', path: '/time-slots/{id}', access: 'public', tags, summary: 'One time slot',
+  method: 'get',
+  path: '/time-slots/{id}',
+  access: 'public',
+  tags,
+  summary: 'One time slot',
   request: { params: IdParam },
   responses: { 200: jsonResponse(TimeSlotSchema, 'The time slot') },
 });

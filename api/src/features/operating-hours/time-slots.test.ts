@@ -16,7 +16,10 @@ describe.each(testDialects())('time slots on %s', (dialect) => {
     expect(res.body).toHaveLength(96);
     expect(res.body[0]).toEqual({ id: expect.any(Number), display_value: '00:00' });
     expect(res.body[95].display_value).toBe('23:45');
-    const expected = Array.from({ length: 96 }, (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`);
+    const expected = Array.from(
+      { length: 96 },
+      (_, i) => `${String(Math.floor(i / 4)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`,
+    );
     expect(res.body.map((s: any) => s.display_value)).toEqual(expected);
     expect(Object.keys(res.body[0]).sort()).toEqual(['display_value', 'id']);
   });

@@ -11,22 +11,35 @@ export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 /** Creates the token and queues the email carrying it; call inside the transaction that needs it. */
 export async function sendPasswordLink(
   db: DbOrTx,
-  opts: { user: { id: number; email: string; name: string; company_id: number | null }; purpose: TokenPurpose; appUrl: string; companyName?: string | null; now: Date },
+  opts: {
+    user: { id: number; email: string; name: string; company_id: number | null };
+    purpose: TokenPurpose;
+    appUrl: string;
+    companyName?: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   const { token, hash } = newSecretToken();
   const ttl = opts.purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS;
-  await insertPasswordToken(db, { userId: opts.user.id, tokenHash: hash, purpose: opts.purpose, expiresAt: new Date(opts.now.getTime() + ttl), now: opts.now });
+  await insertPasswordToken(db, {
+    userId: opts.user.id,
+    tokenHash: hash,
+    purpose: opts.purpose,
+    expiresAt: new Date(opts.now.getTime() + ttl),
+    now: opts.now,
+  });
   const link = `${opts.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   const who = opts.companyName ? ` at ${opts.companyName}` : '';
-  const email = opts.purpose === 'reset'
-    ? {
-        subject: 'Reset your password',
-        text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
-      }
-    : {
-        subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
-        text: `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
-      };
+  const email =
+    opts.purpose === 'reset'
+      ? {
+          subject: 'Reset your password',
+          text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
+        }
+      : {
+          subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
+          text: `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
+        };
   await enqueueEmail(db, { to: opts.user.email, kind: `password_${opts.purpose}`, companyId: opts.user.company_id, ...email }, opts.now);
 }
 

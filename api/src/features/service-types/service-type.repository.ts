@@ -4,9 +4,14 @@ import { arg, prepared, type Database, type DbOrTx, type ServiceTypeRow } from '
 
 /** Active (not archived) service types of a company, as lists and pickers show them. */
 export async function listActiveServiceTypes(db: DbOrTx, companyId: number): Promise<ServiceTypeRow[]> {
-  return db.selectFrom('service_types').selectAll()
-    .where('company_id', '=', companyId).where('archived_at', 'is', null)
-    .orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('service_types')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('archived_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 /** Any service type by id, archived ones included (past appointments still name them). */
@@ -19,22 +24,32 @@ export async function findServiceType(db: DbOrTx, id: number): Promise<ServiceTy
  * otherwise. Call it inside the booking transaction so a concurrent archive is seen.
  */
 export async function findActiveServiceType(db: DbOrTx, companyId: number, id: number): Promise<ServiceTypeRow | undefined> {
-  return db.selectFrom('service_types').selectAll()
-    .where('id', '=', id).where('company_id', '=', companyId).where('archived_at', 'is', null)
+  return db
+    .selectFrom('service_types')
+    .selectAll()
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .where('archived_at', 'is', null)
     .executeTakeFirst();
 }
 
 /** Several bookable service types at once; ids that are unknown, archived or another company's are simply absent. */
 // A booking of one service (the usual case) reads it on every write: compiled once.
 const oneActiveServiceType = prepared<[companyId: number, id: number], ServiceTypeRow>((db) =>
-  db.selectFrom('service_types').selectAll().where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null));
+  db.selectFrom('service_types').selectAll().where('id', '=', arg(1)).where('company_id', '=', arg(0)).where('archived_at', 'is', null),
+);
 
 export async function findActiveServiceTypes(db: DbOrTx, companyId: number, ids: readonly number[]): Promise<ServiceTypeRow[]> {
   if (ids.length === 0) return [];
   if (new Set(ids).size === 1) return oneActiveServiceType(db, [companyId, ids[0]]);
-  return db.selectFrom('service_types').selectAll()
-    .where('id', 'in', [...new Set(ids)]).where('company_id', '=', companyId).where('archived_at', 'is', null)
-    .orderBy('id').execute();
+  return db
+    .selectFrom('service_types')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .where('company_id', '=', companyId)
+    .where('archived_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 export interface NewServiceTypeValues {
@@ -48,19 +63,35 @@ export interface NewServiceTypeValues {
 
 export async function insertServiceType(db: DbOrTx, values: NewServiceTypeValues, now: Date): Promise<ServiceTypeRow> {
   const iso = now.toISOString();
-  return db.insertInto('service_types').values({
-    ...values, hide_price: values.hide_price ? 1 : 0, archived_at: null, created_at: iso, updated_at: iso,
-  }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('service_types')
+    .values({
+      ...values,
+      hide_price: values.hide_price ? 1 : 0,
+      archived_at: null,
+      created_at: iso,
+      updated_at: iso,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export type ServiceTypeChanges = Partial<Omit<NewServiceTypeValues, 'company_id'>>;
 
-export async function updateServiceType(db: DbOrTx, id: number, changes: ServiceTypeChanges, now: Date): Promise<ServiceTypeRow | undefined> {
+export async function updateServiceType(
+  db: DbOrTx,
+  id: number,
+  changes: ServiceTypeChanges,
+  now: Date,
+): Promise<ServiceTypeRow | undefined> {
   const { hide_price, ...rest } = changes;
-  return db.updateTable('service_types')
+  return db
+    .updateTable('service_types')
     .set({ ...rest, ...(hide_price === undefined ? {} : { hide_price: hide_price ? 1 : 0 }), updated_at: now.toISOString() })
-    .where('id', '=', id).where('archived_at', 'is', null)
-    .returningAll().executeTakeFirst();
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
@@ -75,8 +106,12 @@ export async function lockServiceType(trx: Transaction<Database>, id: number): P
 }
 
 export async function serviceTypeInUse(db: DbOrTx, id: number): Promise<boolean> {
-  const row = await db.selectFrom('appointment_service_types').select('appointment_id')
-    .where('service_type_id', '=', id).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('appointment_service_types')
+    .select('appointment_id')
+    .where('service_type_id', '=', id)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -5,7 +5,11 @@ import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } 
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { IdParam } from '../../lib/validation.ts';
 import {
-  CreateServiceTypeBody, ServiceTypeListQuery, ServiceTypeSchema, ServiceTypeWriteResult, UpdateServiceTypeBody,
+  CreateServiceTypeBody,
+  ServiceTypeListQuery,
+  ServiceTypeSchema,
+  ServiceTypeWriteResult,
+  UpdateServiceTypeBody,
   type UpdateServiceTypeInput,
 } from './service-type.schema.ts';
 import { addServiceType, changeServiceType, deleteServiceType, getServiceType, listServiceTypes } from './service-type.service.ts';
@@ -13,34 +17,49 @@ import { addServiceType, changeServiceType, deleteServiceType, getServiceType, l
 const tags = ['service-types'];
 
 const list = defineRoute({
-  method: 'get', path: '/service-types', access: 'public', tags,
-  summary: 'A company\'s active service types (hidden prices are null for anyone outside the company)',
+  method: 'get',
+  path: '/service-types',
+  access: 'public',
+  tags,
+  summary: "A company's active service types (hidden prices are null for anyone outside the company)",
   request: { query: ServiceTypeListQuery },
   responses: { 200: jsonResponse(z.array(ServiceTypeSchema), 'Service types, by name') },
 });
 
 const getOne = defineRoute({
-  method: 'get', path: '/service-types/{id}', access: 'public', tags,
-  summary: 'One service type (archived ones only for the company\'s staff)',
+  method: 'get',
+  path: '/service-types/{id}',
+  access: 'public',
+  tags,
+  summary: "One service type (archived ones only for the company's staff)",
   request: { params: IdParam },
   responses: { 200: jsonResponse(ServiceTypeSchema, 'The service type') },
 });
 
 const create = defineRoute({
-  method: 'post', path: '/service-types', access: COMPANY_ADMINS_OR_GLOBAL, tags, summary: 'Add a service type',
+  method: 'post',
+  path: '/service-types',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags,
+  summary: 'Add a service type',
   request: { body: jsonBody(CreateServiceTypeBody) },
   responses: { 201: jsonResponse(ServiceTypeWriteResult, 'Created') },
 });
 
 const update = definePutAndPatch({
-  path: '/service-types/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags,
+  path: '/service-types/{id}',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags,
   summary: 'Change a service type (partial: fields left out keep their value)',
   request: { params: IdParam, body: jsonBody(UpdateServiceTypeBody) },
   responses: { 200: jsonResponse(ServiceTypeWriteResult, 'Updated') },
 });
 
 const remove = defineRoute({
-  method: 'delete', path: '/service-types/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags,
+  method: 'delete',
+  path: '/service-types/{id}',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags,
   summary: 'Delete a service type; archived instead when appointments refer to it',
   request: { params: IdParam },
   responses: { 204: { description: 'Deleted or archived' } },
@@ -58,8 +77,12 @@ export const serviceTypeRoutes = createRouter()
     const service_type = await addServiceType(db, currentActor(c), c.req.valid('json'), now());
     return c.json({ message: 'Service type created successfully', service_type }, 201);
   })
-  .openapi(update.put, async (c) => c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200))
-  .openapi(update.patch, async (c) => c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200))
+  .openapi(update.put, async (c) =>
+    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(update.patch, async (c) =>
+    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
   .openapi(remove, async (c) => {
     const { db, now } = c.get('deps');
     await deleteServiceType(db, currentActor(c), c.req.valid('param').id, now());

@@ -8,7 +8,12 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import { toServiceTypeDto } from './service-type.mapper.ts';
 import {
-  findServiceType, insertServiceType, listActiveServiceTypes, lockServiceType, removeServiceType, updateServiceType,
+  findServiceType,
+  insertServiceType,
+  listActiveServiceTypes,
+  lockServiceType,
+  removeServiceType,
+  updateServiceType,
 } from './service-type.repository.ts';
 import type { CreateServiceTypeInput, ServiceTypeDto, UpdateServiceTypeInput } from './service-type.schema.ts';
 
@@ -37,19 +42,29 @@ export async function getServiceType(db: Db, actor: Actor | null, id: number): P
 export async function addServiceType(db: Db, actor: Actor, body: CreateServiceTypeInput, now: Date): Promise<ServiceTypeDto> {
   const companyId = actingCompanyId(actor, body.company_id);
   if (!(await findCompanyById(db, companyId))) throw notFound('Company not found');
-  const row = await insertServiceType(db, {
-    company_id: companyId,
-    name: body.name,
-    duration_minutes: body.duration_minutes,
-    price: body.price ?? null,
-    hide_price: body.hide_price ?? false,
-    available_slots: body.available_slots ?? 1,
-  }, now);
+  const row = await insertServiceType(
+    db,
+    {
+      company_id: companyId,
+      name: body.name,
+      duration_minutes: body.duration_minutes,
+      price: body.price ?? null,
+      hide_price: body.hide_price ?? false,
+      available_slots: body.available_slots ?? 1,
+    },
+    now,
+  );
   return toServiceTypeDto(row, true);
 }
 
 /** Partial: fields left out keep their value. */
-export async function changeServiceType(db: Db, actor: Actor, id: number, body: UpdateServiceTypeInput, now: Date): Promise<ServiceTypeDto> {
+export async function changeServiceType(
+  db: Db,
+  actor: Actor,
+  id: number,
+  body: UpdateServiceTypeInput,
+  now: Date,
+): Promise<ServiceTypeDto> {
   const row = await findServiceType(db, id);
   if (!row || row.archived_at) throw notFound(NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);

@@ -30,12 +30,28 @@ describe.each(testDialects())('service types on %s', (dialect) => {
   }
 
   async function bookWith(companyId: number, serviceTypeId: number) {
-    const appt = await t.db.insertInto('appointments').values({
-      company_id: companyId, user_id: null, employee_id: null,
-      start_time: '2026-01-05T10:00:00.000Z', end_time: '2026-01-05T10:30:00.000Z', description: null,
-      appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: 'Pat', customer_email: null,
-      customer_phone: null, sms_consent: 0, created_by: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
-    }).returning('id').executeTakeFirstOrThrow();
+    const appt = await t.db
+      .insertInto('appointments')
+      .values({
+        company_id: companyId,
+        user_id: null,
+        employee_id: null,
+        start_time: '2026-01-05T10:00:00.000Z',
+        end_time: '2026-01-05T10:30:00.000Z',
+        description: null,
+        appointment_duration_option_id: null,
+        status: 'booked',
+        version: 1,
+        customer_name: 'Pat',
+        customer_email: null,
+        customer_phone: null,
+        sms_consent: 0,
+        created_by: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await t.db.insertInto('appointment_service_types').values({ appointment_id: appt.id, service_type_id: serviceTypeId }).execute();
     return appt.id;
   }
@@ -46,13 +62,32 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       expect(res.status).toBe(201);
       expect(res.body.message).toMatch(/created/i);
       expect(res.body.service_type).toEqual({
-        id: expect.any(Number), name: 'Haircut', company_id: a.companyId, duration_minutes: 45,
-        price: null, hide_price: false, available_slots: 1, archived_at: null,
+        id: expect.any(Number),
+        name: 'Haircut',
+        company_id: a.companyId,
+        duration_minutes: 45,
+        price: null,
+        hide_price: false,
+        available_slots: 1,
+        archived_at: null,
       });
-      const byManager = await createService(a.manager, { name: 'Beard trim', duration_minutes: 15, price: 12.5, hide_price: true, available_slots: 3 });
+      const byManager = await createService(a.manager, {
+        name: 'Beard trim',
+        duration_minutes: 15,
+        price: 12.5,
+        hide_price: true,
+        available_slots: 3,
+      });
       expect(byManager).toMatchObject({ company_id: a.companyId, price: 12.5, hide_price: true, available_slots: 3 });
       const row = await t.db.selectFrom('service_types').selectAll().where('id', '=', byManager.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ name: 'Beard trim', duration_minutes: 15, price: 12.5, hide_price: 1, available_slots: 3, archived_at: null });
+      expect(row).toMatchObject({
+        name: 'Beard trim',
+        duration_minutes: 15,
+        price: 12.5,
+        hide_price: 1,
+        available_slots: 3,
+        archived_at: null,
+      });
     });
 
     it('lets global_admin add a service to a named company, and needs the company', async () => {
@@ -62,7 +97,10 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       const none = await t.call('POST', '/service-types', { token: global.token, body: { name: 'X', duration_minutes: 10 } });
       expect(none.status).toBe(400);
       expect(none.body.error).toBe('company_id is required');
-      const unknown = await t.call('POST', '/service-types', { token: global.token, body: { name: 'X', duration_minutes: 10, company_id: 999999 } });
+      const unknown = await t.call('POST', '/service-types', {
+        token: global.token,
+        body: { name: 'X', duration_minutes: 10, company_id: 999999 },
+      });
       expect(unknown.status).toBe(404);
       expect(await snapshot()).toEqual(before);
     });
@@ -75,7 +113,10 @@ describe.each(testDialects())('service types on %s', (dialect) => {
         expect(res.body.code).toBe('forbidden');
       }
       expect((await t.call('POST', '/service-types', { body: { name: 'Sneaky', duration_minutes: 30 } })).status).toBe(401);
-      const foreign = await t.call('POST', '/service-types', { token: a.admin.token, body: { name: 'Sneaky', duration_minutes: 30, company_id: b.companyId } });
+      const foreign = await t.call('POST', '/service-types', {
+        token: a.admin.token,
+        body: { name: 'Sneaky', duration_minutes: 30, company_id: b.companyId },
+      });
       expect(foreign.status).toBe(404);
       expect(await snapshot()).toEqual(before);
     });
@@ -138,7 +179,7 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       shown = await createService(b.admin, { name: 'Open price', duration_minutes: 30, price: 20 });
     });
 
-    it('lists a company\'s services to anyone, with hidden prices null outside the company', async () => {
+    it("lists a company's services to anyone, with hidden prices null outside the company", async () => {
       const pub = await t.call('GET', `/service-types?company_id=${b.companyId}`);
       expect(pub.status).toBe(200);
       expect(Array.isArray(pub.body)).toBe(true);
@@ -155,11 +196,19 @@ describe.each(testDialects())('service types on %s', (dialect) => {
         expect(find(res.body, hidden.id).price, insider.role).toBe(80);
       }
       // A public response carries nothing beyond the service's public fields.
-      expect(Object.keys(find(pub.body, hidden.id)).sort()).toEqual(
-        ['archived_at', 'available_slots', 'company_id', 'duration_minutes', 'hide_price', 'id', 'name', 'price']);
+      expect(Object.keys(find(pub.body, hidden.id)).sort()).toEqual([
+        'archived_at',
+        'available_slots',
+        'company_id',
+        'duration_minutes',
+        'hide_price',
+        'id',
+        'name',
+        'price',
+      ]);
     });
 
-    it('defaults to the caller\'s company; anonymous callers must name one; unknown companies 404', async () => {
+    it("defaults to the caller's company; anonymous callers must name one; unknown companies 404", async () => {
       const own = await t.call('GET', '/service-types', { token: b.employee.token });
       expect(own.status).toBe(200);
       expect(own.body.map((s: any) => s.id)).toEqual(expect.arrayContaining([hidden.id, shown.id]));
@@ -190,12 +239,24 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       const res = await t.call('PUT', `/service-types/${s.id}`, { token: a.manager.token, body: { price: 75.5 } });
       expect(res.status).toBe(200);
       expect(res.body.message).toMatch(/updated/i);
-      expect(res.body.service_type).toMatchObject({ name: 'Colour', duration_minutes: 90, price: 75.5, available_slots: 2, hide_price: false });
-      const patched = await t.call('PATCH', `/service-types/${s.id}`, { token: a.admin.token, body: { name: ' Colour & gloss ', hide_price: true, price: null } });
+      expect(res.body.service_type).toMatchObject({
+        name: 'Colour',
+        duration_minutes: 90,
+        price: 75.5,
+        available_slots: 2,
+        hide_price: false,
+      });
+      const patched = await t.call('PATCH', `/service-types/${s.id}`, {
+        token: a.admin.token,
+        body: { name: ' Colour & gloss ', hide_price: true, price: null },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body.service_type).toMatchObject({ name: 'Colour & gloss', hide_price: true, price: null, duration_minutes: 90 });
       // The client may send the whole object back, company_id and id included.
-      const whole = await t.call('PUT', `/service-types/${s.id}`, { token: a.admin.token, body: { ...patched.body.service_type, duration_minutes: 60 } });
+      const whole = await t.call('PUT', `/service-types/${s.id}`, {
+        token: a.admin.token,
+        body: { ...patched.body.service_type, duration_minutes: 60 },
+      });
       expect(whole.status).toBe(200);
       expect(whole.body.service_type.duration_minutes).toBe(60);
       const empty = await t.call('PUT', `/service-types/${s.id}`, { token: a.admin.token, body: {} });
@@ -208,12 +269,23 @@ describe.each(testDialects())('service types on %s', (dialect) => {
     it('refuses invalid values, moving companies, other companies (404) and non-admin roles (403), changing nothing', async () => {
       const s = await createService(a.admin, { name: 'Perm', duration_minutes: 120 });
       const before = await snapshot();
-      for (const body of [{ name: '' }, { name: null }, { duration_minutes: null }, { duration_minutes: 0 }, { price: -1 },
-        { available_slots: 0 }, { name: 'y'.repeat(201) }, { hide_price: 1 }, { company_id: b.companyId }]) {
+      for (const body of [
+        { name: '' },
+        { name: null },
+        { duration_minutes: null },
+        { duration_minutes: 0 },
+        { price: -1 },
+        { available_slots: 0 },
+        { name: 'y'.repeat(201) },
+        { hide_price: 1 },
+        { company_id: b.companyId },
+      ]) {
         const res = await t.call('PUT', `/service-types/${s.id}`, { token: a.admin.token, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
       }
-      expect((await t.call('PUT', `/service-types/${s.id}`, { token: a.admin.token, body: { name: '' } })).body.error).toBe('Name and duration are required.');
+      expect((await t.call('PUT', `/service-types/${s.id}`, { token: a.admin.token, body: { name: '' } })).body.error).toBe(
+        'Name and duration are required.',
+      );
       for (const who of [b.admin, b.manager]) {
         expect((await t.call('PUT', `/service-types/${s.id}`, { token: who.token, body: { name: 'Hijack' } })).status).toBe(404);
       }
@@ -271,15 +343,17 @@ describe.each(testDialects())('service types on %s', (dialect) => {
     it('refuses other companies (404), non-admin roles (403) and bad ids (400), deleting nothing', async () => {
       const s = await createService(a.admin, { name: 'Keep me', duration_minutes: 30 });
       const before = await snapshot();
-      for (const who of [b.admin, b.manager]) expect((await t.call('DELETE', `/service-types/${s.id}`, { token: who.token })).status).toBe(404);
-      for (const who of [a.employee, a.user, a.customer]) expect((await t.call('DELETE', `/service-types/${s.id}`, { token: who.token })).status).toBe(403);
+      for (const who of [b.admin, b.manager])
+        expect((await t.call('DELETE', `/service-types/${s.id}`, { token: who.token })).status).toBe(404);
+      for (const who of [a.employee, a.user, a.customer])
+        expect((await t.call('DELETE', `/service-types/${s.id}`, { token: who.token })).status).toBe(403);
       expect((await t.call('DELETE', `/service-types/${s.id}`)).status).toBe(401);
       for (const bad of BAD_IDS) expect((await t.call('DELETE', `/service-types/${bad}`, { token: a.admin.token })).status, bad).toBe(400);
       expect(await snapshot()).toEqual(before);
       expect((await t.call('DELETE', `/service-types/${s.id}`, { token: global.token })).status).toBe(204);
     });
 
-    it('findActiveServiceType never returns another company\'s service', async () => {
+    it("findActiveServiceType never returns another company's service", async () => {
       const s = await createService(a.admin, { name: 'Mine', duration_minutes: 30 });
       expect(await findActiveServiceType(t.db, b.companyId, s.id)).toBeUndefined();
       expect((await findActiveServiceTypes(t.db, a.companyId, [s.id, s.id, 999999])).map((r) => r.id)).toEqual([s.id]);

@@ -8,11 +8,15 @@ export const SyncQuery = z.object({
   company_id: Id.optional(),
 });
 
-export const SyncResponse = z.object({
-  changes: z.array(z.union([
-    z.object({ op: z.literal('upsert'), appointment: AppointmentSchema }),
-    z.object({ op: z.literal('delete'), id: z.number().int() }),
-  ])),
-  cursor: z.string(),
-  has_more: z.boolean(),
-}).openapi('AppointmentChanges');
+export const SyncResponse = z
+  .object({
+    changes: z.array(
+      z.union([
+        z.object({ op: z.literal('upsert'), appointment: AppointmentSchema }),
+        z.object({ op: z.literal('delete'), id: z.number().int() }),
+      ]),
+    ),
+    cursor: z.string(),
+    has_more: z.boolean(),
+  })
+  .openapi('AppointmentChanges');

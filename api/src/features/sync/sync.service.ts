@@ -34,7 +34,11 @@ function parseCursor(since: string | undefined): Cursor | null {
 }
 
 /** One page of the change feed of the caller's company after `since` (see the cursors above). */
-export async function appointmentChanges(db: DbOrTx, actor: Actor, q: { since?: string; company_id?: number }): Promise<{ changes: Change[]; cursor: string; has_more: boolean }> {
+export async function appointmentChanges(
+  db: DbOrTx,
+  actor: Actor,
+  q: { since?: string; company_id?: number },
+): Promise<{ changes: Change[]; cursor: string; has_more: boolean }> {
   const companyId = actingCompanyId(actor, q.company_id);
   const company = await findBookingCompany(db, companyId);
   if (!company) throw notFound('Company not found');
@@ -45,7 +49,10 @@ export async function appointmentChanges(db: DbOrTx, actor: Actor, q: { since?: 
     const changeId = cursor?.changeId ?? (await latestChangeId(db, companyId));
     const afterId = cursor?.kind === 'snapshot' ? cursor.afterId : 0;
     const page = await listAppointmentViews(db, {
-      companyId, afterId, limit: SYNC_PAGE_SIZE + 1, longestMinutes: company.longest_appointment_minutes,
+      companyId,
+      afterId,
+      limit: SYNC_PAGE_SIZE + 1,
+      longestMinutes: company.longest_appointment_minutes,
     });
     const hasMore = page.length > SYNC_PAGE_SIZE;
     const rows = page.slice(0, SYNC_PAGE_SIZE);

@@ -25,12 +25,16 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
 
   const feed = (since?: string, token = co.employee.token, extra = '') =>
     t.call('GET', `/sync/appointments?${since === undefined ? '' : `since=${encodeURIComponent(since)}`}${extra}`, { token });
-  const book = (start: string) => t.call('POST', '/appointments', { token: co.admin.token, body: { service_type_ids: [co.serviceId], start_time: start } });
+  const book = (start: string) =>
+    t.call('POST', '/appointments', { token: co.admin.token, body: { service_type_ids: [co.serviceId], start_time: start } });
 
   it('gives a full copy, then each change after the cursor in order, with tombstones', async () => {
     const a1 = (await book('2026-11-24T09:00:00Z')).body;
     const a2 = (await book('2026-11-24T10:00:00Z')).body;
-    await t.call('POST', '/appointments', { token: other.admin.token, body: { service_type_ids: [other.serviceId], start_time: '2026-11-24T09:00:00Z' } });
+    await t.call('POST', '/appointments', {
+      token: other.admin.token,
+      body: { service_type_ids: [other.serviceId], start_time: '2026-11-24T09:00:00Z' },
+    });
 
     const first = await feed();
     expect(first.status, first.text).toBe(200);
@@ -44,7 +48,16 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
 
     expect((await feed(cursor)).body).toEqual({ changes: [], cursor, has_more: false });
 
-    const a3 = (await t.call('POST', '/appointments', { body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T11:00:00Z', customer: customerContact() } })).body;
+    const a3 = (
+      await t.call('POST', '/appointments', {
+        body: {
+          company_id: co.companyId,
+          service_type_ids: [co.serviceId],
+          start_time: '2026-11-24T11:00:00Z',
+          customer: customerContact(),
+        },
+      })
+    ).body;
     await t.call('PUT', `/appointments/${a1.id}`, { token: co.admin.token, body: { status: 'cancelled' } });
     await t.call('PUT', `/appointments/${a1.id}`, { token: co.admin.token, body: { description: 'after cancel' } });
     await t.call('DELETE', `/appointments/${a2.id}`, { token: co.admin.token });
@@ -62,8 +75,11 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
 
     // From the very beginning of the log: every change, the deleted appointment only as a tombstone.
     const all = await feed('0');
-    expect(all.body.changes.map((c: any) => c.op === 'delete' ? `delete:${c.id}` : `upsert:${c.appointment.id}`))
-      .toEqual([`upsert:${a3.id}`, `upsert:${a1.id}`, `delete:${a2.id}`]);
+    expect(all.body.changes.map((c: any) => (c.op === 'delete' ? `delete:${c.id}` : `upsert:${c.appointment.id}`))).toEqual([
+      `upsert:${a3.id}`,
+      `upsert:${a1.id}`,
+      `delete:${a2.id}`,
+    ]);
     // A copy made now has the cancelled one and not the deleted one.
     const copy = await feed();
     expect(copy.body.changes.map((c: any) => c.appointment.id)).toEqual([a1.id, a3.id]);
@@ -73,17 +89,39 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
     const c = await bookableCompany(t, { name: 'Many' });
     const iso = NOW.toISOString();
     const rows = Array.from({ length: SYNC_PAGE_SIZE + 20 }, (_, i) => ({
-      company_id: c.companyId, user_id: null, employee_id: null,
+      company_id: c.companyId,
+      user_id: null,
+      employee_id: null,
       start_time: new Date(Date.parse('2026-12-01T00:00:00Z') + i * 3600_000).toISOString(),
       end_time: new Date(Date.parse('2026-12-01T00:30:00Z') + i * 3600_000).toISOString(),
-      description: null, appointment_duration_option_id: null, status: 'booked' as const, version: 1,
-      customer_name: null, customer_email: null, customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
+      description: null,
+      appointment_duration_option_id: null,
+      status: 'booked' as const,
+      version: 1,
+      customer_name: null,
+      customer_email: null,
+      customer_phone: null,
+      sms_consent: 0,
+      created_by: null,
+      created_at: iso,
+      updated_at: iso,
     }));
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += 200) {
-      ids.push(...(await t.db.insertInto('appointments').values(rows.slice(i, i + 200)).returning('id').execute()).map((r) => r.id));
+      ids.push(
+        ...(
+          await t.db
+            .insertInto('appointments')
+            .values(rows.slice(i, i + 200))
+            .returning('id')
+            .execute()
+        ).map((r) => r.id),
+      );
     }
-    await t.db.insertInto('sync_changes').values(ids.map((id) => ({ company_id: c.companyId, appointment_id: id, op: 'upsert' as const, created_at: iso }))).execute();
+    await t.db
+      .insertInto('sync_changes')
+      .values(ids.map((id) => ({ company_id: c.companyId, appointment_id: id, op: 'upsert' as const, created_at: iso })))
+      .execute();
 
     const p1 = await feed(undefined, c.admin.token);
     expect(p1.body.changes).toHaveLength(SYNC_PAGE_SIZE);
@@ -104,7 +142,7 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
     expect(l2.body.has_more).toBe(false);
   });
 
-  it('is for the company\'s staff (global_admin names the company); bad cursors answer 400', async () => {
+  it("is for the company's staff (global_admin names the company); bad cursors answer 400", async () => {
     expect((await t.call('GET', '/sync/appointments')).status).toBe(401);
     expect((await feed(undefined, co.customer.token)).status).toBe(403);
     expect((await feed(undefined, other.admin.token, `&company_id=${co.companyId}`)).status).toBe(404);

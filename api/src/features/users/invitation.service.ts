@@ -26,12 +26,7 @@ export interface NewPerson {
  * - A person removed earlier (archived) comes back as the same record, so history stays theirs.
  * - Staff count against the trial's limit.
  */
-export async function addPerson(
-  trx: DbOrTx,
-  companyId: number,
-  person: NewPerson,
-  opts: { appUrl: string; now: Date },
-): Promise<UserRow> {
+export async function addPerson(trx: DbOrTx, companyId: number, person: NewPerson, opts: { appUrl: string; now: Date }): Promise<UserRow> {
   const company = await lockCompany(trx, companyId);
   if (!company) throw notFound('Company not found');
   const existing = await findByCompanyEmail(trx, companyId, person.email);
@@ -48,13 +43,17 @@ export async function addPerson(
   if (signsInElsewhere) {
     // Their email already has a password (one login per email), so a set-password link could not
     // be used: tell them where to book instead.
-    await enqueueEmail(trx, {
-      to: user.email,
-      kind: 'customer_added',
-      companyId,
-      subject: `You were added as a customer of ${company.name}`,
-      text: `Hello ${user.name},\n\n${company.name} added you as a customer. You already have an account with this email address, so there is no new password to set.\n\nYou can book with ${company.name} at ${opts.appUrl}/public/booking/${company.slug}\n`,
-    }, opts.now);
+    await enqueueEmail(
+      trx,
+      {
+        to: user.email,
+        kind: 'customer_added',
+        companyId,
+        subject: `You were added as a customer of ${company.name}`,
+        text: `Hello ${user.name},\n\n${company.name} added you as a customer. You already have an account with this email address, so there is no new password to set.\n\nYou can book with ${company.name} at ${opts.appUrl}/public/booking/${company.slug}\n`,
+      },
+      opts.now,
+    );
   } else {
     await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company.name, now: opts.now });
   }
@@ -65,11 +64,7 @@ export async function addPerson(
  * After a password-less person's email is corrected, their invitation follows them: old links die
  * and, if they had been invited, a fresh one goes to the new address.
  */
-export async function redirectInvitation(
-  trx: DbOrTx,
-  user: UserRow,
-  opts: { appUrl: string; now: Date },
-): Promise<void> {
+export async function redirectInvitation(trx: DbOrTx, user: UserRow, opts: { appUrl: string; now: Date }): Promise<void> {
   const invited = await wasInvited(trx, user.id);
   await retireUserTokens(trx, user.id, opts.now);
   if (!invited || user.password_hash || user.company_id == null) return;

@@ -28,10 +28,16 @@ describe.each(testDialects())('invitations on %s', (dialect) => {
     return { token: decodeURIComponent(link![1]), body };
   }
 
-  for (const [path, role] of [['/users/employee', 'manager'], ['/users/customer', 'customer']] as const) {
+  for (const [path, role] of [
+    ['/users/employee', 'manager'],
+    ['/users/customer', 'customer'],
+  ] as const) {
     it(`${path}: the email arrives, its link sets the password once, and the person signs in`, async () => {
       const email = uniqueEmail(`invited-${role}`);
-      const res = await t.call('POST', path, { token: owner.token, body: { name: 'Invited Person', email, role: role === 'customer' ? undefined : role } });
+      const res = await t.call('POST', path, {
+        token: owner.token,
+        body: { name: 'Invited Person', email, role: role === 'customer' ? undefined : role },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ email, role, has_password: false });
       expect((await t.call('POST', '/login', { body: { email, password: 'anything1' } })).status).toBe(400);
@@ -61,7 +67,9 @@ describe.each(testDialects())('invitations on %s', (dialect) => {
     expect(put.body.email).toBe(fixed);
     expect((await t.call('POST', '/password-reset/confirm', { body: { token: old.token, new_password: 'stolen-pass' } })).status).toBe(400);
     const fresh = await inviteLink(fixed);
-    expect((await t.call('POST', '/password-reset/confirm', { body: { token: fresh.token, new_password: 'right-pass' } })).status).toBe(200);
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token: fresh.token, new_password: 'right-pass' } })).status).toBe(
+      200,
+    );
     expect((await t.call('POST', '/login', { body: { email: fixed, password: 'right-pass' } })).status).toBe(200);
   });
 });

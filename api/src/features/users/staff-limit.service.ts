@@ -13,7 +13,9 @@ export const TRIAL_STAFF_LIMIT = 10;
 export async function assertRoomForOneMoreStaff(db: DbOrTx, company: CompanyRow): Promise<void> {
   if (!hasStaffLimit(company)) return;
   if ((await countStaff(db, company.id)) >= TRIAL_STAFF_LIMIT) {
-    throw new AppError('plan_limit',
-      `The Free Trial includes up to ${TRIAL_STAFF_LIMIT} staff members (the owner included). Upgrade to Standard or Enterprise to add more staff.`);
+    throw new AppError(
+      'plan_limit',
+      `The Free Trial includes up to ${TRIAL_STAFF_LIMIT} staff members (the owner included). Upgrade to Standard or Enterprise to add more staff.`,
+    );
   }
 }

@@ -2,20 +2,24 @@
 import { ROLES, type UserRow } from '@bookwell/db';
 import { z } from '@hono/zod-openapi';
 
-export const UserSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  role: z.enum(ROLES),
-  company_id: z.number().int().nullable(),
-  created_at: z.string(),
-  has_password: z.boolean(),
-}).openapi('User');
+export const UserSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    role: z.enum(ROLES),
+    company_id: z.number().int().nullable(),
+    created_at: z.string(),
+    has_password: z.boolean(),
+  })
+  .openapi('User');
 
 export type UserDto = z.infer<typeof UserSchema>;
 
-export function toUserDto(u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | 'role' | 'company_id' | 'created_at' | 'password_hash'>): UserDto {
+export function toUserDto(
+  u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | 'role' | 'company_id' | 'created_at' | 'password_hash'>,
+): UserDto {
   return {
     id: u.id,
     name: u.name,

@@ -22,15 +22,36 @@ export interface UserFields {
  * surrounding transaction.
  */
 export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow>;
-export async function insertUser(db: DbOrTx, user: UserFields, now: Date, opts: { unlessCompanyHasEmail: true }): Promise<UserRow | undefined>;
-export async function insertUser(db: DbOrTx, user: UserFields, now: Date, opts?: { unlessCompanyHasEmail: true }): Promise<UserRow | undefined> {
+export async function insertUser(
+  db: DbOrTx,
+  user: UserFields,
+  now: Date,
+  opts: { unlessCompanyHasEmail: true },
+): Promise<UserRow | undefined>;
+export async function insertUser(
+  db: DbOrTx,
+  user: UserFields,
+  now: Date,
+  opts?: { unlessCompanyHasEmail: true },
+): Promise<UserRow | undefined> {
   const iso = now.toISOString();
   const insert = db.insertInto('users').values({
-    company_id: user.company_id, name: user.name, email: user.email, phone: user.phone ?? null, role: user.role,
-    password_hash: user.password_hash ?? null, token_version: 0, archived_at: null, created_at: iso, updated_at: iso,
+    company_id: user.company_id,
+    name: user.name,
+    email: user.email,
+    phone: user.phone ?? null,
+    role: user.role,
+    password_hash: user.password_hash ?? null,
+    token_version: 0,
+    archived_at: null,
+    created_at: iso,
+    updated_at: iso,
   });
   if (opts?.unlessCompanyHasEmail) {
-    return insert.onConflict((oc) => oc.columns(['company_id', 'email']).doNothing()).returningAll().executeTakeFirst();
+    return insert
+      .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
   }
   return insert.returningAll().executeTakeFirstOrThrow();
 }
@@ -52,8 +73,12 @@ export async function findAnyByEmail(db: DbOrTx, email: string): Promise<Pick<Us
 
 /** The account that signs in with this email: has a password and has not been removed. */
 export async function findLoginByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll()
-    .where('email', '=', email).where('password_hash', 'is not', null).where('archived_at', 'is', null)
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email)
+    .where('password_hash', 'is not', null)
+    .where('archived_at', 'is', null)
     .executeTakeFirst();
 }
 
@@ -86,38 +111,57 @@ export async function loginEmailTaken(db: DbOrTx, email: string, exceptUserId?: 
 
 /** Staff as the Free Trial counts them: every non-customer who has not been removed, the owner included. */
 export async function countStaff(db: DbOrTx, companyId: number): Promise<number> {
-  const r = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId).where('role', '!=', 'customer').where('archived_at', 'is', null)
+  const r = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('role', '!=', 'customer')
+    .where('archived_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** Every staff member of a company, whatever their staff role: the public booking page's picker. */
 export async function listPublicStaff(db: DbOrTx, companyId: number) {
-  return db.selectFrom('users').select(['id', 'name'])
-    .where('company_id', '=', companyId).where('role', 'in', STAFF_ROLES)
+  return db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('company_id', '=', companyId)
+    .where('role', 'in', STAFF_ROLES)
     .where('archived_at', 'is', null)
-    .orderBy('name').orderBy('id').execute();
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 /** Brings a removed person back as the same record (history stays theirs), password-less, with older tokens dead. */
-export async function revivePerson(
-  db: DbOrTx, id: number, person: Pick<UserRow, 'name' | 'phone' | 'role'>, now: Date,
-): Promise<UserRow> {
+export async function revivePerson(db: DbOrTx, id: number, person: Pick<UserRow, 'name' | 'phone' | 'role'>, now: Date): Promise<UserRow> {
   const iso = now.toISOString();
-  return db.updateTable('users')
+  return db
+    .updateTable('users')
     .set((eb) => ({
-      name: person.name, phone: person.phone, role: person.role, archived_at: null, password_hash: null,
-      token_version: eb('token_version', '+', 1), updated_at: iso,
+      name: person.name,
+      phone: person.phone,
+      role: person.role,
+      archived_at: null,
+      password_hash: null,
+      token_version: eb('token_version', '+', 1),
+      updated_at: iso,
     }))
-    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Edits a person; fields left undefined stay as they are. */
 export async function updatePerson(
-  db: DbOrTx, id: number, change: { name?: string; phone?: string | null; email?: string; role?: Role }, now: Date,
+  db: DbOrTx,
+  id: number,
+  change: { name?: string; phone?: string | null; email?: string; role?: Role },
+  now: Date,
 ): Promise<UserRow> {
-  return db.updateTable('users')
+  return db
+    .updateTable('users')
     .set((eb) => ({
       name: change.name,
       phone: change.phone,
@@ -127,7 +171,9 @@ export async function updatePerson(
       token_version: change.role !== undefined ? eb('token_version', '+', 1) : undefined,
       updated_at: now.toISOString(),
     }))
-    .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -135,9 +181,14 @@ export async function updatePerson(
  * while the row still has that token version (undefined when it changed meanwhile).
  */
 export async function setPassword(
-  db: DbOrTx, id: number, passwordHash: string, now: Date, ifTokenVersion?: number,
+  db: DbOrTx,
+  id: number,
+  passwordHash: string,
+  now: Date,
+  ifTokenVersion?: number,
 ): Promise<UserRow | undefined> {
-  let q = db.updateTable('users')
+  let q = db
+    .updateTable('users')
     .set((eb) => ({ password_hash: passwordHash, token_version: eb('token_version', '+', 1), updated_at: now.toISOString() }))
     .where('id', '=', id);
   if (ifTokenVersion !== undefined) q = q.where('token_version', '=', ifTokenVersion);
@@ -145,9 +196,12 @@ export async function setPassword(
 }
 
 export async function hasAppointmentHistory(db: DbOrTx, userId: number): Promise<boolean> {
-  const row = await db.selectFrom('appointments').select('id')
+  const row = await db
+    .selectFrom('appointments')
+    .select('id')
     .where((eb) => eb.or([eb('user_id', '=', userId), eb('employee_id', '=', userId)]))
-    .limit(1).executeTakeFirst();
+    .limit(1)
+    .executeTakeFirst();
   return !!row;
 }
 
@@ -158,9 +212,11 @@ export async function hasAppointmentHistory(db: DbOrTx, userId: number): Promise
  */
 export async function archivePerson(db: DbOrTx, id: number, now: Date): Promise<void> {
   const iso = now.toISOString();
-  await db.updateTable('users')
+  await db
+    .updateTable('users')
     .set((eb) => ({ archived_at: iso, password_hash: null, token_version: eb('token_version', '+', 1), updated_at: iso }))
-    .where('id', '=', id).execute();
+    .where('id', '=', id)
+    .execute();
   await retireUserTokens(db, id, now);
   await db.deleteFrom('calendar_feeds').where('user_id', '=', id).execute();
 }

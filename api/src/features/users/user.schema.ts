@@ -7,12 +7,14 @@ const COMPANY_ROLES = [...STAFF_ROLES, 'customer'] as const;
 const ROLE_LIST = ROLES.join(', ');
 
 /** Ids in JSON bodies are numbers, never coerced: `true` or "7" is a type error, not id 1 or 7. */
-const BodyId = z.number({ message: 'must be a positive integer' }).int('must be a positive integer')
-  .positive('must be a positive integer').max(2_147_483_647, 'is too large');
+const BodyId = z
+  .number({ message: 'must be a positive integer' })
+  .int('must be a positive integer')
+  .positive('must be a positive integer')
+  .max(2_147_483_647, 'is too large');
 
 /** An empty phone field means "no phone". */
-const OptionalPhone = z.preprocess((v) => (v === '' ? null : v), Phone.nullable())
-  .transform((v) => (v ? v : null));
+const OptionalPhone = z.preprocess((v) => (v === '' ? null : v), Phone.nullable()).transform((v) => (v ? v : null));
 
 const personShape = {
   name: PersonName,
@@ -22,27 +24,35 @@ const personShape = {
   company_id: BodyId.optional(),
 };
 
-export const CreateEmployeeBody = z.object({
-  ...personShape,
-  role: z.enum(STAFF_ROLES, { message: 'Role must be one of admin, manager, employee, user' }).default('employee'),
-}).openapi('CreateEmployeeRequest');
+export const CreateEmployeeBody = z
+  .object({
+    ...personShape,
+    role: z.enum(STAFF_ROLES, { message: 'Role must be one of admin, manager, employee, user' }).default('employee'),
+  })
+  .openapi('CreateEmployeeRequest');
 
-export const CreateCustomerBody = z.object({
-  ...personShape,
-  role: z.literal('customer', { message: 'Role must be customer' }).optional(),
-}).openapi('CreateCustomerRequest');
+export const CreateCustomerBody = z
+  .object({
+    ...personShape,
+    role: z.literal('customer', { message: 'Role must be customer' }).optional(),
+  })
+  .openapi('CreateCustomerRequest');
 
-export const CreateUserBody = z.object({
-  ...personShape,
-  role: z.enum(COMPANY_ROLES, { message: 'Role must be one of admin, manager, employee, user, customer' }),
-}).openapi('CreateUserRequest');
+export const CreateUserBody = z
+  .object({
+    ...personShape,
+    role: z.enum(COMPANY_ROLES, { message: 'Role must be one of admin, manager, employee, user, customer' }),
+  })
+  .openapi('CreateUserRequest');
 
-export const UpdateUserBody = z.object({
-  name: PersonName.optional(),
-  phone: OptionalPhone.optional(),
-  email: Email.optional(),
-  role: z.enum(ROLES, { message: `Role must be one of ${ROLE_LIST}` }).optional(),
-}).openapi('UpdateUserRequest');
+export const UpdateUserBody = z
+  .object({
+    name: PersonName.optional(),
+    phone: OptionalPhone.optional(),
+    email: Email.optional(),
+    role: z.enum(ROLES, { message: `Role must be one of ${ROLE_LIST}` }).optional(),
+  })
+  .openapi('UpdateUserRequest');
 
 /** Query filters arrive as strings; an empty one (a form's "all") means no filter. */
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);

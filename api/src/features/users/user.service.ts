@@ -9,10 +9,26 @@ import { isUniqueViolation, uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import { EMAIL_EXISTS, addPerson, redirectInvitation } from './invitation.service.ts';
 import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
-import { USER_NOT_FOUND, assertCanAddRole, assertCanChangePerson, assertCanRemovePerson, assertCanSeePerson, type PersonChange } from './user.policy.ts';
 import {
-  archivePerson, deletePerson, findAnyByEmail, findByCompanyEmail, findPerson, hasAppointmentHistory, insertUser, listPeople,
-  listPublicStaff, loginEmailTaken, updatePerson,
+  USER_NOT_FOUND,
+  assertCanAddRole,
+  assertCanChangePerson,
+  assertCanRemovePerson,
+  assertCanSeePerson,
+  type PersonChange,
+} from './user.policy.ts';
+import {
+  archivePerson,
+  deletePerson,
+  findAnyByEmail,
+  findByCompanyEmail,
+  findPerson,
+  hasAppointmentHistory,
+  insertUser,
+  listPeople,
+  listPublicStaff,
+  loginEmailTaken,
+  updatePerson,
 } from './user.repository.ts';
 
 export type UserDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'nudgeOutbox'>;
@@ -20,7 +36,11 @@ export type UserDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'nudgeOutbox'>;
 /** Two requests adding (or moving to) the same email at once: the loser gets the answer a late one would. */
 const emailExists = () => badRequest(EMAIL_EXISTS);
 
-export async function listVisiblePeople(db: UserDeps['db'], actor: Actor, q: { company_id?: number; role?: Role; search?: string }): Promise<UserRow[]> {
+export async function listVisiblePeople(
+  db: UserDeps['db'],
+  actor: Actor,
+  q: { company_id?: number; role?: Role; search?: string },
+): Promise<UserRow[]> {
   const companyId = actor.role === 'global_admin' ? q.company_id : actingCompanyId(actor, q.company_id);
   return listPeople(db, { companyId, role: q.role, search: q.search });
 }
@@ -33,14 +53,33 @@ export interface CreatePersonInput {
 }
 
 /** Adds a password-less person to the caller's company (or the one a global_admin names) and invites them. */
-export async function createPerson(deps: UserDeps, actor: Actor, body: CreatePersonInput, role: Exclude<Role, 'global_admin'>): Promise<UserRow> {
+export async function createPerson(
+  deps: UserDeps,
+  actor: Actor,
+  body: CreatePersonInput,
+  role: Exclude<Role, 'global_admin'>,
+): Promise<UserRow> {
   const { db, config, now, nudgeOutbox } = deps;
   const companyId = actingCompanyId(actor, body.company_id);
   assertCanAddRole(actor, role);
   const at = now();
-  const user = await uniqueOr(() => db.transaction().execute((trx) => addPerson(trx, companyId, {
-    name: body.name, email: body.email, phone: body.phone ?? null, role,
-  }, { appUrl: config.APP_URL, now: at })), emailExists);
+  const user = await uniqueOr(
+    () =>
+      db.transaction().execute((trx) =>
+        addPerson(
+          trx,
+          companyId,
+          {
+            name: body.name,
+            email: body.email,
+            phone: body.phone ?? null,
+            role,
+          },
+          { appUrl: config.APP_URL, now: at },
+        ),
+      ),
+    emailExists,
+  );
   nudgeOutbox();
   return user;
 }
@@ -57,34 +96,43 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
   const { db, config, now, nudgeOutbox } = deps;
   const at = now();
   let emailChanged = false;
-  const updated = await uniqueOr(() => db.transaction().execute(async (trx) => {
-    const target = await findPerson(trx, id);
-    if (!target) throw notFound(USER_NOT_FOUND);
-    assertCanSeePerson(actor, target);
-    assertCanChangePerson(actor, target, change);
-    const roleChanged = change.role !== undefined && change.role !== target.role;
-    emailChanged = change.email !== undefined && change.email !== target.email;
-    if (emailChanged) {
-      const email = change.email!;
-      if (target.company_id != null && (await findByCompanyEmail(trx, target.company_id, email))) throw badRequest(EMAIL_EXISTS);
-      // One login per email: whoever has or will get a password (staff are invited) needs a free one.
-      const willSignIn = target.password_hash != null || target.role !== 'customer' || (change.role ?? target.role) !== 'customer';
-      if (willSignIn && (await loginEmailTaken(trx, email, target.id))) throw badRequest(EMAIL_EXISTS);
-    }
-    if (roleChanged && target.role === 'customer' && target.company_id != null) {
-      // Promoting a customer adds a staff member: the trial's limit applies.
-      const company = await lockCompany(trx, target.company_id);
-      if (company) await assertRoomForOneMoreStaff(trx, company);
-    }
-    const row = await updatePerson(trx, target.id, {
-      name: change.name,
-      phone: change.phone,
-      email: emailChanged ? change.email : undefined,
-      role: roleChanged ? change.role : undefined,
-    }, at);
-    if (emailChanged) await redirectInvitation(trx, row, { appUrl: config.APP_URL, now: at });
-    return row;
-  }), emailExists);
+  const updated = await uniqueOr(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const target = await findPerson(trx, id);
+        if (!target) throw notFound(USER_NOT_FOUND);
+        assertCanSeePerson(actor, target);
+        assertCanChangePerson(actor, target, change);
+        const roleChanged = change.role !== undefined && change.role !== target.role;
+        emailChanged = change.email !== undefined && change.email !== target.email;
+        if (emailChanged) {
+          const email = change.email!;
+          if (target.company_id != null && (await findByCompanyEmail(trx, target.company_id, email))) throw badRequest(EMAIL_EXISTS);
+          // One login per email: whoever has or will get a password (staff are invited) needs a free one.
+          const willSignIn = target.password_hash != null || target.role !== 'customer' || (change.role ?? target.role) !== 'customer';
+          if (willSignIn && (await loginEmailTaken(trx, email, target.id))) throw badRequest(EMAIL_EXISTS);
+        }
+        if (roleChanged && target.role === 'customer' && target.company_id != null) {
+          // Promoting a customer adds a staff member: the trial's limit applies.
+          const company = await lockCompany(trx, target.company_id);
+          if (company) await assertRoomForOneMoreStaff(trx, company);
+        }
+        const row = await updatePerson(
+          trx,
+          target.id,
+          {
+            name: change.name,
+            phone: change.phone,
+            email: emailChanged ? change.email : undefined,
+            role: roleChanged ? change.role : undefined,
+          },
+          at,
+        );
+        if (emailChanged) await redirectInvitation(trx, row, { appUrl: config.APP_URL, now: at });
+        return row;
+      }),
+    emailExists,
+  );
   if (emailChanged) nudgeOutbox();
   return updated;
 }

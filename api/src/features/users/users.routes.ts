@@ -10,48 +10,78 @@ import { CreateCustomerBody, CreateEmployeeBody, CreateUserBody, EmployeesQuery,
 import { changePerson, createPerson, getPerson, listVisiblePeople, publicStaffOf, removePerson } from './user.service.ts';
 
 const listUsers = defineRoute({
-  method: 'get', path: '/users', access: STAFF_OR_GLOBAL, tags: ['users'],
-  summary: 'People of the caller\'s company (global_admin: everyone, or one company with company_id); search matches name or email, ignoring case',
+  method: 'get',
+  path: '/users',
+  access: STAFF_OR_GLOBAL,
+  tags: ['users'],
+  summary:
+    "People of the caller's company (global_admin: everyone, or one company with company_id); search matches name or email, ignoring case",
   request: { query: UserListQuery },
   responses: { 200: jsonResponse(z.array(UserSchema), 'People, by name') },
 });
 
 /** The three ways to add a person differ in path, body and wording; each sends an invitation. */
-const addPersonRoute = <const P extends string, const B extends z.ZodType>(path: P, body: B, summary: string) => defineRoute({
-  method: 'post', path, access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'], summary,
-  request: { body: jsonBody(body) },
-  responses: { 201: jsonResponse(UserSchema, 'Created, password-less, invitation sent') },
-});
+const addPersonRoute = <const P extends string, const B extends z.ZodType>(path: P, body: B, summary: string) =>
+  defineRoute({
+    method: 'post',
+    path,
+    access: COMPANY_ADMINS_OR_GLOBAL,
+    tags: ['users'],
+    summary,
+    request: { body: jsonBody(body) },
+    responses: { 201: jsonResponse(UserSchema, 'Created, password-less, invitation sent') },
+  });
 
-const createUser = addPersonRoute('/users', CreateUserBody,
-  'Add a person with any company role (managers: employee, user or customer); they get an email to set their password');
-const createEmployee = addPersonRoute('/users/employee', CreateEmployeeBody,
-  'Add a staff member (role employee by default; managers cannot add admins or managers); they get an email to set their password');
+const createUser = addPersonRoute(
+  '/users',
+  CreateUserBody,
+  'Add a person with any company role (managers: employee, user or customer); they get an email to set their password',
+);
+const createEmployee = addPersonRoute(
+  '/users/employee',
+  CreateEmployeeBody,
+  'Add a staff member (role employee by default; managers cannot add admins or managers); they get an email to set their password',
+);
 const createCustomer = addPersonRoute('/users/customer', CreateCustomerBody, 'Add a customer; they get an email to set their password');
 
 const getUser = defineRoute({
-  method: 'get', path: '/users/{id}', access: 'authenticated', tags: ['users'],
+  method: 'get',
+  path: '/users/{id}',
+  access: 'authenticated',
+  tags: ['users'],
   summary: 'A person: yourself, someone of your company (staff), anyone (global_admin)',
   request: { params: IdParam },
   responses: { 200: jsonResponse(UserSchema, 'The person') },
 });
 
-const updateUser = definePutAndPatch({
-  path: '/users/{id}', access: 'authenticated', tags: ['users'],
-  summary: 'Edit a person (partial). Everyone edits their own name and phone; admins and managers edit others of their company; only admins change roles, never their own',
-  request: { params: IdParam, body: jsonBody(UpdateUserBody) },
-  responses: { 200: jsonResponse(UserSchema, 'The updated person') },
-}, 'Alias of PUT /users/{id}');
+const updateUser = definePutAndPatch(
+  {
+    path: '/users/{id}',
+    access: 'authenticated',
+    tags: ['users'],
+    summary:
+      'Edit a person (partial). Everyone edits their own name and phone; admins and managers edit others of their company; only admins change roles, never their own',
+    request: { params: IdParam, body: jsonBody(UpdateUserBody) },
+    responses: { 200: jsonResponse(UserSchema, 'The updated person') },
+  },
+  'Alias of PUT /users/{id}',
+);
 
 const deleteUser = defineRoute({
-  method: 'delete', path: '/users/{id}', access: COMPANY_ADMINS_OR_GLOBAL, tags: ['users'],
+  method: 'delete',
+  path: '/users/{id}',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags: ['users'],
   summary: 'Remove a person: archived when appointments refer to them (history keeps the name), deleted otherwise',
   request: { params: IdParam },
   responses: { 204: { description: 'Removed' } },
 });
 
 const listEmployees = defineRoute({
-  method: 'get', path: '/employees', access: 'public', tags: ['users'],
+  method: 'get',
+  path: '/employees',
+  access: 'public',
+  tags: ['users'],
   summary: 'The public staff list of a company: id and name of every staff member, whatever their staff role',
   request: { query: EmployeesQuery },
   responses: { 200: jsonResponse(z.array(PublicStaffSchema), 'Staff, by name') },
@@ -75,7 +105,9 @@ export const userRoutes = createRouter()
     const body = c.req.valid('json');
     return c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), body, body.role)), 201);
   })
-  .openapi(createCustomer, async (c) => c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer')), 201))
+  .openapi(createCustomer, async (c) =>
+    c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer')), 201),
+  )
   .openapi(getUser, async (c) => c.json(toUserDto(await getPerson(c.get('deps').db, currentActor(c), c.req.valid('param').id)), 200))
   .openapi(updateUser.put, changePersonHandler)
   .openapi(updateUser.patch, changePersonHandler)

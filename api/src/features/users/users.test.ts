@@ -2,8 +2,21 @@
 // trial's staff limit, archive versus delete, the public staff list and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
-import { registerCompany, startTestServer, uniqueEmail, type CallOptions, type CallResult, type TestServer } from '../../testing/harness.ts';
-import { addGlobalAdmin, addPerson as insertPerson, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
+import {
+  registerCompany,
+  startTestServer,
+  uniqueEmail,
+  type CallOptions,
+  type CallResult,
+  type TestServer,
+} from '../../testing/harness.ts';
+import {
+  addGlobalAdmin,
+  addPerson as insertPerson,
+  companyWithPeople,
+  type TestCompany,
+  type TestPerson,
+} from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 
 const SECRET_FIELDS = /password_hash|token_version|stripe_customer_id|stripe_subscription_id|test-only-not-a-hash|\$argon2/;
@@ -24,12 +37,27 @@ describe.each(testDialects())('users on %s', (dialect) => {
 
   async function appointmentFor(companyId: number, people: { user_id?: number | null; employee_id?: number | null }) {
     const iso = new Date().toISOString();
-    await t.db.insertInto('appointments').values({
-      company_id: companyId, user_id: people.user_id ?? null, employee_id: people.employee_id ?? null,
-      start_time: '2030-01-07T09:00:00.000Z', end_time: '2030-01-07T09:30:00.000Z', description: null,
-      appointment_duration_option_id: null, status: 'booked', version: 1, customer_name: null, customer_email: null,
-      customer_phone: null, sms_consent: 0, created_by: null, created_at: iso, updated_at: iso,
-    }).execute();
+    await t.db
+      .insertInto('appointments')
+      .values({
+        company_id: companyId,
+        user_id: people.user_id ?? null,
+        employee_id: people.employee_id ?? null,
+        start_time: '2030-01-07T09:00:00.000Z',
+        end_time: '2030-01-07T09:30:00.000Z',
+        description: null,
+        appointment_duration_option_id: null,
+        status: 'booked',
+        version: 1,
+        customer_name: null,
+        customer_email: null,
+        customer_phone: null,
+        sms_consent: 0,
+        created_by: null,
+        created_at: iso,
+        updated_at: iso,
+      })
+      .execute();
   }
 
   beforeAll(async () => {
@@ -43,7 +71,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   describe('GET /users', () => {
-    it('lists the caller\'s company only, for every staff role; customers are refused', async () => {
+    it("lists the caller's company only, for every staff role; customers are refused", async () => {
       for (const who of [a.admin, a.manager, a.employee, a.user]) {
         const res = await call('GET', '/users', { token: who.token });
         expect(res.status).toBe(200);
@@ -74,7 +102,9 @@ describe.each(testDialects())('users on %s', (dialect) => {
       await call('POST', '/users/customer', { token: a.admin.token, body: { name: '100% Pure_Joy', email: uniqueEmail('pct') } });
       const byName = await call('GET', '/users?search=zELDA%20quin', { token: a.employee.token });
       expect(byName.body.map((u: any) => u.id)).toEqual([added.body.id]);
-      const byEmail = await call('GET', `/users?search=${encodeURIComponent(email.toUpperCase().slice(0, 14))}`, { token: a.employee.token });
+      const byEmail = await call('GET', `/users?search=${encodeURIComponent(email.toUpperCase().slice(0, 14))}`, {
+        token: a.employee.token,
+      });
       expect(byEmail.body.map((u: any) => u.id)).toContain(added.body.id);
       const customers = await call('GET', '/users?role=customer', { token: a.admin.token });
       expect(customers.body.length).toBeGreaterThanOrEqual(3);
@@ -92,9 +122,19 @@ describe.each(testDialects())('users on %s', (dialect) => {
   describe('adding people', () => {
     it('adds an employee password-less, lower-cases the email and queues a 7-day invitation in the same transaction', async () => {
       const email = uniqueEmail('New.Hire').toUpperCase();
-      const res = await call('POST', '/users/employee', { token: a.admin.token, body: { name: 'New Hire', email, phone: '+33 1 23 45 67 89', company_id: a.companyId } });
+      const res = await call('POST', '/users/employee', {
+        token: a.admin.token,
+        body: { name: 'New Hire', email, phone: '+33 1 23 45 67 89', company_id: a.companyId },
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ name: 'New Hire', email: email.toLowerCase(), role: 'employee', company_id: a.companyId, has_password: false, phone: '+33 1 23 45 67 89' });
+      expect(res.body).toMatchObject({
+        name: 'New Hire',
+        email: email.toLowerCase(),
+        role: 'employee',
+        company_id: a.companyId,
+        has_password: false,
+        phone: '+33 1 23 45 67 89',
+      });
       const row = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
       expect(row.password_hash).toBeNull();
       const mail = await t.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', email.toLowerCase()).execute();
@@ -110,19 +150,28 @@ describe.each(testDialects())('users on %s', (dialect) => {
 
     it('lets admins add any company role, managers only employee, user and customer, and nobody else', async () => {
       for (const role of ['admin', 'manager', 'employee', 'user']) {
-        const res = await call('POST', '/users/employee', { token: a.admin.token, body: { name: `Admin adds ${role}`, email: uniqueEmail(role), role } });
+        const res = await call('POST', '/users/employee', {
+          token: a.admin.token,
+          body: { name: `Admin adds ${role}`, email: uniqueEmail(role), role },
+        });
         expect(res.status, role).toBe(201);
         expect(res.body.role).toBe(role);
       }
       for (const role of ['employee', 'user']) {
-        expect((await call('POST', '/users/employee', { token: a.manager.token, body: { name: 'M', email: uniqueEmail(), role } })).status).toBe(201);
+        expect(
+          (await call('POST', '/users/employee', { token: a.manager.token, body: { name: 'M', email: uniqueEmail(), role } })).status,
+        ).toBe(201);
       }
-      expect((await call('POST', '/users/customer', { token: a.manager.token, body: { name: 'M', email: uniqueEmail() } })).status).toBe(201);
+      expect((await call('POST', '/users/customer', { token: a.manager.token, body: { name: 'M', email: uniqueEmail() } })).status).toBe(
+        201,
+      );
       const before = await databaseFingerprint(t.db);
       for (const role of ['admin', 'manager']) {
         const res = await call('POST', '/users/employee', { token: a.manager.token, body: { name: 'M', email: uniqueEmail(), role } });
         expect(res.status).toBe(403);
-        expect((await call('POST', '/users', { token: a.manager.token, body: { name: 'M', email: uniqueEmail(), role } })).status).toBe(403);
+        expect((await call('POST', '/users', { token: a.manager.token, body: { name: 'M', email: uniqueEmail(), role } })).status).toBe(
+          403,
+        );
       }
       for (const who of [a.employee, a.user, a.customer]) {
         for (const path of ['/users', '/users/employee', '/users/customer']) {
@@ -132,21 +181,35 @@ describe.each(testDialects())('users on %s', (dialect) => {
       }
       expect((await call('POST', '/users/customer', { body: { name: 'X', email: uniqueEmail() } })).status).toBe(401);
       // global_admin is not a company role: 400 from the schema, before any permission question.
-      expect((await call('POST', '/users', { token: a.admin.token, body: { name: 'X', email: uniqueEmail(), role: 'global_admin' } })).status).toBe(400);
+      expect(
+        (await call('POST', '/users', { token: a.admin.token, body: { name: 'X', email: uniqueEmail(), role: 'global_admin' } })).status,
+      ).toBe(400);
       expect(await databaseFingerprint(t.db)).toBe(before);
     });
 
-    it('adds people to the caller\'s company only; global_admin names the company', async () => {
-      const foreign = await call('POST', '/users/employee', { token: a.admin.token, body: { name: 'X', email: uniqueEmail(), company_id: b.companyId } });
+    it("adds people to the caller's company only; global_admin names the company", async () => {
+      const foreign = await call('POST', '/users/employee', {
+        token: a.admin.token,
+        body: { name: 'X', email: uniqueEmail(), company_id: b.companyId },
+      });
       expect(foreign.status).toBe(404);
       const missing = await call('POST', '/users', { token: root.token, body: { name: 'X', email: uniqueEmail(), role: 'admin' } });
       expect(missing.status).toBe(400);
-      const unknown = await call('POST', '/users', { token: root.token, body: { name: 'X', email: uniqueEmail(), role: 'admin', company_id: 999_999 } });
+      const unknown = await call('POST', '/users', {
+        token: root.token,
+        body: { name: 'X', email: uniqueEmail(), role: 'admin', company_id: 999_999 },
+      });
       expect(unknown.status).toBe(404);
-      const ok = await call('POST', '/users', { token: root.token, body: { name: 'B Admin 2', email: uniqueEmail(), role: 'admin', company_id: b.companyId } });
+      const ok = await call('POST', '/users', {
+        token: root.token,
+        body: { name: 'B Admin 2', email: uniqueEmail(), role: 'admin', company_id: b.companyId },
+      });
       expect(ok.status).toBe(201);
       expect(ok.body).toMatchObject({ company_id: b.companyId, role: 'admin' });
-      const customer = await call('POST', '/users', { token: a.admin.token, body: { name: 'Via POST users', email: uniqueEmail(), role: 'customer' } });
+      const customer = await call('POST', '/users', {
+        token: a.admin.token,
+        body: { name: 'Via POST users', email: uniqueEmail(), role: 'customer' },
+      });
       expect(customer.status).toBe(201);
       expect(customer.body.role).toBe('customer');
     });
@@ -155,7 +218,10 @@ describe.each(testDialects())('users on %s', (dialect) => {
       const email = uniqueEmail('dup');
       expect((await call('POST', '/users/customer', { token: a.admin.token, body: { name: 'Dup', email } })).status).toBe(201);
       const before = await databaseFingerprint(t.db);
-      for (const [path, role] of [['/users/customer', undefined], ['/users/employee', 'employee']] as const) {
+      for (const [path, role] of [
+        ['/users/customer', undefined],
+        ['/users/employee', 'employee'],
+      ] as const) {
         const res = await call('POST', path, { token: a.admin.token, body: { name: 'Dup 2', email: email.toUpperCase(), role } });
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ error: 'Email already exists', code: 'validation' });
@@ -170,7 +236,10 @@ describe.each(testDialects())('users on %s', (dialect) => {
 
     it('adds as a customer someone who signs in elsewhere, telling them by email without a useless link', async () => {
       const bAdmin = await t.db.selectFrom('users').select('email').where('id', '=', b.admin.id).executeTakeFirstOrThrow();
-      const res = await call('POST', '/users/customer', { token: a.admin.token, body: { name: 'B owner as customer', email: bAdmin.email } });
+      const res = await call('POST', '/users/customer', {
+        token: a.admin.token,
+        body: { name: 'B owner as customer', email: bAdmin.email },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ company_id: a.companyId, role: 'customer', has_password: false });
       const mail = await t.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', bAdmin.email).execute();
@@ -181,7 +250,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
   });
 
   describe('GET /users/{id}', () => {
-    it('shows people of one\'s own company to staff, only themselves to customers, anyone to global_admin', async () => {
+    it("shows people of one's own company to staff, only themselves to customers, anyone to global_admin", async () => {
       for (const who of [a.admin, a.manager, a.employee, a.user]) {
         for (const target of [a.admin, a.employee, a.customer]) {
           expect((await call('GET', `/users/${target.id}`, { token: who.token })).status, `${who.role} -> ${target.role}`).toBe(200);
@@ -195,13 +264,16 @@ describe.each(testDialects())('users on %s', (dialect) => {
       expect((await call('GET', `/users/${root.id}`, { token: root.token })).status).toBe(200);
     });
 
-    it('answers another company\'s person exactly like a missing one, to every role but global_admin', async () => {
+    it("answers another company's person exactly like a missing one, to every role but global_admin", async () => {
       const missing = await call('GET', '/users/2000000000', { token: a.admin.token });
       expect(missing.status).toBe(404);
       for (const who of [a.admin, a.manager, a.employee, a.user, a.customer]) {
         for (const target of [b.admin, b.customer, root]) {
           for (const method of ['GET', 'PUT', 'DELETE']) {
-            const res = await call(method, `/users/${target.id}`, { token: who.token, body: method === 'PUT' ? { name: 'Hacked' } : undefined });
+            const res = await call(method, `/users/${target.id}`, {
+              token: who.token,
+              body: method === 'PUT' ? { name: 'Hacked' } : undefined,
+            });
             // Routes closed to the role answer 403 before looking anything up (nothing is revealed either way).
             const expected = method === 'DELETE' && !['admin', 'manager'].includes(who.role) ? 403 : 404;
             expect(res.status, `${who.role} ${method} ${target.role}`).toBe(expected);
@@ -217,7 +289,10 @@ describe.each(testDialects())('users on %s', (dialect) => {
   describe('PUT /users/{id}', () => {
     it('lets everyone edit their own name and phone (PATCH too), but not their email or role', async () => {
       for (const who of [a.employee, a.user, a.customer]) {
-        const res = await call('PUT', `/users/${who.id}`, { token: who.token, body: { name: `  Renamed ${who.role}  `, phone: '555 0100' } });
+        const res = await call('PUT', `/users/${who.id}`, {
+          token: who.token,
+          body: { name: `  Renamed ${who.role}  `, phone: '555 0100' },
+        });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ name: `Renamed ${who.role}`, phone: '555 0100' });
         const patched = await call('PATCH', `/users/${who.id}`, { token: who.token, body: { phone: '' } });
@@ -225,7 +300,9 @@ describe.each(testDialects())('users on %s', (dialect) => {
         expect(patched.body).toMatchObject({ name: `Renamed ${who.role}`, phone: null });
         const current = patched.body;
         // Sending the current role and email back (as a settings form does) is not a change.
-        expect((await call('PUT', `/users/${who.id}`, { token: who.token, body: { role: current.role, email: current.email } })).status).toBe(200);
+        expect(
+          (await call('PUT', `/users/${who.id}`, { token: who.token, body: { role: current.role, email: current.email } })).status,
+        ).toBe(200);
         expect((await call('PUT', `/users/${who.id}`, { token: who.token, body: { email: uniqueEmail() } })).status).toBe(403);
         expect((await call('PUT', `/users/${who.id}`, { token: who.token, body: { role: 'admin' } })).status).toBe(403);
       }
@@ -297,7 +374,11 @@ describe.each(testDialects())('users on %s', (dialect) => {
       }
       const list = await call('GET', '/users', { token: a.admin.token });
       expect(list.body.some((u: any) => u.id === worker.id || u.id === client.id)).toBe(false);
-      const appt = await t.db.selectFrom('appointments').select(['user_id', 'employee_id']).where('user_id', '=', client.id).executeTakeFirstOrThrow();
+      const appt = await t.db
+        .selectFrom('appointments')
+        .select(['user_id', 'employee_id'])
+        .where('user_id', '=', client.id)
+        .executeTakeFirstOrThrow();
       expect(appt).toEqual({ user_id: client.id, employee_id: worker.id });
     });
 
@@ -329,7 +410,8 @@ describe.each(testDialects())('users on %s', (dialect) => {
   describe('Free Trial staff limit', () => {
     it('allows 10 staff (owner included), refuses the 11th with plan_limit, also by promotion; paid plans have no limit', async () => {
       const owner = await registerCompany(t, { company_name: 'Trial Co' });
-      const add = (role = 'employee') => call('POST', '/users/employee', { token: owner.token, body: { name: 'Staff', email: uniqueEmail('staff'), role } });
+      const add = (role = 'employee') =>
+        call('POST', '/users/employee', { token: owner.token, body: { name: 'Staff', email: uniqueEmail('staff'), role } });
       for (let i = 0; i < 9; i++) expect((await add(i % 2 ? 'user' : 'employee')).status).toBe(201);
       const customer = await call('POST', '/users/customer', { token: owner.token, body: { name: 'Still fine', email: uniqueEmail() } });
       expect(customer.status).toBe(201);
@@ -361,10 +443,18 @@ describe.each(testDialects())('users on %s', (dialect) => {
       for (let i = 0; i < 8; i++) {
         await call('POST', '/users/employee', { token: owner.token, body: { name: 'Staff', email: uniqueEmail('race') } });
       }
-      const results = await Promise.all([0, 1, 2, 3].map(() =>
-        call('POST', '/users/employee', { token: owner.token, body: { name: 'Racer', email: uniqueEmail('racer') } })));
+      const results = await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          call('POST', '/users/employee', { token: owner.token, body: { name: 'Racer', email: uniqueEmail('racer') } }),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 403, 403, 403]);
-      const staff = await t.db.selectFrom('users').select('id').where('company_id', '=', owner.companyId).where('role', '!=', 'customer').execute();
+      const staff = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('company_id', '=', owner.companyId)
+        .where('role', '!=', 'customer')
+        .execute();
       expect(staff).toHaveLength(10);
     });
   });
@@ -373,8 +463,15 @@ describe.each(testDialects())('users on %s', (dialect) => {
     it('lists id and name of every current staff member whatever their role, and nothing else', async () => {
       const res = await call('GET', `/employees?company_id=${b.companyId}&role=employee`);
       expect(res.status).toBe(200);
-      const rows = await t.db.selectFrom('users').select(['id', 'name']).where('company_id', '=', b.companyId)
-        .where('role', '!=', 'customer').where('archived_at', 'is', null).orderBy('name').orderBy('id').execute();
+      const rows = await t.db
+        .selectFrom('users')
+        .select(['id', 'name'])
+        .where('company_id', '=', b.companyId)
+        .where('role', '!=', 'customer')
+        .where('archived_at', 'is', null)
+        .orderBy('name')
+        .orderBy('id')
+        .execute();
       expect(res.body).toEqual(rows);
       for (const item of res.body) expect(Object.keys(item).sort()).toEqual(['id', 'name']);
       expect(res.body.some((u: any) => u.id === b.customer.id)).toBe(false);
@@ -395,7 +492,10 @@ describe.each(testDialects())('users on %s', (dialect) => {
       expect(malformed.status).toBe(400);
       expect(malformed.body.error).toMatch(/JSON/);
       for (const body of [
-        [1, 2, 3], 'text', null, {},
+        [1, 2, 3],
+        'text',
+        null,
+        {},
         { name: 42, email: uniqueEmail() },
         { name: 'X', email: 'not-an-email' },
         { name: 'X', email: uniqueEmail(), role: 'superuser' },

@@ -39,9 +39,7 @@ export function AppLayout() {
   }, [menuOpen]);
 
   const sections = user
-    ? NAV_SECTIONS.map((s) => ({ ...s, entries: s.entries.filter((e) => canOpen(user, e.access)) })).filter(
-        (s) => s.entries.length > 0,
-      )
+    ? NAV_SECTIONS.map((s) => ({ ...s, entries: s.entries.filter((e) => canOpen(user, e.access)) })).filter((s) => s.entries.length > 0)
     : [];
 
   const onSignOut = () => {

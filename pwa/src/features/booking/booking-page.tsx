@@ -75,8 +75,7 @@ export default function BookingPage() {
   const [pickedId, setPickedId] = useState('');
   const choosing = fixedRef === null;
 
-  const ref: CompanyRef | null =
-    fixedRef === 'invalid' ? null : (fixedRef ?? (pickedId ? { by: 'id', id: Number(pickedId) } : null));
+  const ref: CompanyRef | null = fixedRef === 'invalid' ? null : (fixedRef ?? (pickedId ? { by: 'id', id: Number(pickedId) } : null));
   const company = useCompanyByRef(ref);
   const companies = usePublicCompanies(choosing);
   const [notAccepting, setNotAccepting] = useState(false);
@@ -86,11 +85,7 @@ export default function BookingPage() {
     setNotAccepting(false);
   }, [company.data?.id]);
 
-  usePublicBrand(
-    company.data && !choosing
-      ? { name: company.data.name, logoUrl: company.data.logo_url, href: location.pathname }
-      : null,
-  );
+  usePublicBrand(company.data && !choosing ? { name: company.data.name, logoUrl: company.data.logo_url, href: location.pathname } : null);
   useDocumentTitle(company.data ? `Book with ${company.data.name}` : 'Book Appointment');
 
   if (fixedRef === 'invalid') return <CompanyNotFound />;

@@ -100,8 +100,7 @@ export function useBookingForm({
   const dates = useAvailableDates(datesParams);
   const dateList = useMemo(() => dates.data ?? [], [dates.data]);
 
-  const slotsParams: AvailableSlotsParams | null =
-    datesParams && date && dateList.includes(date) ? { ...datesParams, date } : null;
+  const slotsParams: AvailableSlotsParams | null = datesParams && date && dateList.includes(date) ? { ...datesParams, date } : null;
   const slots = useAvailableSlots(slotsParams);
   const slotList = useMemo(() => slots.data ?? [], [slots.data]);
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { appointmentFixture } from './appointment-fixture.ts';
-import { FIELD_ERRORS, appointmentInput, createRequest, initialValues, missingFields, valuesFromAppointment } from './appointment-values.ts';
+import {
+  FIELD_ERRORS,
+  appointmentInput,
+  createRequest,
+  initialValues,
+  missingFields,
+  valuesFromAppointment,
+} from './appointment-values.ts';
 
 const zone = 'America/New_York';
 const choices = [
@@ -12,14 +19,37 @@ const choices = [
 describe('initialValues', () => {
   it('opens a new appointment with the prefill and the preferred length', () => {
     const v = initialValues({ customerId: 7, date: '2026-03-02', time: '09:30' }, zone, choices, 60);
-    expect(v).toEqual({ customerId: '7', employeeId: '', date: '2026-03-02', time: '09:30', duration: '3', description: '', serviceIds: [], status: 'booked' });
+    expect(v).toEqual({
+      customerId: '7',
+      employeeId: '',
+      date: '2026-03-02',
+      time: '09:30',
+      duration: '3',
+      description: '',
+      serviceIds: [],
+      status: 'booked',
+    });
     expect(initialValues(undefined, zone, choices, null)).toMatchObject({ customerId: '', time: '', duration: '2' });
   });
   it("opens an existing appointment at the company's wall time", () => {
-    const a = appointmentFixture({ employee_id: 4, description: 'Quiet chair', status: 'cancelled', service_types: [{ id: 9, name: 'Haircut' }] });
+    const a = appointmentFixture({
+      employee_id: 4,
+      description: 'Quiet chair',
+      status: 'cancelled',
+      service_types: [{ id: 9, name: 'Haircut' }],
+    });
     const v = initialValues({ appointment: a }, zone, choices, 60);
     expect(v).toEqual(valuesFromAppointment(a, zone, choices));
-    expect(v).toEqual({ customerId: '7', employeeId: '4', date: '2026-03-02', time: '10:00', duration: '2', description: 'Quiet chair', serviceIds: [9], status: 'cancelled' });
+    expect(v).toEqual({
+      customerId: '7',
+      employeeId: '4',
+      date: '2026-03-02',
+      time: '10:00',
+      duration: '2',
+      description: 'Quiet chair',
+      serviceIds: [9],
+      status: 'cancelled',
+    });
   });
 });
 
@@ -34,7 +64,11 @@ describe('missingFields', () => {
 });
 
 describe('the request', () => {
-  const values = { ...initialValues({ customerId: 7, date: '2026-03-08', time: '01:30' }, zone, choices, 60), description: '  ', serviceIds: [9] };
+  const values = {
+    ...initialValues({ customerId: 7, date: '2026-03-08', time: '01:30' }, zone, choices, 60),
+    description: '  ',
+    serviceIds: [9],
+  };
   it('turns the wall time into instants across a daylight-saving change', () => {
     // 8 March 2026: New York moves from -05:00 to -04:00 at 2:00, inside this hour.
     expect(appointmentInput(values, 1, zone, 60)).toEqual({

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { STAFF_COLOURS, UNASSIGNED_COLOUR, eventLabel, slotBounds, staffColours, toEvents, visibleAppointments } from './calendar-events.ts';
+import {
+  STAFF_COLOURS,
+  UNASSIGNED_COLOUR,
+  eventLabel,
+  slotBounds,
+  staffColours,
+  toEvents,
+  visibleAppointments,
+} from './calendar-events.ts';
 import type { Appointment } from '../../data/appointments.ts';
 import { appointmentFixture } from './appointment-fixture.ts';
 
@@ -33,7 +41,14 @@ describe('toEvents', () => {
       colours,
       true,
     );
-    expect(assigned).toMatchObject({ id: '1', title: 'Liam Smith', start: '2026-03-02T10:00:00', end: '2026-03-02T10:30:00', backgroundColor: '#0f766e', editable: true });
+    expect(assigned).toMatchObject({
+      id: '1',
+      title: 'Liam Smith',
+      start: '2026-03-02T10:00:00',
+      end: '2026-03-02T10:30:00',
+      backgroundColor: '#0f766e',
+      editable: true,
+    });
     expect(unassigned.backgroundColor).toBe(UNASSIGNED_COLOUR);
     expect(cancelled).toMatchObject({ backgroundColor: '#e2e8f0', classNames: ['appt-event', 'is-cancelled'], editable: false });
     expect(toEvents([appt({})], zone, colours, false)[0].editable).toBe(false);
@@ -55,7 +70,11 @@ describe('slotBounds', () => {
 
 describe('eventLabel', () => {
   it('reads the title, the time, the employee and whether cancelled', () => {
-    expect(eventLabel('Liam Smith', appt({ employee_name: 'Ava' }), zone)).toBe('Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, with Ava');
-    expect(eventLabel('Liam Smith', appt({ status: 'cancelled' }), zone)).toBe('Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, cancelled');
+    expect(eventLabel('Liam Smith', appt({ employee_name: 'Ava' }), zone)).toBe(
+      'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, with Ava',
+    );
+    expect(eventLabel('Liam Smith', appt({ status: 'cancelled' }), zone)).toBe(
+      'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, cancelled',
+    );
   });
 });

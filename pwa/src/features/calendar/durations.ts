@@ -24,7 +24,10 @@ export interface CatalogueDuration {
 export function offeredChoices(offered: OfferedDuration[], catalogue: CatalogueDuration[]): DurationChoice[] {
   const catalogueById = new Map(catalogue.map((o) => [o.id, o.duration_minutes]));
   return offered
-    .map((row) => ({ id: row.appointment_duration_option_id, minutes: row.duration_minutes ?? catalogueById.get(row.appointment_duration_option_id) ?? 0 }))
+    .map((row) => ({
+      id: row.appointment_duration_option_id,
+      minutes: row.duration_minutes ?? catalogueById.get(row.appointment_duration_option_id) ?? 0,
+    }))
     .filter((c) => c.minutes > 0);
 }
 
@@ -59,7 +62,10 @@ export function durationMinutes(value: string, choices: DurationChoice[]): numbe
 }
 
 /** The select value for an existing appointment: its own option if the length still matches, else any option of that length. */
-export function durationValueFor(a: Pick<Appointment, 'start_time' | 'end_time' | 'appointment_duration_option_id'>, choices: DurationChoice[]): string {
+export function durationValueFor(
+  a: Pick<Appointment, 'start_time' | 'end_time' | 'appointment_duration_option_id'>,
+  choices: DurationChoice[],
+): string {
   const minutes = minutesBetween(a.start_time, a.end_time);
   const byId = choices.find((c) => c.id === a.appointment_duration_option_id);
   if (byId && byId.minutes === minutes) return String(byId.id);

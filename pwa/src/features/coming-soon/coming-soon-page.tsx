@@ -28,11 +28,7 @@ const PAGES: Record<string, Upcoming> = {
   '/coming-soon-2': {
     title: 'Your activity',
     summary: 'A personal overview of your bookings over time.',
-    planned: [
-      'Appointments per week and month',
-      'Your busiest days and hours',
-      'Cancellations, to spot patterns early',
-    ],
+    planned: ['Appointments per week and month', 'Your busiest days and hours', 'Cancellations, to spot patterns early'],
     today: {
       text: 'Until then, the calendar shows every appointment you have.',
       to: '/calendar',

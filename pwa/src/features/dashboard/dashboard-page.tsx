@@ -61,9 +61,7 @@ export default function DashboardPage() {
       <div className="dash-head">
         <div>
           <h2 className="dash-company">{company.data?.name}</h2>
-          <p className="dash-today">
-            Today is {formatDay(today, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })}
-          </p>
+          <p className="dash-today">Today is {formatDay(today, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })}</p>
         </div>
         <label className="checkbox dash-mine">
           <input type="checkbox" checked={onlyMine} onChange={(e) => setOnlyMine(e.target.checked)} />
@@ -77,15 +75,21 @@ export default function DashboardPage() {
         </h3>
         <ul className="dash-stats">
           <li className="dash-stat">
-            <span className="dash-stat-value" data-testid="count-today">{appointments.data ? counts.today : '–'}</span>
+            <span className="dash-stat-value" data-testid="count-today">
+              {appointments.data ? counts.today : '–'}
+            </span>
             <span className="dash-stat-label">Today</span>
           </li>
           <li className="dash-stat">
-            <span className="dash-stat-value" data-testid="count-week">{appointments.data ? counts.week : '–'}</span>
+            <span className="dash-stat-value" data-testid="count-week">
+              {appointments.data ? counts.week : '–'}
+            </span>
             <span className="dash-stat-label">Next 7 days</span>
           </li>
           <li className="dash-stat is-muted">
-            <span className="dash-stat-value" data-testid="count-cancelled">{appointments.data ? counts.cancelled : '–'}</span>
+            <span className="dash-stat-value" data-testid="count-cancelled">
+              {appointments.data ? counts.cancelled : '–'}
+            </span>
             <span className="dash-stat-label">Cancelled</span>
             <span className="dash-stat-hint">today and next 7 days</span>
           </li>
@@ -121,11 +125,7 @@ export default function DashboardPage() {
                 Open day
               </Link>
             </div>
-            {todays.length === 0 ? (
-              <p className="dash-empty">No appointments today.</p>
-            ) : (
-              <AppointmentList items={todays} zone={zone} />
-            )}
+            {todays.length === 0 ? <p className="dash-empty">No appointments today.</p> : <AppointmentList items={todays} zone={zone} />}
           </section>
 
           <section className="dash-panel" aria-labelledby="dash-week-title">
@@ -143,9 +143,7 @@ export default function DashboardPage() {
                   <div key={day} className="dash-day">
                     <h4 className="dash-day-title">
                       <Link to={`/calendar?view=day&date=${day}`}>{formatDay(day)}</Link>
-                      <span className="dash-day-count">
-                        {items.filter((a) => a.status !== 'cancelled').length} booked
-                      </span>
+                      <span className="dash-day-count">{items.filter((a) => a.status !== 'cancelled').length} booked</span>
                     </h4>
                     <AppointmentList items={items.slice(0, PER_DAY)} zone={zone} compact />
                     {items.length > PER_DAY && (

@@ -145,14 +145,7 @@ function Directory({ companyId, role, slots }: { companyId: number; role: Role; 
 
       {canAdd && adding && (
         // Mounted per opening, so each one starts with an empty form.
-        <AddPersonModal
-          key={adding}
-          kind={adding}
-          open
-          onClose={() => setAdding(null)}
-          companyId={companyId}
-          staffRoles={staffRoles}
-        />
+        <AddPersonModal key={adding} kind={adding} open onClose={() => setAdding(null)} companyId={companyId} staffRoles={staffRoles} />
       )}
     </div>
   );

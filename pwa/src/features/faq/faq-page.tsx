@@ -8,9 +8,9 @@ const QUESTIONS = [
     q: 'How does the free trial work?',
     a: (
       <>
-        Every new business gets 14 days free, with up to 10 staff members, a booking page and email reminders. No
-        credit card is needed to start. When the trial ends, choose a plan on the <Link to="/pricing">pricing page</Link>{' '}
-        to keep taking online bookings; your calendar and customer list stay yours either way.
+        Every new business gets 14 days free, with up to 10 staff members, a booking page and email reminders. No credit card is needed to
+        start. When the trial ends, choose a plan on the <Link to="/pricing">pricing page</Link> to keep taking online bookings; your
+        calendar and customer list stay yours either way.
       </>
     ),
   },
@@ -18,9 +18,8 @@ const QUESTIONS = [
     q: 'Can I use it with my existing website?',
     a: (
       <>
-        Yes. Your business gets its own booking link (you will find it in Company Settings). Add it as a “Book now”
-        button or link on your website, in your social profiles or in emails, and customers book straight into your
-        calendar.
+        Yes. Your business gets its own booking link (you will find it in Company Settings). Add it as a “Book now” button or link on your
+        website, in your social profiles or in emails, and customers book straight into your calendar.
       </>
     ),
   },
@@ -28,8 +27,8 @@ const QUESTIONS = [
     q: 'Does it work on mobile?',
     a: (
       <>
-        Yes. Both the booking page and the staff calendar are designed for phones, tablets and computers. You can
-        install the app on your phone’s home screen, and your calendar stays readable when the connection drops.
+        Yes. Both the booking page and the staff calendar are designed for phones, tablets and computers. You can install the app on your
+        phone’s home screen, and your calendar stays readable when the connection drops.
       </>
     ),
   },
@@ -37,9 +36,8 @@ const QUESTIONS = [
     q: 'Can I sync with my calendar?',
     a: (
       <>
-        Yes. Each team member, and the business as a whole, gets a private calendar feed link that Google Calendar,
-        Apple Calendar and Outlook can subscribe to. Those calendars refresh subscribed feeds on their own schedule,
-        which can take a few hours.
+        Yes. Each team member, and the business as a whole, gets a private calendar feed link that Google Calendar, Apple Calendar and
+        Outlook can subscribe to. Those calendars refresh subscribed feeds on their own schedule, which can take a few hours.
       </>
     ),
   },

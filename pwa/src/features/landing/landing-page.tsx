@@ -9,9 +9,7 @@ const FEATURES = [
   {
     title: 'Online booking',
     text: 'Customers pick a service, a time and, if you like, a team member from your own booking page, day or night.',
-    icon: (
-      <path d="M7 3v3M17 3v3M4 9h16M5 5h14a1 1 0 0 1 1 1v13a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm4 9 2 2 4-4" />
-    ),
+    icon: <path d="M7 3v3M17 3v3M4 9h16M5 5h14a1 1 0 0 1 1 1v13a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm4 9 2 2 4-4" />,
   },
   {
     title: 'Automatic email and SMS reminders',
@@ -44,8 +42,8 @@ export default function LandingPage() {
           <p className="eyebrow">Appointment booking for small businesses</p>
           <h1>Let customers book online while you get on with your day</h1>
           <p className="hero-lead">
-            A booking page for your business, automatic email and SMS reminders, calendar sync and a shared
-            calendar for your team, on every device.
+            A booking page for your business, automatic email and SMS reminders, calendar sync and a shared calendar for your team, on every
+            device.
           </p>
           <div className="hero-actions">
             <Link to="/register" className="btn btn-primary">

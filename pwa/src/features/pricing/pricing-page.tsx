@@ -42,13 +42,7 @@ const PLANS: Plan[] = [
     price: '$34.99',
     period: '/month',
     blurb: 'For growing teams that book all day.',
-    features: [
-      'Unlimited staff',
-      'Unlimited bookings',
-      'Calendar sync',
-      'Booking with specific employees',
-      'Custom branding',
-    ],
+    features: ['Unlimited staff', 'Unlimited bookings', 'Calendar sync', 'Booking with specific employees', 'Custom branding'],
     highlight: true,
   },
   {
@@ -57,13 +51,7 @@ const PLANS: Plan[] = [
     price: '$79.99',
     period: '/month',
     blurb: 'For busy businesses with several teams.',
-    features: [
-      'Everything in Standard',
-      'POS integration',
-      'Advanced reporting',
-      'Priority support',
-      'Team scheduling tools',
-    ],
+    features: ['Everything in Standard', 'POS integration', 'Advanced reporting', 'Priority support', 'Team scheduling tools'],
   },
 ];
 

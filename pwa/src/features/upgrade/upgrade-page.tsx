@@ -78,8 +78,7 @@ function Upgrade({ companyId }: { companyId: number }) {
         ))}
       </div>
       <p className="upg-foot">
-        Subscribing, changing or cancelling a plan happens on the <Link to="/pricing">plans page</Link>, through our
-        payment provider.
+        Subscribing, changing or cancelling a plan happens on the <Link to="/pricing">plans page</Link>, through our payment provider.
       </p>
     </div>
   );

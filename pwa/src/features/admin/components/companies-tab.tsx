@@ -55,7 +55,14 @@ export function CompaniesTab() {
   return (
     <div className="adm-section">
       <div className="adm-filters">
-        <SearchField label="Search companies" id={`${id}-q`} className="adm-search" placeholder="Name, email or slug" value={search} onValueChange={setSearch} />
+        <SearchField
+          label="Search companies"
+          id={`${id}-q`}
+          className="adm-search"
+          placeholder="Name, email or slug"
+          value={search}
+          onValueChange={setSearch}
+        />
         <div className="adm-seg" role="group" aria-label="Subscription status">
           {FILTERS.map((f) => (
             <button
@@ -97,9 +104,7 @@ export function CompaniesTab() {
               <td data-label="Status">
                 <span className={`adm-status ${active ? 'ok' : 'bad'}`}>{active ? 'Active' : 'Expired'}</span>
               </td>
-              <td data-label="Expires">
-                {c.subscription_expires_at ? formatDateTime(c.subscription_expires_at) : 'Never expires'}
-              </td>
+              <td data-label="Expires">{c.subscription_expires_at ? formatDateTime(c.subscription_expires_at) : 'Never expires'}</td>
               <td className="adm-cell-actions">
                 <button
                   type="button"

@@ -54,8 +54,7 @@ export function DashboardTab({ onOpenTab }: { onOpenTab: (tab: AdminTab) => void
         ) : (
           <>
             <p className="adm-health-figure">
-              <strong>{pct}%</strong> of companies have an active subscription ({s.active_companies} of{' '}
-              {s.total_companies}).
+              <strong>{pct}%</strong> of companies have an active subscription ({s.active_companies} of {s.total_companies}).
             </p>
             <div
               className={`adm-bar${pct < HEALTH_WARNING_PERCENT ? ' low' : ''}`}
@@ -70,8 +69,7 @@ export function DashboardTab({ onOpenTab }: { onOpenTab: (tab: AdminTab) => void
             </div>
             {pct < HEALTH_WARNING_PERCENT && (
               <Alert tone="warn" className="adm-health-warn">
-                Below {HEALTH_WARNING_PERCENT}%: many companies have let their subscription expire. Check the expired ones
-                under Companies.
+                Below {HEALTH_WARNING_PERCENT}%: many companies have let their subscription expire. Check the expired ones under Companies.
               </Alert>
             )}
           </>

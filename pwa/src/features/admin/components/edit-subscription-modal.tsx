@@ -58,7 +58,11 @@ export function EditSubscriptionModal({ company, onClose }: { company: AdminComp
       }
     >
       <form id={formId} onSubmit={onSubmit} noValidate>
-        <FormField label="Subscription expires" id={`${id}-exp`} hint="In your time zone. Leave empty for an unlimited subscription that never expires.">
+        <FormField
+          label="Subscription expires"
+          id={`${id}-exp`}
+          hint="In your time zone. Leave empty for an unlimited subscription that never expires."
+        >
           <input
             className="input"
             type="datetime-local"

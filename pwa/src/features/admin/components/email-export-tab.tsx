@@ -134,9 +134,7 @@ export function EmailExportTab() {
           <h2 id={`${id}-p`} className="adm-preview-head">
             {preview.data.count === 1 ? '1 email address' : `${preview.data.count} email addresses`}
           </h2>
-          {stale && (
-            <Alert tone="info">The filters changed since this preview. Preview again to update it.</Alert>
-          )}
+          {stale && <Alert tone="info">The filters changed since this preview. Preview again to update it.</Alert>}
           {preview.data.emails.length === 0 ? (
             <p className="adm-empty">No users match these filters.</p>
           ) : (

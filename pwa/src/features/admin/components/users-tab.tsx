@@ -62,7 +62,14 @@ export function UsersTab() {
         ))}
       </ul>
       <div className="adm-filters adm-filters-3">
-        <SearchField label="Search users" id={`${id}-q`} className="adm-search" placeholder="Name, email or company" value={search} onValueChange={setSearch} />
+        <SearchField
+          label="Search users"
+          id={`${id}-q`}
+          className="adm-search"
+          placeholder="Name, email or company"
+          value={search}
+          onValueChange={setSearch}
+        />
         <FormField label="Role" id={`${id}-role`}>
           <select className="select" value={role} onChange={(e) => setRole(e.target.value)}>
             <option value="">All roles</option>

@@ -22,8 +22,7 @@ export function BookingDone({ booked, email, signedIn }: { booked: BookedSummary
     <div className="card booking-done" role="status">
       <h2>Your appointment is booked!</h2>
       <p>
-        {booked.serviceName} at {booked.companyName}, {booked.when}. A confirmation is on its way to{' '}
-        <strong>{email}</strong>.
+        {booked.serviceName} at {booked.companyName}, {booked.when}. A confirmation is on its way to <strong>{email}</strong>.
       </p>
       <div className="signup-prompt">
         <h3>Create an account</h3>

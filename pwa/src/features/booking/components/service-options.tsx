@@ -24,7 +24,13 @@ export function ServiceOptions({
   describedBy?: string;
 }) {
   return (
-    <div className="choice-list" role="radiogroup" aria-labelledby="bk-service-label" aria-invalid={invalid || undefined} aria-describedby={describedBy}>
+    <div
+      className="choice-list"
+      role="radiogroup"
+      aria-labelledby="bk-service-label"
+      aria-invalid={invalid || undefined}
+      aria-describedby={describedBy}
+    >
       {services.map((s) => {
         const id = `bk-service-${s.id}`;
         const showPrice = !s.hide_price && s.price !== null && s.price !== undefined;

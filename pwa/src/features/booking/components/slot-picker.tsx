@@ -102,9 +102,7 @@ export function TimeField({ form }: { form: BookingFormState }) {
               Times are in the business’s time zone ({zoneHint.replace(/_/g, ' ')}).
             </span>
           )}
-          {slots.isError && !notAccepting(slots.error) && (
-            <LoadFailed error={slots.error} onRetry={() => void slots.refetch()} />
-          )}
+          {slots.isError && !notAccepting(slots.error) && <LoadFailed error={slots.error} onRetry={() => void slots.refetch()} />}
         </>
       )}
     </FormField>

@@ -23,10 +23,11 @@ export function ChangeList({
     const e = toWallTime(a.end_time, zone);
     return `${formatDate(s.date)}, ${formatWallTime(s.time)} to ${e.date !== s.date ? `${formatDate(e.date)}, ` : ''}${formatWallTime(e.time)}`;
   };
-  const who = (a: Appointment) =>
-    a.customer_name || customers.find((c) => c.id === a.user_id)?.name || customerLabel(a);
+  const who = (a: Appointment) => a.customer_name || customers.find((c) => c.id === a.user_id)?.name || customerLabel(a);
   const employee = (a: Appointment) =>
-    a.employee_id == null ? 'No specific employee' : a.employee_name || staff.find((s) => s.id === a.employee_id)?.name || `Staff #${a.employee_id}`;
+    a.employee_id == null
+      ? 'No specific employee'
+      : a.employee_name || staff.find((s) => s.id === a.employee_id)?.name || `Staff #${a.employee_id}`;
   const svc = (a: Appointment) => serviceNames(a) || 'none';
   const status = (a: Appointment) => (a.status === 'cancelled' ? 'Cancelled' : 'Booked');
   const rows: [string, string, string][] = [

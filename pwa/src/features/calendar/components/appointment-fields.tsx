@@ -38,7 +38,15 @@ export function CompanyField({ id, name }: { id: string; name: string }) {
 }
 
 /** The customers, plus the appointment's own customer when the list no longer holds them (archived). */
-export function CustomerField({ id, selectRef, value, error, customers, appointment, onChange }: FieldProps & { selectRef: Ref<HTMLSelectElement>; customers: User[]; appointment?: Appointment }) {
+export function CustomerField({
+  id,
+  selectRef,
+  value,
+  error,
+  customers,
+  appointment,
+  onChange,
+}: FieldProps & { selectRef: Ref<HTMLSelectElement>; customers: User[]; appointment?: Appointment }) {
   const options = useMemo(() => {
     const list = customers.map((c) => ({ value: String(c.id), label: `${c.name} (${c.email})` }));
     if (value && !list.some((o) => o.value === value)) {
@@ -89,7 +97,13 @@ export function EmployeeField({ id, value, staff, appointment, onChange }: Field
 /** Start date or start time: a required input described by the time zone hint. */
 export function StartField({ id, kind, value, error, zoneHintId, onChange }: FieldProps & { kind: 'date' | 'time'; zoneHintId: string }) {
   return (
-    <FormField label={kind === 'date' ? 'Start date' : 'Start time'} labelClassName="is-required" id={id} error={error} describedBy={zoneHintId}>
+    <FormField
+      label={kind === 'date' ? 'Start date' : 'Start time'}
+      labelClassName="is-required"
+      id={id}
+      error={error}
+      describedBy={zoneHintId}
+    >
       <input type={kind} className="input" value={value} required onChange={(e) => onChange(e.target.value)} />
     </FormField>
   );
@@ -136,8 +150,7 @@ export function EndFields({
         {end && date && time && (
           <>
             {' '}
-            {formatDate(date)}, {formatWallTime(time)} to{' '}
-            {end.date !== date ? `${formatDate(end.date)}, ` : ''}
+            {formatDate(date)}, {formatWallTime(time)} to {end.date !== date ? `${formatDate(end.date)}, ` : ''}
             {formatWallTime(end.time)}.
           </>
         )}
@@ -189,7 +202,8 @@ export function ServicesField({
   const rows = useMemo(() => {
     const list: ServiceRow[] = [...services];
     for (const s of kept) {
-      if (!list.some((r) => r.id === s.id)) list.push({ id: s.id, name: s.name, duration_minutes: 0, price: null, hide_price: true, archived: true });
+      if (!list.some((r) => r.id === s.id))
+        list.push({ id: s.id, name: s.name, duration_minutes: 0, price: null, hide_price: true, archived: true });
     }
     return list;
   }, [services, kept]);

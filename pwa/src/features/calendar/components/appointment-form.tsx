@@ -168,13 +168,39 @@ function AppointmentFormBody({ formId, initial, companyName, customers, staff, .
             appointment={initial?.appointment}
             onChange={(v) => set('customerId', v)}
           />
-          <EmployeeField id={ids.employeeId} value={values.employeeId} staff={staff} appointment={initial?.appointment} onChange={(v) => set('employeeId', v)} />
+          <EmployeeField
+            id={ids.employeeId}
+            value={values.employeeId}
+            staff={staff}
+            appointment={initial?.appointment}
+            onChange={(v) => set('employeeId', v)}
+          />
         </div>
 
         <div className="appt-grid appt-grid-3">
-          <StartField id={ids.date} kind="date" value={values.date} error={errors.date} zoneHintId={ids.zoneHint} onChange={(v) => set('date', v)} />
-          <StartField id={ids.time} kind="time" value={values.time} error={errors.time} zoneHintId={ids.zoneHint} onChange={(v) => set('time', v)} />
-          <DurationField id={ids.duration} value={values.duration} error={errors.duration} choices={options.choices} onChange={form.chooseDuration} />
+          <StartField
+            id={ids.date}
+            kind="date"
+            value={values.date}
+            error={errors.date}
+            zoneHintId={ids.zoneHint}
+            onChange={(v) => set('date', v)}
+          />
+          <StartField
+            id={ids.time}
+            kind="time"
+            value={values.time}
+            error={errors.time}
+            zoneHintId={ids.zoneHint}
+            onChange={(v) => set('time', v)}
+          />
+          <DurationField
+            id={ids.duration}
+            value={values.duration}
+            error={errors.duration}
+            choices={options.choices}
+            onChange={form.chooseDuration}
+          />
         </div>
 
         <EndFields ids={ids} date={values.date} time={values.time} end={form.end} zone={zone} />

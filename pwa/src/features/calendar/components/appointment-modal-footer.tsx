@@ -42,12 +42,7 @@ export function ModalFooter({
   return (
     <div className="appt-footer-buttons">
       {editing && state.onDelete && (
-        <button
-          type="button"
-          className="btn btn-danger-outline appt-delete"
-          onClick={state.onDelete}
-          disabled={state.disabled}
-        >
+        <button type="button" className="btn btn-danger-outline appt-delete" onClick={state.onDelete} disabled={state.disabled}>
           Delete Appointment
         </button>
       )}

@@ -135,9 +135,7 @@ function AppointmentRow({
           {a.employee_name && <span className="customer-appt-with"> with {a.employee_name}</span>}
         </p>
         {a.description && <p className="customer-appt-notes">{a.description}</p>}
-        {(cancelled || !past) && (
-          <span className={`customer-appt-status status-${a.status}`}>{cancelled ? 'Cancelled' : 'Booked'}</span>
-        )}
+        {(cancelled || !past) && <span className={`customer-appt-status status-${a.status}`}>{cancelled ? 'Cancelled' : 'Booked'}</span>}
       </div>
       {cancellable && (
         <div className="customer-appt-actions">

@@ -78,7 +78,10 @@ export default function StaffCalendar() {
   }, [params, setParams, canEdit]);
 
   const staffColour = useMemo(() => staffColours(staff.data ?? []), [staff.data]);
-  const visible = useMemo(() => visibleAppointments(appointments.data ?? [], employeeFilter, showCancelled), [appointments.data, showCancelled, employeeFilter]);
+  const visible = useMemo(
+    () => visibleAppointments(appointments.data ?? [], employeeFilter, showCancelled),
+    [appointments.data, showCancelled, employeeFilter],
+  );
   const events = useMemo(() => toEvents(visible, zone, staffColour, canEdit), [visible, zone, staffColour, canEdit]);
   // Show the working day, widened to any appointment outside it.
   const { slotMinTime, slotMaxTime } = useMemo(() => slotBounds(visible, zone), [visible, zone]);
@@ -150,8 +153,7 @@ export default function StaffCalendar() {
       dayHeaderContent: (arg) =>
         arg.view.type === VIEWS.week ? (
           <span className="cal-dh">
-            <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span>{' '}
-            <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
+            <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span> <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
           </span>
         ) : (
           arg.text
@@ -245,9 +247,7 @@ export default function StaffCalendar() {
             </ul>
           )}
         </div>
-        {zone !== browserZone() && (
-          <p className="cal-zone">Times are in the company&apos;s time zone ({zone.replace(/_/g, ' ')}).</p>
-        )}
+        {zone !== browserZone() && <p className="cal-zone">Times are in the company&apos;s time zone ({zone.replace(/_/g, ' ')}).</p>}
       </div>
 
       {failed && (
@@ -279,16 +279,10 @@ export default function StaffCalendar() {
       )}
 
       <div className={`cal-frame cal-view-${view}${firstLoad ? ' is-loading' : ''}`}>
-        {company.isPending && companyId !== null ? null : (
-          <FullCalendar ref={calendarRef} {...calendarOptions} />
-        )}
+        {company.isPending && companyId !== null ? null : <FullCalendar ref={calendarRef} {...calendarOptions} />}
       </div>
 
-      <AppointmentModal
-        open={modal.open}
-        initial={modal.initial}
-        onClose={() => setModal((m) => ({ ...m, open: false }))}
-      />
+      <AppointmentModal open={modal.open} initial={modal.initial} onClose={() => setModal((m) => ({ ...m, open: false }))} />
     </section>
   );
 }

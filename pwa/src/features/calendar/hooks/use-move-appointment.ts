@@ -49,9 +49,7 @@ export function useMoveAppointment(companyId: number | null, zone: string) {
       arg.revert();
       const p = describeWriteError(err, 'Failed to save appointment');
       const why =
-        p.kind === 'changed'
-          ? 'Someone else changed this appointment meanwhile; the calendar now shows the latest version.'
-          : p.message;
+        p.kind === 'changed' ? 'Someone else changed this appointment meanwhile; the calendar now shows the latest version.' : p.message;
       setMessage({ tone: 'error', text: `The appointment was not ${resized ? 'resized' : 'moved'}. ${why}` });
     } finally {
       void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });

@@ -48,7 +48,12 @@ export function BookingLinkCard({ company }: { company: Company }) {
         <button
           type="button"
           className="btn btn-primary"
-          onClick={() => copyText(link).then(() => setCopied('ok'), () => setCopied('failed'))}
+          onClick={() =>
+            copyText(link).then(
+              () => setCopied('ok'),
+              () => setCopied('failed'),
+            )
+          }
         >
           Copy
         </button>

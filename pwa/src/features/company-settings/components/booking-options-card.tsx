@@ -48,11 +48,17 @@ export function BookingOptionsCard({ company }: { company: Company }) {
         />
         <span>{EMPLOYEE_BOOKING_LABEL}</span>
       </label>
-      <FormField label="Time increment" id={`${id}-inc`} hint={<>Customers are offered a start time every {company.time_increment_minutes} minutes.</>}>
+      <FormField
+        label="Time increment"
+        id={`${id}-inc`}
+        hint={<>Customers are offered a start time every {company.time_increment_minutes} minutes.</>}
+      >
         <select
           className="select"
           value={company.time_increment_minutes}
-          onChange={(e) => apply({ time_increment_minutes: Number(e.target.value) as CompanyChanges['time_increment_minutes'] }, 'the time increment')}
+          onChange={(e) =>
+            apply({ time_increment_minutes: Number(e.target.value) as CompanyChanges['time_increment_minutes'] }, 'the time increment')
+          }
         >
           {TIME_INCREMENTS.map((m) => (
             <option key={m} value={m}>

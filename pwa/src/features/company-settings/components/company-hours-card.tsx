@@ -87,22 +87,20 @@ export function CompanyHoursCard({ company }: { company: Company }) {
     <section className="card cs-card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Opening hours</h2>
       <p className="cs-lead">
-        Customers can book inside these hours ({company.timezone.replace(/_/g, ' ')} time). A day without hours is
-        closed. Changes are saved as soon as both times of a day are set.
+        Customers can book inside these hours ({company.timezone.replace(/_/g, ' ')} time). A day without hours is closed. Changes are saved
+        as soon as both times of a day are set.
       </p>
       {notice && (
         <Alert tone="warn" onDismiss={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
-      <WeeklyHoursGrid
-        value={week}
-        errors={errors}
-        onChange={onChange}
-        increment={company.time_increment_minutes}
-        pendingDays={pending}
-      />
-      {Object.keys(errors).length > 0 && <Alert tone="error" className="cs-hours-fix">{FIX_ERRORS_TEXT}</Alert>}
+      <WeeklyHoursGrid value={week} errors={errors} onChange={onChange} increment={company.time_increment_minutes} pendingDays={pending} />
+      {Object.keys(errors).length > 0 && (
+        <Alert tone="error" className="cs-hours-fix">
+          {FIX_ERRORS_TEXT}
+        </Alert>
+      )}
     </section>
   );
 }

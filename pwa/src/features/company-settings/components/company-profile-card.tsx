@@ -71,7 +71,14 @@ export function CompanyProfileCard({ company }: { company: Company }) {
       <h2 id={`${id}-h`}>Company profile</h2>
       <form onSubmit={onSubmit} noValidate>
         <TextField label="Company name" id={`${id}-name`} value={name} autoComplete="organization" onValueChange={edit(setName)} />
-        <TextField label="Company email" id={`${id}-email`} type="email" value={email} autoComplete="email" onValueChange={edit(setEmail)} />
+        <TextField
+          label="Company email"
+          id={`${id}-email`}
+          type="email"
+          value={email}
+          autoComplete="email"
+          onValueChange={edit(setEmail)}
+        />
         <FormField
           label="Logo URL"
           id={`${id}-logo`}
@@ -107,11 +114,7 @@ export function CompanyProfileCard({ company }: { company: Company }) {
           )}
         </FormField>
         <FormField label="Time zone" id={`${id}-tz`} hint="Opening hours and booking times are in this time zone.">
-          <select
-            className="select"
-            value={timezone}
-            onChange={(e) => edit(setTimezone)(e.target.value)}
-          >
+          <select className="select" value={timezone} onChange={(e) => edit(setTimezone)(e.target.value)}>
             {zones.map((z) => (
               <option key={z} value={z}>
                 {z.replace(/_/g, ' ')}

@@ -209,7 +209,14 @@ function ServiceForm({
     <form className="cs-svc-form" onSubmit={submit} noValidate aria-label={title} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
       <h3>{title}</h3>
       <div className="cs-svc-grid">
-        <TextField label="Service name" id={`${id}-name`} className="cs-svc-wide" value={d.name} onValueChange={(name) => set({ name })} autoFocus />
+        <TextField
+          label="Service name"
+          id={`${id}-name`}
+          className="cs-svc-wide"
+          value={d.name}
+          onValueChange={(name) => set({ name })}
+          autoFocus
+        />
         <CountField label="Duration (minutes)" id={`${id}-dur`} value={d.duration} onValueChange={(duration) => set({ duration })} />
         <TextField
           label="Price (USD, optional)"

@@ -98,9 +98,12 @@ function AddPersonForm({
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => () => {
-    if (closeTimer.current) clearTimeout(closeTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (closeTimer.current) clearTimeout(closeTimer.current);
+    },
+    [],
+  );
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -134,7 +137,16 @@ function AddPersonForm({
 
   return (
     <form id={formId} onSubmit={onSubmit} noValidate>
-      <TextField label="Full Name*" id={`${id}-name`} required aria-required="true" autoComplete="off" value={name} disabled={locked} onValueChange={editRequired(setName)} />
+      <TextField
+        label="Full Name*"
+        id={`${id}-name`}
+        required
+        aria-required="true"
+        autoComplete="off"
+        value={name}
+        disabled={locked}
+        onValueChange={editRequired(setName)}
+      />
       <TextField
         label="Email*"
         id={`${id}-email`}
@@ -146,7 +158,15 @@ function AddPersonForm({
         disabled={locked}
         onValueChange={editRequired(setEmail)}
       />
-      <TextField label="Phone (optional)" id={`${id}-phone`} type="tel" autoComplete="off" value={phone} disabled={locked} onValueChange={setPhone} />
+      <TextField
+        label="Phone (optional)"
+        id={`${id}-phone`}
+        type="tel"
+        autoComplete="off"
+        value={phone}
+        disabled={locked}
+        onValueChange={setPhone}
+      />
       {kind === 'employee' && (
         <FormField
           label="Role*"

@@ -46,9 +46,7 @@ export function PersonDetail({
         </div>
       )}
       <PersonEditor userId={personId} />
-      {isCustomer && canSchedule && (
-        <ScheduleAppointment open={scheduling} onClose={() => setScheduling(false)} customerId={personId} />
-      )}
+      {isCustomer && canSchedule && <ScheduleAppointment open={scheduling} onClose={() => setScheduling(false)} customerId={personId} />}
     </div>
   );
 }

@@ -65,7 +65,14 @@ export function ChangePasswordForm({ email }: { email: string }) {
       <form onSubmit={onSubmit} noValidate>
         {/* Lets password managers file the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <TextField label="Current password" id={`${id}-cur`} type="password" autoComplete="current-password" value={current} onValueChange={edit(setCurrent)} />
+        <TextField
+          label="Current password"
+          id={`${id}-cur`}
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onValueChange={edit(setCurrent)}
+        />
         <div className="settings-two">
           <TextField
             label="New password"
@@ -76,7 +83,14 @@ export function ChangePasswordForm({ email }: { email: string }) {
             value={next}
             onValueChange={edit(setNext)}
           />
-          <TextField label="Confirm new password" id={`${id}-conf`} type="password" autoComplete="new-password" value={confirm} onValueChange={edit(setConfirm)} />
+          <TextField
+            label="Confirm new password"
+            id={`${id}-conf`}
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onValueChange={edit(setConfirm)}
+          />
         </div>
         {problem && <Alert tone="error">{problem}</Alert>}
         {done && <Alert tone="success">{done}</Alert>}

@@ -47,11 +47,7 @@ export function UserSettingsEditor({ userId }: { userId: number }) {
   if (user.isPending || (showHours && hours.isPending)) return <Loading label={SETTINGS_TEXT.loading} />;
   if (user.isError) {
     const missing = isApiError(user.error) && (user.error.status === 404 || user.error.status === 403);
-    return (
-      <Alert tone="error">
-        {missing ? SETTINGS_TEXT.notFound : SETTINGS_TEXT.failed(errorMessage(user.error))}
-      </Alert>
-    );
+    return <Alert tone="error">{missing ? SETTINGS_TEXT.notFound : SETTINGS_TEXT.failed(errorMessage(user.error))}</Alert>;
   }
   if (showHours && hours.isError) return <Alert tone="error">{errorMessage(hours.error)}</Alert>;
 
@@ -65,15 +61,7 @@ export function UserSettingsEditor({ userId }: { userId: number }) {
   );
 }
 
-function SettingsForm({
-  user,
-  hourRows,
-  increment,
-}: {
-  user: User;
-  hourRows: OperatingHoursRow[] | null;
-  increment: number;
-}) {
+function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: OperatingHoursRow[] | null; increment: number }) {
   const id = useId();
   const { user: viewer, refreshUser } = useAuth();
   const queryClient = useQueryClient();
@@ -84,9 +72,7 @@ function SettingsForm({
   // employees, users and customers; everyone edits themselves.
   const managerReaches = user.role !== 'admin' && user.role !== 'manager';
   const canEdit =
-    isSelf ||
-    viewerRole === 'global_admin' ||
-    (sameCompany && (viewerRole === 'admin' || (viewerRole === 'manager' && managerReaches)));
+    isSelf || viewerRole === 'global_admin' || (sameCompany && (viewerRole === 'admin' || (viewerRole === 'manager' && managerReaches)));
   const showRoleSelect = viewerRole === 'admin' && sameCompany && user.role !== 'customer';
 
   const [name, setName] = useState(user.name);
@@ -228,9 +214,9 @@ function SettingsForm({
           <section className="card settings-section" aria-labelledby={`${id}-hours`}>
             <h2 id={`${id}-hours`}>Work hours</h2>
             <p className="settings-lead">
-              {isSelf ? 'The hours you work each weekday.' : `The hours ${user.name} works each weekday.`} Customers
-              who choose {isSelf ? 'you' : 'them'} can book only inside these hours and the company's opening hours;
-              once any day has hours, days left unset are days off.
+              {isSelf ? 'The hours you work each weekday.' : `The hours ${user.name} works each weekday.`} Customers who choose{' '}
+              {isSelf ? 'you' : 'them'} can book only inside these hours and the company's opening hours; once any day has hours, days left
+              unset are days off.
             </p>
             {!anyHours && (
               <p className="settings-note" role="note">
