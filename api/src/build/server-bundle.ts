@@ -19,16 +19,19 @@ export const SERVER_BUNDLE = path.join(root, 'api', 'dist', 'server.mjs');
  */
 export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=8'];
 
-export async function buildServer(): Promise<string> {
+export async function buildServer(outfile: string = SERVER_BUNDLE): Promise<string> {
   await build({
     entryPoints: [path.join(root, 'api', 'src', 'server.ts')],
-    outfile: SERVER_BUNDLE,
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     sourcemap: true,
     logLevel: 'warning',
+    // The bundle is the production server whatever NODE_ENV the build ran under (as for the PWA's
+    // `vite build`); packages left as imports read NODE_ENV when the server runs, as usual.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     plugins: [
       {
         name: 'node-modules-stay-external',
@@ -38,5 +41,5 @@ export async function buildServer(): Promise<string> {
       },
     ],
   });
-  return SERVER_BUNDLE;
+  return outfile;
 }

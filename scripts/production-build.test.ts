@@ -1,0 +1,73 @@
+// `npm run build` makes the production build whatever NODE_ENV the caller's environment holds
+// (vitest itself runs with NODE_ENV=test): React's production bundle, an app that registers its
+// service worker, the worker and its manifest, and a server bundle built for production.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../api/src/build/server-bundle.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-build-'));
+const pwaDist = path.join(out, 'pwa');
+
+function assets(): { file: string; text: string }[] {
+  const dir = path.join(pwaDist, 'assets');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => ({ file: f, text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+describe('production build under NODE_ENV=test', () => {
+  beforeAll(async () => {
+    // The same `vite build` the pwa workspace's build script runs, into a temporary folder.
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', pwaDist, '--emptyOutDir'],
+      {
+        cwd: path.join(root, 'pwa'),
+        env: { ...process.env, NODE_ENV: 'test' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+  }, 180_000);
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('bundles React for production', () => {
+    const scripts = assets();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => /jsxDEV|jsx-dev-runtime|react-dom\.development/.test(s.text)).map((s) => s.file)).toEqual([]);
+    // Production React decodes its errors at react.dev/errors; the development build spells them out.
+    expect(scripts.some((s) => s.text.includes('react.dev/errors'))).toBe(true);
+  });
+
+  it('keeps the entry script in the production size range', () => {
+    const html = fs.readFileSync(path.join(pwaDist, 'index.html'), 'utf8');
+    const entry = /<script type="module"[^>]*src="\/(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const kb = fs.statSync(path.join(pwaDist, entry!)).size / 1024;
+    // About 300 KB in production; the development build was about 500 KB.
+    expect(kb).toBeGreaterThan(150);
+    expect(kb).toBeLessThan(400);
+  });
+
+  it('writes the service worker and a manifest with id and screenshots (not precached)', () => {
+    const sw = fs.readFileSync(path.join(pwaDist, 'sw.js'), 'utf8');
+    expect(sw).toContain('index.html');
+    expect(sw).not.toContain('screenshot-');
+    const manifest = JSON.parse(fs.readFileSync(path.join(pwaDist, 'manifest.webmanifest'), 'utf8'));
+    expect(manifest.id).toBe('/calendar');
+    expect(manifest.screenshots.map((s: { form_factor: string }) => s.form_factor).sort()).toEqual(['narrow', 'wide']);
+    for (const shot of manifest.screenshots as { src: string }[]) {
+      expect(fs.statSync(path.join(pwaDist, shot.src)).size).toBeLessThan(150 * 1024);
+    }
+  });
+
+  it('bundles the server for production', async () => {
+    const bundle = await buildServer(path.join(out, 'server', 'server.mjs'));
+    expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/process\.env\.NODE_ENV/);
+  });
+});
