@@ -44,8 +44,14 @@ const layerZones = [
   // PWA: lib -> data -> components -> features -> app.
   {
     target: './pwa/src/lib',
+    from: ['./pwa/src/offline', './pwa/src/data', './pwa/src/features', './pwa/src/components', './pwa/src/app'],
+    message: 'pwa/src/lib is the lowest PWA layer: it imports no offline store, data module, feature, component or app file.',
+  },
+  {
+    // The offline store sits beside lib, under the data layer that reads from it.
+    target: './pwa/src/offline',
     from: ['./pwa/src/data', './pwa/src/features', './pwa/src/components', './pwa/src/app'],
-    message: 'pwa/src/lib is the lowest PWA layer: it imports no data module, feature, component or app file.',
+    message: 'pwa/src/offline sits under the data layer: it imports only lib, never a data module, feature, component or app file.',
   },
   {
     target: './pwa/src/data',
