@@ -1,0 +1,387 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { reloadToUpdate } from '../lib/pwa-update.ts';
+import { clearCachedData, getMeta, LocalDb, putServerAppointment } from './local-db.ts';
+import { appointmentRow, fakeServer, freshDb, manualClock, memoryLock, serverAppointment } from './offline-fixtures.ts';
+import { backoffDelay, installOutboxReloadGuard, leaseLock, Outbox, type OutboxLock } from './outbox.ts';
+
+const NINE = '2026-11-24T09:00:00.000Z';
+const TEN = '2026-11-24T10:00:00.000Z';
+const ELEVEN = '2026-11-24T11:00:00.000Z';
+
+async function setup(options: { lock?: OutboxLock; db?: LocalDb; server?: ReturnType<typeof fakeServer> } = {}) {
+  const db = options.db ?? (await freshDb());
+  const server = options.server ?? fakeServer();
+  const clock = manualClock();
+  const outbox = new Outbox(db, { send: (e) => server.send(e), clock, lock: options.lock ?? memoryLock() });
+  return { db, server, clock, outbox };
+}
+
+/** An appointment both the server and the local copy know, at version 1. */
+async function known(db: LocalDb, server: ReturnType<typeof fakeServer>, id: number, start: string) {
+  const row = serverAppointment(id, start);
+  server.rows.set(id, row);
+  await putServerAppointment(db, row);
+  return row;
+}
+
+const create = (start: string) => ({ kind: 'create' as const, payload: { start_time: start }, row: appointmentRow(start) });
+const move = (appointmentId: number, start: string) => ({
+  kind: 'update' as const,
+  appointmentId,
+  payload: { start_time: start },
+  row: { start_time: start },
+});
+
+describe('outbox: queueing and sending', () => {
+  it('writes the optimistic row and the entry together, and marks the row pending', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: TEN, version: 1, pending: 1 });
+    expect(await db.outbox.toArray()).toMatchObject([
+      { kind: 'update', appointmentId: 1, ifMatch: 1, state: 'queued', before: { start_time: NINE } },
+    ]);
+    expect(await outbox.pendingCount()).toBe(1);
+    expect(outbox.status.get().pending).toBe(1);
+  });
+
+  it('sends entries strictly in the order they were made, each with its own key and If-Match', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await known(db, server, 2, NINE);
+    await outbox.enqueue(move(2, TEN));
+    await outbox.enqueue(move(1, TEN));
+    await outbox.enqueue({ kind: 'delete', appointmentId: 2 });
+    await outbox.start();
+    expect(server.received.map((e) => [e.kind, e.appointmentId, e.ifMatch])).toEqual([
+      ['update', 2, 1],
+      ['update', 1, 1],
+      ['delete', 2, 2],
+    ]);
+    expect(new Set(server.received.map((e) => e.idempotencyKey)).size).toBe(3);
+    expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: TEN, version: 2, pending: 0 });
+    expect(await db.appointments.get(2)).toBeUndefined();
+    expect(server.rows.has(2)).toBe(false);
+  });
+
+  it('sends after each enqueue once started', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.start();
+    await outbox.enqueue(move(1, TEN));
+    await outbox.run();
+    expect(server.rows.get(1)).toMatchObject({ start_time: TEN, version: 2 });
+    expect(outbox.status.get().pending).toBe(0);
+  });
+
+  it("replaces a create's temporary id everywhere: the row and every later entry of it", async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    expect(tempId).toBeLessThan(0);
+    await outbox.enqueue(move(tempId, TEN));
+    await outbox.enqueue(move(tempId, ELEVEN));
+    expect(await db.outbox.toArray()).toMatchObject([
+      { ifMatch: null },
+      { appointmentId: tempId, ifMatch: null },
+      { appointmentId: tempId, ifMatch: null },
+    ]);
+    await outbox.start();
+    const [created, firstMove, secondMove] = server.received;
+    expect(created).toMatchObject({ kind: 'create', appointmentId: tempId });
+    expect(firstMove).toMatchObject({ kind: 'update', appointmentId: 100, ifMatch: 1 });
+    expect(secondMove).toMatchObject({ kind: 'update', appointmentId: 100, ifMatch: 2 });
+    expect(await db.appointments.get(tempId)).toBeUndefined();
+    expect(await db.appointments.get(100)).toMatchObject({ start_time: ELEVEN, version: 3, pending: 0 });
+    expect(server.rows.size).toBe(1);
+    expect(await getMeta(db, 'replacedIds')).toEqual({ [tempId]: 100 });
+  });
+
+  it('keeps a later queued edit pending on the server id while the create is acknowledged', async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    await outbox.enqueue(move(tempId, TEN));
+    server.next({ ok: true, appointment: serverAppointment(100, NINE) }, 'network');
+    await outbox.start();
+    expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, version: 1, pending: 1 });
+    expect(await db.outbox.toArray()).toMatchObject([{ appointmentId: 100, ifMatch: 1, attempts: 1 }]);
+  });
+
+  it('sends the delete of an appointment created offline with the version its create got', async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    await outbox.enqueue({ kind: 'delete', appointmentId: tempId });
+    expect(await db.appointments.count()).toBe(0);
+    await outbox.start();
+    expect(server.received[1]).toMatchObject({ kind: 'delete', appointmentId: 100, ifMatch: 1 });
+    expect(server.rows.size).toBe(0);
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('gives temporary ids that never repeat, even after sign-out cleared the rows', async () => {
+    const { db, outbox } = await setup();
+    const first = await outbox.enqueue(create(NINE));
+    await clearCachedData(db);
+    const second = await outbox.enqueue(create(TEN));
+    expect(second).not.toBe(first);
+  });
+});
+
+describe('outbox: failures and retries', () => {
+  it('reuses the Idempotency-Key when a lost acknowledgement is retried, so the server creates once', async () => {
+    const { server, clock, outbox } = await setup();
+    await outbox.enqueue(create(NINE));
+    server.next('lost');
+    await outbox.start();
+    expect(server.rows.size).toBe(1);
+    clock.advance(60_000);
+    await outbox.run();
+    expect(server.received).toHaveLength(2);
+    expect(server.received[1].idempotencyKey).toBe(server.received[0].idempotencyKey);
+    expect(server.rows.size).toBe(1);
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('backs off with jitter on network errors and 5xx, capped, and waits for the timer', async () => {
+    expect(backoffDelay(1, 0)).toBe(500);
+    expect(backoffDelay(1, 1)).toBe(1_000);
+    expect(backoffDelay(3, 0.5)).toBe(3_000);
+    expect(backoffDelay(30, 1)).toBe(300_000);
+
+    const { db, server, clock, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    server.next('network', { ok: false, status: 503 });
+    await outbox.start();
+    expect(await db.outbox.toArray()).toMatchObject([{ attempts: 1, nextAttemptAt: clock.time + 750, state: 'queued' }]);
+    expect(clock.timers.map((t) => t.at)).toEqual([clock.time + 750]);
+
+    clock.advance(700);
+    await outbox.run();
+    expect(server.received).toHaveLength(1);
+
+    clock.advance(50);
+    clock.timers[0].fn();
+    await outbox.run();
+    expect(server.received).toHaveLength(2);
+    expect(await db.outbox.toArray()).toMatchObject([{ attempts: 2, nextAttemptAt: clock.time + 1_500 }]);
+
+    clock.advance(1_500);
+    await outbox.run();
+    expect(server.received).toHaveLength(3);
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('retries at once when the connection returns, without waiting out the backoff', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    server.next('network', 'network', 'network');
+    await outbox.start();
+    await outbox.run();
+    expect(server.received).toHaveLength(1);
+    await outbox.retryNow();
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('pauses on 401, keeping every entry, until resumed', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await known(db, server, 2, NINE);
+    await outbox.enqueue(move(1, TEN));
+    await outbox.enqueue(move(2, TEN));
+    server.next({ ok: false, status: 401, code: 'unauthorized' });
+    await outbox.start();
+    expect(outbox.status.get()).toMatchObject({ paused: true, pending: 2 });
+    expect(await db.outbox.toArray()).toMatchObject([{ state: 'queued' }, { state: 'queued' }]);
+
+    await outbox.enqueue(move(1, ELEVEN));
+    await outbox.run();
+    expect(server.received).toHaveLength(1);
+
+    await outbox.resume();
+    expect(server.received).toHaveLength(4);
+    expect(outbox.status.get()).toMatchObject({ paused: false, pending: 0 });
+    expect(server.rows.get(1)).toMatchObject({ start_time: ELEVEN, version: 3 });
+  });
+});
+
+describe('outbox: refusals, never dropped', () => {
+  it.each([
+    [409, 'slot_taken'],
+    [412, 'version_mismatch'],
+    [404, 'not_found'],
+    [403, 'forbidden'],
+  ])('marks a %i refused with its reason, holds later changes of that appointment and sends the others', async (status, code) => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await known(db, server, 2, NINE);
+    await outbox.enqueue(move(1, TEN));
+    await outbox.enqueue(move(1, ELEVEN));
+    await outbox.enqueue(move(2, TEN));
+    const current = status === 412 ? serverAppointment(1, NINE, 5) : undefined;
+    server.next({ ok: false, status, code, message: 'No', current });
+    await outbox.start();
+    expect(server.received.map((e) => e.appointmentId)).toEqual([1, 2]);
+    const refused = outbox.status.get().refused;
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ appointmentId: 1, state: 'refused', refusal: { status, code, message: 'No' } });
+    if (current) expect(refused[0].refusal?.current).toEqual(current);
+    expect(outbox.status.get().pending).toBe(1);
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: ELEVEN, pending: 1 });
+    expect(await outbox.isEmpty()).toBe(false);
+  });
+
+  it('treats a delete answered 404 as done: the appointment is gone either way', async () => {
+    const { db, outbox } = await setup();
+    await putServerAppointment(db, serverAppointment(1, NINE));
+    await outbox.enqueue({ kind: 'delete', appointmentId: 1 });
+    await outbox.start();
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+});
+
+describe('outbox: choices for a refused change', () => {
+  async function refusedMove(status: number, current?: ReturnType<typeof serverAppointment>) {
+    const context = await setup();
+    await known(context.db, context.server, 1, NINE);
+    await context.outbox.enqueue(move(1, TEN));
+    context.server.next({ ok: false, status, current });
+    await context.outbox.start();
+    const [entry] = context.outbox.status.get().refused;
+    return { ...context, seq: entry.seq! };
+  }
+
+  it('discard: drops my change and shows the server row again', async () => {
+    const { db, outbox, seq } = await refusedMove(409);
+    await outbox.discard(seq);
+    expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: NINE, version: 1, pending: 0 });
+  });
+
+  it('discard of a refused create removes the row and its later edits', async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    await outbox.enqueue(move(tempId, TEN));
+    server.next({ ok: false, status: 409, code: 'slot_taken' });
+    await outbox.start();
+    await outbox.discard(outbox.status.get().refused[0].seq!);
+    expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.count()).toBe(0);
+  });
+
+  it("apply again: re-sends my change over the server's current version, with a new key", async () => {
+    const { db, server, outbox, seq } = await refusedMove(412, serverAppointment(1, ELEVEN, 4));
+    server.rows.set(1, serverAppointment(1, ELEVEN, 4));
+    await outbox.applyAgain(seq);
+    await outbox.run();
+    const [first, again] = server.received;
+    expect(again).toMatchObject({ ifMatch: 4, payload: { start_time: TEN } });
+    expect(again.idempotencyKey).not.toBe(first.idempotencyKey);
+    expect(server.rows.get(1)).toMatchObject({ start_time: TEN, version: 5 });
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: TEN, version: 5, pending: 0 });
+  });
+
+  it('apply again needs a server version to apply over', async () => {
+    const { outbox, seq } = await refusedMove(409);
+    await expect(outbox.applyAgain(seq)).rejects.toThrow(/no server version/);
+  });
+
+  it("keep theirs: drops my change and my later ones, and shows the server's row", async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    await outbox.enqueue(move(1, ELEVEN));
+    server.next({ ok: false, status: 412, current: serverAppointment(1, '2026-11-24T15:00:00.000Z', 3) });
+    await outbox.start();
+    await outbox.keepTheirs(outbox.status.get().refused[0].seq!);
+    expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: '2026-11-24T15:00:00.000Z', version: 3, pending: 0 });
+  });
+
+  it('keep theirs after 404: the appointment was deleted elsewhere, so it goes', async () => {
+    const { db, outbox, seq } = await refusedMove(404);
+    await outbox.keepTheirs(seq);
+    expect(await db.appointments.get(1)).toBeUndefined();
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('pick another time: re-sends with the new times', async () => {
+    const { db, server, outbox, seq } = await refusedMove(409);
+    await outbox.pickAnotherTime(seq, { start_time: ELEVEN, end_time: '2026-11-24T12:00:00.000Z' });
+    expect(await db.appointments.get(1)).toMatchObject({ start_time: ELEVEN, pending: 1 });
+    await outbox.run();
+    expect(server.received[1]).toMatchObject({ payload: { start_time: ELEVEN, end_time: '2026-11-24T12:00:00.000Z' }, ifMatch: 1 });
+    expect(server.rows.get(1)).toMatchObject({ start_time: ELEVEN, version: 2 });
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('only a refused change can be resolved', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    const [entry] = await db.outbox.toArray();
+    await expect(outbox.discard(entry.seq!)).rejects.toThrow(/not a refused change/);
+  });
+});
+
+describe('outbox: sign-out, tabs and updates', () => {
+  it('survives sign-out: the cached data goes, the outbox is sent after the same user signs in again', async () => {
+    const name = `signout-${Math.random()}`;
+    const server = fakeServer();
+    const first = await setup({ db: await freshDb(name), server });
+    await known(first.db, server, 1, NINE);
+    await first.outbox.enqueue(move(1, TEN));
+    await clearCachedData(first.db);
+    first.db.close();
+
+    const again = await setup({ db: await freshDb(name), server });
+    expect(await again.db.appointments.count()).toBe(0);
+    await again.outbox.start();
+    expect(server.rows.get(1)).toMatchObject({ start_time: TEN, version: 2 });
+    expect(await again.outbox.isEmpty()).toBe(true);
+  });
+
+  it.each([
+    ['Web Locks', () => memoryLock()],
+    ['the lease fallback', undefined],
+  ])('two tabs never send one entry twice (%s)', async (_, makeLock) => {
+    const name = `tabs-${Math.random()}`;
+    const server = fakeServer(5);
+    const dbA = await freshDb(name);
+    const dbB = await freshDb(name);
+    const shared = makeLock?.();
+    const tabA = await setup({ db: dbA, server, lock: shared ?? leaseLock(dbA, manualClock(), 30_000, 'tab-a') });
+    const tabB = await setup({ db: dbB, server, lock: shared ?? leaseLock(dbB, manualClock(), 30_000, 'tab-b') });
+    for (const id of [1, 2, 3]) await known(dbA, server, id, NINE);
+    await tabA.outbox.enqueue(move(1, TEN));
+    await tabB.outbox.enqueue(move(2, TEN));
+    await tabA.outbox.enqueue(move(3, TEN));
+    await tabB.outbox.enqueue(move(1, ELEVEN));
+    await Promise.all([tabA.outbox.start(), tabB.outbox.start(), tabA.outbox.run(), tabB.outbox.run()]);
+    // With the lease, the tab that lost the race retries on a timer: run it as it would fire.
+    for (const tab of [tabA, tabB]) for (const timer of tab.clock.timers.splice(0)) timer.fn();
+    await Promise.all([tabA.outbox.run(), tabB.outbox.run()]);
+
+    const keys = server.received.map((e) => e.idempotencyKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toHaveLength(4);
+    expect(await dbA.outbox.count()).toBe(0);
+    expect(server.rows.get(1)).toMatchObject({ start_time: ELEVEN, version: 3 });
+    await tabA.outbox.refresh();
+    await tabB.outbox.refresh();
+    expect(tabA.outbox.status.get()).toEqual(tabB.outbox.status.get());
+  });
+
+  it('holds a new version back while the outbox has changes', async () => {
+    const { db, server, outbox } = await setup();
+    const remove = installOutboxReloadGuard(outbox);
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    expect(await reloadToUpdate()).toBe(false);
+    await outbox.start();
+    expect(await outbox.isEmpty()).toBe(true);
+    remove();
+  });
+});
