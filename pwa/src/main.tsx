@@ -5,10 +5,13 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppProviders, createQueryClient } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
 import { isCustomerPage, registerServiceWorker } from './lib/pwa-update.ts';
+import { listenForInstallPrompt } from './lib/install-prompt.ts';
 import { getToken } from './lib/token.ts';
 import './styles/global.css';
 
 const queryClient = createQueryClient();
+// Before anything renders: the browser may offer installation before the staff app's layout loads.
+listenForInstallPrompt();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,12 +1,23 @@
 // Signed-in pages (docs/product/02-screens.md, "Layout and sidebar"): a header with logo, page title and
-// Sign Out, a sidebar with the YOU / COMPANY / ADMIN sections, and the page. On phones the
-// sidebar folds into a menu opened from the header.
+// Sign Out (and "Install app" while the browser offers it), a sidebar with the YOU / COMPANY / ADMIN
+// sections, and the page. On phones the sidebar folds into a menu opened from the header.
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { BrandMark } from '../../components/brand-mark.tsx';
+import { promptInstall, useCanInstall } from '../../lib/install-prompt.ts';
 import { NAV_SECTIONS, PAGE_TITLES, canOpen } from '../access.ts';
 import './app-layout.css';
+
+/** "Install app", only while the browser offers installation. */
+function InstallAppButton({ className }: { className: string }) {
+  if (!useCanInstall()) return null;
+  return (
+    <button type="button" className={`btn btn-secondary ${className}`} onClick={() => void promptInstall()}>
+      Install app
+    </button>
+  );
+}
 
 export function AppLayout() {
   const { user, signOut } = useAuth();
@@ -70,6 +81,7 @@ export function AppLayout() {
         <h1 className="app-title">{title}</h1>
         <div className="app-header-end">
           {user?.name && <span className="app-user">{user.name}</span>}
+          <InstallAppButton className="app-install" />
           <button type="button" className="btn btn-secondary app-signout" onClick={onSignOut}>
             Sign Out
           </button>
@@ -97,6 +109,8 @@ export function AppLayout() {
               </ul>
             </div>
           ))}
+          {/* Phones: the header has no room, so the menu offers it. */}
+          <InstallAppButton className="app-install-menu" />
         </nav>
         {menuOpen && <div className="app-scrim" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
         <main id="app-main" className="app-main" tabIndex={-1}>
