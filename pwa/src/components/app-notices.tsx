@@ -1,16 +1,15 @@
 // The bars pinned above every page: connection notice, global API error banner, update prompt.
-import { useState } from 'react';
 import { connection } from '../lib/api-client.ts';
 import { dismissError, useErrorBanner } from '../lib/error-banner.ts';
 import { useStore } from '../lib/store.ts';
-import { reloadToUpdate, useUpdateAvailable } from '../lib/pwa-update.ts';
+import { acceptUpdate, useUpdateAvailable, useUpdateWaiting } from '../lib/pwa-update.ts';
 import { BOTH_FAILED_TEXT } from '../lib/connection.ts';
 
 export function AppNotices() {
   const { notice } = useStore(connection.state);
   const error = useErrorBanner();
   const updateAvailable = useUpdateAvailable();
-  const [waiting, setWaiting] = useState(false);
+  const waiting = useUpdateWaiting();
 
   return (
     <div className="notices">
@@ -37,9 +36,11 @@ export function AppNotices() {
           <span className="alert-text">
             {waiting ? 'The new version will load once your offline changes are sent.' : 'A new version of Bookwell is available.'}
           </span>
-          <button type="button" className="btn btn-primary" onClick={async () => setWaiting(!(await reloadToUpdate()))}>
-            Reload
-          </button>
+          {!waiting && (
+            <button type="button" className="btn btn-primary" onClick={() => void acceptUpdate()}>
+              Reload
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -4,6 +4,11 @@
 import { createStore, useStore } from './store.ts';
 
 export const updateAvailable = createStore(false);
+/** The person accepted the update but a guard refused: it loads by itself once they all agree. */
+export const updateWaiting = createStore(false);
+
+/** How often a waiting update asks the guards again. */
+const GUARD_RETRY_MS = 2_000;
 
 type ReloadGuard = () => boolean | Promise<boolean>;
 const guards = new Set<ReloadGuard>();
@@ -52,6 +57,38 @@ export async function reloadToUpdate(): Promise<boolean> {
   return true;
 }
 
+let retrying: ReturnType<typeof setInterval> | null = null;
+let checking = false;
+
+/**
+ * The person accepted the new version: reloads now, or, when a guard refuses (unsent offline
+ * changes), marks the update as waiting and asks the guards again every couple of seconds until
+ * they all agree.
+ */
+export async function acceptUpdate(): Promise<void> {
+  if (await reloadToUpdate()) return;
+  updateWaiting.set(true);
+  retrying ??= setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void reloadToUpdate()
+      .then((reloaded) => {
+        if (reloaded && retrying) {
+          clearInterval(retrying);
+          retrying = null;
+        }
+      })
+      .catch(() => undefined) // a guard that fails counts as a refusal: ask again next time
+      .finally(() => {
+        checking = false;
+      });
+  }, GUARD_RETRY_MS);
+}
+
 export function useUpdateAvailable(): boolean {
   return useStore(updateAvailable);
+}
+
+export function useUpdateWaiting(): boolean {
+  return useStore(updateWaiting);
 }
