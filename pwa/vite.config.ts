@@ -4,6 +4,11 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const API_ORIGIN = process.env.API_ORIGIN ?? 'http://127.0.0.1:3000';
+/** The dev server and `vite preview` send the API and the runtime config to the real server. */
+const API_PROXY = {
+  '/api': { target: API_ORIGIN, changeOrigin: false },
+  '/config.json': { target: API_ORIGIN, changeOrigin: false },
+};
 
 export default defineConfig(({ command, mode }) => {
   // `vite build` (mode 'production' unless --mode says otherwise) always makes the production
@@ -73,18 +78,12 @@ export default defineConfig(({ command, mode }) => {
     server: {
       host: '127.0.0.1',
       port: 5173,
-      proxy: {
-        '/api': { target: API_ORIGIN, changeOrigin: false },
-        '/config.json': { target: API_ORIGIN, changeOrigin: false },
-      },
+      proxy: API_PROXY,
     },
     preview: {
       host: '127.0.0.1',
       port: 4173,
-      proxy: {
-        '/api': { target: API_ORIGIN, changeOrigin: false },
-        '/config.json': { target: API_ORIGIN, changeOrigin: false },
-      },
+      proxy: API_PROXY,
     },
     build: {
       outDir: 'dist',
