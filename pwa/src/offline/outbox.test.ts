@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reloadToUpdate } from '../lib/pwa-update.ts';
 import { clearCachedData, getMeta, LocalDb, putServerAppointment } from './local-db.ts';
 import { appointmentRow, fakeServer, freshDb, manualClock, memoryLock, serverAppointment } from './offline-fixtures.ts';
@@ -183,6 +183,34 @@ describe('outbox: failures and retries', () => {
     expect(server.received).toHaveLength(1);
     await outbox.retryNow();
     expect(server.received).toHaveLength(2);
+  });
+
+  it('retries when the browser says the connection is back or the tab is visible again, until stopped', async () => {
+    const page = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
+    Object.assign(globalThis, { window: new EventTarget(), document: page });
+    try {
+      const { db, server, outbox } = await setup();
+      await known(db, server, 1, NINE);
+      await known(db, server, 2, NINE);
+      await outbox.enqueue(move(1, TEN));
+      server.next('network', 'network');
+      await outbox.start();
+      window.dispatchEvent(new Event('online'));
+      await vi.waitFor(() => expect(server.received).toHaveLength(2));
+      page.visibilityState = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await vi.waitFor(async () => expect(await outbox.isEmpty()).toBe(true));
+      expect(server.received).toHaveLength(3);
+
+      outbox.stop();
+      await outbox.enqueue(move(2, TEN));
+      window.dispatchEvent(new Event('online'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.received).toHaveLength(3);
+    } finally {
+      Reflect.deleteProperty(globalThis, 'window');
+      Reflect.deleteProperty(globalThis, 'document');
+    }
   });
 
   it('pauses on 401, keeping every entry, until resumed', async () => {
