@@ -9,7 +9,9 @@ import {
   openLocalDb,
   putCachedRows,
   putServerAppointment,
+  readSyncState,
   requestPersistentStorage,
+  setSyncWindow,
 } from './local-db.ts';
 import { freshDb, serverAppointment } from './offline-fixtures.ts';
 
@@ -43,8 +45,12 @@ describe('local store', () => {
     );
     expect(await db.appointments.get(1)).toMatchObject({ start_time: '2026-11-24T11:00:00.000Z', version: 2, pending: 0 });
     expect(await db.appointments.get(2)).toBeUndefined();
-    expect(await getMeta(db, 'cursor')).toBe('c-2');
-    expect(await getMeta(db, 'lastSyncAt')).toBe(42);
+    await setSyncWindow(db, { from: '2026-10-25T00:00:00.000Z', to: '2027-02-22T00:00:00.000Z' });
+    expect(await readSyncState(db)).toEqual({
+      cursor: 'c-2',
+      lastSyncAt: 42,
+      window: { from: '2026-10-25T00:00:00.000Z', to: '2027-02-22T00:00:00.000Z' },
+    });
   });
 
   it('does not let a sync page overwrite or remove a row with a queued change', async () => {

@@ -147,6 +147,27 @@ export async function setMeta(db: LocalDb, key: string, value: unknown): Promise
   await db.meta.put({ key, value });
 }
 
+/** Where the sync feed stands: its cursor, the dates kept locally ([from, to) ISO instants) and when it last answered. */
+export interface SyncState {
+  cursor?: string;
+  window?: { from: string; to: string };
+  lastSyncAt?: number;
+}
+
+export async function readSyncState(db: LocalDb): Promise<SyncState> {
+  const [cursor, window, lastSyncAt] = await Promise.all([
+    getMeta<string>(db, 'cursor'),
+    getMeta<SyncState['window']>(db, 'window'),
+    getMeta<number>(db, 'lastSyncAt'),
+  ]);
+  return { cursor, window, lastSyncAt };
+}
+
+/** The window kept locally (the issue asks for at least 30 days back and 90 ahead of the viewed dates). */
+export async function setSyncWindow(db: LocalDb, window: { from: string; to: string }): Promise<void> {
+  await setMeta(db, 'window', window);
+}
+
 /**
  * Applies one sync page and its cursor in one transaction, so a crash never stores a cursor past
  * changes it did not keep. Rows with a queued change keep the local version: the outbox
