@@ -1,0 +1,67 @@
+// The signed-in staff member's offline session: their local store and outbox, opened at sign-in and
+// closed at sign-out (the outbox is kept for the same user's next sign-in). Dexie and the outbox are
+// imported lazily, so public pages never download them (docs/decisions/08-offline-pwa.md).
+import { createStore } from '../lib/store.ts';
+import { STAFF_ROLES, type User } from '../lib/api-types.ts';
+import type { LocalDb } from './local-db.ts';
+import type { Outbox } from './outbox.ts';
+
+export interface OfflineSession {
+  userId: number;
+  db: LocalDb;
+  outbox: Outbox;
+}
+
+/** The signed-in staff member's local store and outbox; null when signed out or not staff. */
+export const offlineSession = createStore<OfflineSession | null>(null);
+
+let opening: { userId: number; ready: Promise<OfflineSession | null> } | null = null;
+let cleanups: (() => void)[] = [];
+
+/** Opens the user's local store and starts their outbox (staff only); a second call for the same user is a no-op. */
+export function startOfflineSession(user: Pick<User, 'id' | 'role'>): Promise<OfflineSession | null> {
+  if (!STAFF_ROLES.includes(user.role)) return Promise.resolve(null);
+  if (opening?.userId === user.id) return opening.ready;
+  const ready = open(user.id).catch(() => null); // IndexedDB unavailable (private mode): online only
+  opening = { userId: user.id, ready };
+  return ready;
+}
+
+async function open(userId: number): Promise<OfflineSession | null> {
+  const current = offlineSession.get();
+  if (current && current.userId !== userId) await endOfflineSession({ keepOutbox: true });
+  const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { startSync }] = await Promise.all([
+    import('./local-db.ts'),
+    import('./outbox.ts'),
+    import('./send.ts'),
+    import('./sync.ts'),
+  ]);
+  const db = await openLocalDb(userId); // also asks for persistent storage
+  if (opening?.userId !== userId) {
+    db.close();
+    return null;
+  }
+  const outbox = new Outbox(db, { send: sendEntry });
+  const session: OfflineSession = { userId, db, outbox };
+  cleanups = [installOutboxReloadGuard(outbox), startSync(session), () => outbox.stop()];
+  offlineSession.set(session);
+  void outbox.start();
+  return session;
+}
+
+/** Sign-out: stops the runner and drops the cached company data; the outbox waits for the same user. */
+export async function endOfflineSession(options: { keepOutbox: true } = { keepOutbox: true }): Promise<void> {
+  void options;
+  opening = null;
+  const session = offlineSession.get();
+  for (const cleanup of cleanups) cleanup();
+  cleanups = [];
+  offlineSession.set(null);
+  if (!session) return;
+  const { clearCachedData, closeLocalDb } = await import('./local-db.ts');
+  try {
+    await clearCachedData(session.db);
+  } finally {
+    closeLocalDb(session.db);
+  }
+}
