@@ -3,6 +3,7 @@ import {
   STAFF_COLOURS,
   UNASSIGNED_COLOUR,
   eventLabel,
+  isPending,
   slotBounds,
   staffColours,
   toEvents,
@@ -53,6 +54,20 @@ describe('toEvents', () => {
     expect(cancelled).toMatchObject({ backgroundColor: '#e2e8f0', classNames: ['appt-event', 'is-cancelled'], editable: false });
     expect(toEvents([appt({})], zone, colours, false)[0].editable).toBe(false);
   });
+
+  it('marks appointments with changes waiting to sync', () => {
+    const pending = { ...appt({ id: 4 }), pending: true as const };
+    const [marked, cancelledMarked, plain] = toEvents(
+      [pending, { ...appt({ id: 5, status: 'cancelled' }), pending: true as const }, appt({ id: 6 })],
+      zone,
+      new Map(),
+      true,
+    );
+    expect(isPending(pending)).toBe(true);
+    expect(marked.classNames).toEqual(['appt-event', 'is-pending']);
+    expect(cancelledMarked.classNames).toEqual(['appt-event', 'is-cancelled', 'is-pending']);
+    expect(plain.classNames).toEqual(['appt-event']);
+  });
 });
 
 describe('slotBounds', () => {
@@ -75,6 +90,9 @@ describe('eventLabel', () => {
     );
     expect(eventLabel('Liam Smith', appt({ status: 'cancelled' }), zone)).toBe(
       'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, cancelled',
+    );
+    expect(eventLabel('Liam Smith', { ...appt({}), pending: true as const }, zone)).toBe(
+      'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, waiting to sync',
     );
   });
 });

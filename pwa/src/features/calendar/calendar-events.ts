@@ -25,6 +25,11 @@ export function visibleAppointments(list: Appointment[], employeeFilter: string,
   return shown;
 }
 
+/** True while the appointment has changes on this device the server has not received yet. */
+export function isPending(a: Appointment): boolean {
+  return (a as Appointment & { pending?: boolean }).pending === true;
+}
+
 /** FullCalendar events at the company's wall times; the appointment rides along in extendedProps. */
 export function toEvents(list: Appointment[], zone: string, colours: Map<number, string>, canEdit: boolean): EventInput[] {
   return list.map((a) => {
@@ -38,7 +43,7 @@ export function toEvents(list: Appointment[], zone: string, colours: Map<number,
       backgroundColor: colour,
       borderColor: cancelled ? '#94a3b8' : colour,
       textColor: cancelled ? '#334155' : '#ffffff',
-      classNames: cancelled ? ['appt-event', 'is-cancelled'] : ['appt-event'],
+      classNames: ['appt-event', ...(cancelled ? ['is-cancelled'] : []), ...(isPending(a) ? ['is-pending'] : [])],
       editable: canEdit && !cancelled,
       extendedProps: { appointment: a },
     };
@@ -61,11 +66,11 @@ export function slotBounds(list: Appointment[], zone: string): { slotMinTime: st
   return { slotMinTime: hhmm(min), slotMaxTime: hhmm(Math.min(max, 24 * 60)) };
 }
 
-/** What an event says to a screen reader and in its tooltip: title, when, with whom, and whether cancelled. */
+/** What an event says to a screen reader and in its tooltip: title, when, with whom, whether cancelled, and whether waiting to sync. */
 export function eventLabel(title: string, a: Appointment, zone: string): string {
   const s = toWallTime(a.start_time, zone);
   const e = toWallTime(a.end_time, zone);
   return `${title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
     a.employee_name ? `, with ${a.employee_name}` : ''
-  }${a.status === 'cancelled' ? ', cancelled' : ''}`;
+  }${a.status === 'cancelled' ? ', cancelled' : ''}${isPending(a) ? ', waiting to sync' : ''}`;
 }
