@@ -1,10 +1,12 @@
 // Signed-in pages (docs/product/02-screens.md, "Layout and sidebar"): a header with logo, page title and
-// Sign Out (and "Install app" while the browser offers it), a sidebar with the YOU / COMPANY / ADMIN
+// Sign Out (and "Install app" while the browser offers it), under it the offline strip (offline,
+// changes waiting to sync, "Needs attention"; docs/decisions/08-offline-pwa.md), a sidebar with the YOU / COMPANY / ADMIN
 // sections, and the page. On phones the sidebar folds into a menu opened from the header.
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { BrandMark } from '../../components/brand-mark.tsx';
+import { OfflineStrip } from '../../components/offline/offline-strip.tsx';
 import { promptInstall, useCanInstall } from '../../lib/install-prompt.ts';
 import { NAV_SECTIONS, PAGE_TITLES, canOpen } from '../access.ts';
 import './app-layout.css';
@@ -87,6 +89,7 @@ export function AppLayout() {
           </button>
         </div>
       </header>
+      <OfflineStrip />
       <div className="app-body">
         <nav id={navId} className="app-sidebar" aria-label="Sections">
           {sections.map((section) => (

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { CHOICE_LABELS, changeTitle, choiceHint, pausedText, refusalView, waitingText } from './offline-texts.ts';
+
+const labels = (kind: 'create' | 'update' | 'delete', status: number) => refusalView(kind, status).choices.map((c) => CHOICE_LABELS[c]);
+
+describe('waitingText', () => {
+  it('says change for one and changes for any other count', () => {
+    expect(waitingText(1)).toBe('1 change waiting to sync');
+    expect(waitingText(3)).toBe('3 changes waiting to sync');
+    expect(waitingText(0)).toBe('0 changes waiting to sync');
+  });
+});
+
+describe('pausedText', () => {
+  it('says the changes are kept until the person signs in again', () => {
+    expect(pausedText(1)).toBe('Your change is kept on this device and will be sent once you sign in again.');
+    expect(pausedText(2)).toBe('Your 2 changes are kept on this device and will be sent once you sign in again.');
+  });
+});
+
+describe('refusalView', () => {
+  it('409 slot taken: pick another time or discard', () => {
+    expect(refusalView('create', 409).text).toBe('Someone else booked this time first.');
+    expect(labels('create', 409)).toEqual(['Pick another time', 'Discard']);
+    expect(labels('update', 409)).toEqual(['Pick another time', 'Discard']);
+  });
+
+  it('412 changed elsewhere: apply my change again or keep theirs', () => {
+    expect(refusalView('update', 412).text).toBe('Someone else changed this appointment before your change was sent.');
+    expect(labels('update', 412)).toEqual(['Apply my change again', 'Keep theirs']);
+    expect(refusalView('delete', 412).text).toBe('Someone else changed this appointment before your deletion was sent.');
+    expect(labels('delete', 412)).toEqual(['Apply my change again', 'Keep theirs']);
+  });
+
+  it('404 deleted elsewhere: discard, and for an edit keep theirs (accept the deletion)', () => {
+    expect(refusalView('update', 404).text).toBe('Someone else deleted this appointment before your change was sent.');
+    expect(labels('update', 404)).toEqual(['Keep theirs', 'Discard']);
+    expect(choiceHint('keepTheirs', 404)).toBe('Accept the deletion and drop your change.');
+    expect(labels('create', 404)).toEqual(['Discard']);
+  });
+
+  it('403: discard only', () => {
+    expect(refusalView('update', 403).text).toBe('You are no longer allowed to make this change.');
+    expect(labels('update', 403)).toEqual(['Discard']);
+  });
+
+  it("anything else keeps the server's message and offers discard, so nothing is dropped silently", () => {
+    expect(refusalView('create', 422, 'Customer is required')).toEqual({
+      text: 'The server did not accept this change: Customer is required',
+      choices: ['discard'],
+    });
+    expect(refusalView('create', 400).text).toBe('The server did not accept this change.');
+  });
+});
+
+describe('changeTitle', () => {
+  it('names the kind of change, the customer and the time in the company zone', () => {
+    expect(changeTitle('create', { customer_name: 'Liam Smith', start_time: '2026-03-02T15:00:00Z' }, 'America/New_York')).toBe(
+      'New appointment: Liam Smith, Mon, Mar 2, 2026 at 10:00 AM',
+    );
+    expect(changeTitle('update', { start_time: '2026-03-02T15:00:00Z' }, 'UTC')).toBe(
+      'Change to an appointment: Mon, Mar 2, 2026 at 3:00 PM',
+    );
+    expect(changeTitle('delete', undefined, 'UTC')).toBe('Deleted appointment');
+  });
+});

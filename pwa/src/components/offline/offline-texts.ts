@@ -1,0 +1,97 @@
+// What the offline strip and the "Needs attention" list say: the offline line, the count of changes
+// waiting, and for each change the server refused, what happened and which choices make sense
+// (docs/decisions/08-offline-pwa.md). Pure functions, no React.
+import { formatDate, formatWallTime, toWallTime } from '../../lib/zoned-time.ts';
+
+export const OFFLINE_TEXT = 'Offline: changes are saved on this device';
+export const NEEDS_ATTENTION_TEXT = 'Needs attention';
+export const SIGN_IN_TO_SEND_TEXT = 'Sign in to send your changes';
+
+/** "1 change waiting to sync", "3 changes waiting to sync". */
+export function waitingText(count: number): string {
+  return `${count} ${count === 1 ? 'change' : 'changes'} waiting to sync`;
+}
+
+/** The 401 notice: the changes stay on this device until the same person signs in again. */
+export function pausedText(count: number): string {
+  return count === 1
+    ? 'Your change is kept on this device and will be sent once you sign in again.'
+    : `Your ${count} changes are kept on this device and will be sent once you sign in again.`;
+}
+
+export type Choice = 'pickAnotherTime' | 'applyAgain' | 'keepTheirs' | 'discard';
+
+export const CHOICE_LABELS: Record<Choice, string> = {
+  pickAnotherTime: 'Pick another time',
+  applyAgain: 'Apply my change again',
+  keepTheirs: 'Keep theirs',
+  discard: 'Discard',
+};
+
+export type ChangeKind = 'create' | 'update' | 'delete';
+
+const KIND_LABELS: Record<ChangeKind, string> = {
+  create: 'New appointment',
+  update: 'Change to an appointment',
+  delete: 'Deleted appointment',
+};
+
+/** The appointment a change is about, as far as the device knows it. */
+export interface ChangeSubject {
+  customer_name?: string | null;
+  start_time?: string;
+}
+
+/** "New appointment: Liam Smith, Tue, Nov 24, 2026 at 10:00 AM". */
+export function changeTitle(kind: ChangeKind, subject: ChangeSubject | undefined, zone: string): string {
+  const parts: string[] = [];
+  if (subject?.customer_name) parts.push(subject.customer_name);
+  if (subject?.start_time) {
+    const wall = toWallTime(subject.start_time, zone);
+    parts.push(`${formatDate(wall.date)} at ${formatWallTime(wall.time)}`);
+  }
+  return parts.length > 0 ? `${KIND_LABELS[kind]}: ${parts.join(', ')}` : KIND_LABELS[kind];
+}
+
+/** What happened to a refused change, in the front desk's words, and the choices that make sense for it. */
+export function refusalView(kind: ChangeKind, status: number, message?: string): { text: string; choices: Choice[] } {
+  switch (status) {
+    case 409:
+      return kind === 'delete'
+        ? { text: 'The server could not delete this appointment.', choices: ['discard'] }
+        : { text: 'Someone else booked this time first.', choices: ['pickAnotherTime', 'discard'] };
+    case 412:
+      return {
+        text:
+          kind === 'delete'
+            ? 'Someone else changed this appointment before your deletion was sent.'
+            : 'Someone else changed this appointment before your change was sent.',
+        choices: ['applyAgain', 'keepTheirs'],
+      };
+    case 404:
+      return kind === 'update'
+        ? { text: 'Someone else deleted this appointment before your change was sent.', choices: ['keepTheirs', 'discard'] }
+        : { text: 'This appointment no longer exists.', choices: ['discard'] };
+    case 403:
+      return { text: 'You are no longer allowed to make this change.', choices: ['discard'] };
+    default:
+      return {
+        text: message ? `The server did not accept this change: ${message}` : 'The server did not accept this change.',
+        choices: ['discard'],
+      };
+  }
+}
+
+/** What each choice does, for the button's accessible description. */
+export function choiceHint(choice: Choice, status: number): string {
+  switch (choice) {
+    case 'pickAnotherTime':
+      return 'Send your change again at a time you choose.';
+    case 'applyAgain':
+      return 'Send your change again, over theirs.';
+    case 'keepTheirs':
+      return status === 404 ? 'Accept the deletion and drop your change.' : 'Drop your change and keep the appointment as they left it.';
+    case 'discard':
+      return 'Drop your change.';
+  }
+}

@@ -1,0 +1,129 @@
+// The outbox as the screens see it: how many changes wait to be sent, which ones the server refused
+// (with the appointment each is about), whether a 401 paused sending, and the choices for a refused
+// change (docs/decisions/08-offline-pwa.md). Read live from the signed-in user's local store, so
+// every tab shows the same list; Dexie is loaded lazily, like the store itself.
+import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from '../lib/store.ts';
+import { offlineSession, type OfflineSession } from '../offline/session.ts';
+import type { LocalDb, OutboxEntry, Refusal, ServerAppointment } from '../offline/local-db.ts';
+
+/** A change the server refused, waiting for the person to choose what to do with it. */
+export interface RefusedChange {
+  seq: number;
+  kind: OutboxEntry['kind'];
+  refusal: Refusal;
+  /** The appointment as this device shows it (my version), else as it was before my change. */
+  appointment?: Partial<ServerAppointment>;
+}
+
+export interface OutboxView {
+  /** Changes waiting to be sent. */
+  pending: number;
+  /** Some waiting change already failed to reach the server (no answer, or a server error). */
+  retrying: boolean;
+  refused: RefusedChange[];
+  /** A 401 stopped sending until the same user signs in again. */
+  paused: boolean;
+}
+
+const EMPTY: OutboxView = { pending: 0, retrying: false, refused: [], paused: false };
+
+async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'>> {
+  const entries = await db.outbox.orderBy('seq').toArray();
+  const waiting = entries.filter((e) => e.state !== 'refused');
+  const refusedEntries = entries.filter((e): e is OutboxEntry & { seq: number; refusal: Refusal } => e.state === 'refused' && !!e.refusal);
+  const rows = await db.appointments.bulkGet(refusedEntries.map((e) => e.appointmentId));
+  return {
+    pending: waiting.length,
+    retrying: waiting.some((e) => e.attempts > 0),
+    refused: refusedEntries.map((e, i) => ({
+      seq: e.seq,
+      kind: e.kind,
+      refusal: e.refusal,
+      appointment: rows[i] ?? e.before ?? e.refusal.current ?? (e.payload as Partial<ServerAppointment> | undefined),
+    })),
+  };
+}
+
+const view = createStore<OutboxView>(EMPTY);
+let watchers = 0;
+let stopWatching: (() => void) | null = null;
+
+/** Follows the current session's outbox table (liveQuery) and its paused flag. */
+function watchSession(session: OfflineSession | null): () => void {
+  view.set(EMPTY);
+  if (!session) return () => undefined;
+  let stopped = false;
+  let unsubscribeQuery: (() => void) | null = null;
+  let fromDb: Omit<OutboxView, 'paused'> = EMPTY;
+  const publish = () => view.set({ ...fromDb, paused: session.outbox.status.get().paused });
+  const unsubscribePaused = session.outbox.status.subscribe(publish);
+  void import('dexie').then(({ liveQuery }) => {
+    if (stopped) return;
+    const subscription = liveQuery(() => readOutbox(session.db)).subscribe({
+      next: (next) => {
+        fromDb = next;
+        publish();
+      },
+      error: () => undefined, // the database closed at sign-out
+    });
+    unsubscribeQuery = () => subscription.unsubscribe();
+  });
+  return () => {
+    stopped = true;
+    unsubscribePaused();
+    unsubscribeQuery?.();
+  };
+}
+
+function subscribe(listener: () => void): () => void {
+  const unsubscribeView = view.subscribe(listener);
+  if (watchers++ === 0) {
+    let stopSession = watchSession(offlineSession.get());
+    const unsubscribeSession = offlineSession.subscribe(() => {
+      stopSession();
+      stopSession = watchSession(offlineSession.get());
+    });
+    stopWatching = () => {
+      unsubscribeSession();
+      stopSession();
+    };
+  }
+  return () => {
+    unsubscribeView();
+    if (--watchers === 0) {
+      stopWatching?.();
+      stopWatching = null;
+    }
+  };
+}
+
+/** Pending and refused counts and the paused flag; all zero while signed out or online-only. */
+export function useOutboxStatus(): OutboxView {
+  return useSyncExternalStore(subscribe, view.get, view.get);
+}
+
+/** The changes the server refused, oldest first, for the "Needs attention" list. */
+export function useRefusedChanges(): RefusedChange[] {
+  return useOutboxStatus().refused;
+}
+
+/** Whether the signed-in user has a local store at all (staff, IndexedDB available). */
+export function useHasOfflineSession(): boolean {
+  return useStore(offlineSession) !== null;
+}
+
+function outbox() {
+  const session = offlineSession.get();
+  if (!session) throw new Error('No offline session');
+  return session.outbox;
+}
+
+/** "Discard": drops my change. */
+export const discardChange = (seq: number) => outbox().discard(seq);
+/** "Keep theirs": drops my change and my later changes of that appointment; shows the server's row. */
+export const keepTheirChange = (seq: number) => outbox().keepTheirs(seq);
+/** "Apply my change again": sends it over the server's newer version (412). */
+export const applyChangeAgain = (seq: number) => outbox().applyAgain(seq);
+/** "Pick another time": sends it again with new times (409). */
+export const pickAnotherTime = (seq: number, times: { start_time: string; end_time: string }) => outbox().pickAnotherTime(seq, times);
