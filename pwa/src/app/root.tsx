@@ -5,6 +5,9 @@ import { AuthProvider, useAuth } from '../lib/auth.tsx';
 import { registerServiceWorker } from '../lib/pwa-update.ts';
 import { connection } from '../lib/api-client.ts';
 import { AppNotices } from '../components/app-notices.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { appointmentKeys } from '../data/appointments.ts';
+import { endOfflineSession, startOfflineSession } from '../offline/session.ts';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 
 /** A new page starts at the top (the declarative router has no ScrollRestoration). */
@@ -18,10 +21,20 @@ function ScrollToTop() {
 
 /** Signed-in people get the offline app, whichever page they signed in from. */
 function OfflineAppForSignedIn() {
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (isAuthenticated) void registerServiceWorker();
   }, [isAuthenticated]);
+  // Staff get their local store and outbox; signing out closes them (the outbox is kept).
+  const userId = user?.id;
+  const role = user?.role;
+  useEffect(() => {
+    if (userId === undefined || role === undefined) return;
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
+    void startOfflineSession({ id: userId, role }, refresh);
+    return () => void endOfflineSession({ keepOutbox: true });
+  }, [userId, role, queryClient]);
   return null;
 }
 

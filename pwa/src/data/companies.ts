@@ -3,6 +3,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { readLocalFirst } from './local-first.ts';
 
 /** What anyone may read about a company (by id, slug or the public list); members get the full view. */
 export type CompanyView = InferResponseType<(typeof client.companies)[':id']['$get'], 200>;
@@ -26,7 +27,9 @@ export function isMemberView(company: CompanyView): company is Company {
 }
 
 export function getCompany(id: number, signal?: AbortSignal): Promise<CompanyView> {
-  return rpc(client.companies[':id'].$get({ param: { id: String(id) } }, { init: { signal } }));
+  return readLocalFirst('company', `company:${id}`, () =>
+    rpc(client.companies[':id'].$get({ param: { id: String(id) } }, { init: { signal } })),
+  );
 }
 
 export function getCompanyBySlug(slug: string, signal?: AbortSignal): Promise<CompanyView> {

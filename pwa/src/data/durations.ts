@@ -4,6 +4,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { readLocalFirst } from './local-first.ts';
 import { isApiError } from '../lib/api-errors.ts';
 
 export type DurationOption = InferResponseType<(typeof client)['appointment-duration-options']['$get'], 200>[number];
@@ -18,17 +19,22 @@ export const durationKeys = {
 };
 
 export function getDurationOptions(signal?: AbortSignal): Promise<DurationOption[]> {
-  return rpc(client['appointment-duration-options'].$get({}, { init: { signal } }));
+  return readLocalFirst('durations', 'options', () => rpc(client['appointment-duration-options'].$get({}, { init: { signal } })));
 }
 
 /** The lengths the company offers (only its own rows, whatever the server sends). */
 export async function getCompanyDurationOptions(companyId: number, signal?: AbortSignal): Promise<CompanyDurationOption[]> {
-  const rows = await rpc(client['company-duration-options'].$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
+  const fetch = () => rpc(client['company-duration-options'].$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
+  const rows = await readLocalFirst('durations', `company-options:${companyId}`, fetch);
   return rows.filter((r) => r.company_id === companyId);
 }
 
 /** A company without a default answers 404: that is "no default" (null), not a failure. */
-export async function getCompanyDurationDefault(companyId: number, signal?: AbortSignal): Promise<CompanyDurationDefault | null> {
+export function getCompanyDurationDefault(companyId: number, signal?: AbortSignal): Promise<CompanyDurationDefault | null> {
+  return readLocalFirst('durations', `company-default:${companyId}`, () => fetchCompanyDurationDefault(companyId, signal));
+}
+
+async function fetchCompanyDurationDefault(companyId: number, signal?: AbortSignal): Promise<CompanyDurationDefault | null> {
   try {
     const param = { companyId: String(companyId) };
     return await rpc(client['company-duration-defaults'].company[':companyId'].$get({ param }, { init: { signal } }));

@@ -3,6 +3,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { readLocalFirst } from './local-first.ts';
 
 export type OperatingHours = InferResponseType<(typeof client)['operating-hours']['$get'], 200>[number];
 
@@ -22,7 +23,8 @@ const apiTime = (hhmm: string) => `${hhmm}:00`;
 
 async function listHours(companyId: number, userId: number | null, signal?: AbortSignal): Promise<OperatingHours[]> {
   const query = { company_id: String(companyId), ...(userId !== null ? { user_id: String(userId) } : {}) };
-  const rows = await rpc(client['operating-hours'].$get({ query }, { init: { signal } }));
+  const fetch = () => rpc(client['operating-hours'].$get({ query }, { init: { signal } }));
+  const rows = await readLocalFirst('hours', `hours:${companyId}:${userId ?? ''}`, fetch);
   return rows.filter((r) => (userId === null ? r.user_id === null || r.user_id === undefined : r.user_id === userId));
 }
 

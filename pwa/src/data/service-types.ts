@@ -3,6 +3,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { readLocalFirst } from './local-first.ts';
 
 export type ServiceType = InferResponseType<(typeof client)['service-types']['$get'], 200>[number];
 export type ServiceTypeInput = Omit<InferRequestType<(typeof client)['service-types']['$post']>['json'], 'company_id'>;
@@ -14,7 +15,8 @@ export const serviceTypeKeys = {
 };
 
 export function getServiceTypes(companyId: number, signal?: AbortSignal): Promise<ServiceType[]> {
-  return rpc(client['service-types'].$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
+  const fetch = () => rpc(client['service-types'].$get({ query: { company_id: String(companyId) } }, { init: { signal } }));
+  return readLocalFirst('services', `services:${companyId}`, fetch);
 }
 
 export function createServiceType(companyId: number, input: ServiceTypeInput): Promise<ServiceTypeWriteResult> {

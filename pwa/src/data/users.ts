@@ -4,6 +4,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { readLocalFirst } from './local-first.ts';
 import { STAFF_ROLES, type Role, type User } from '../lib/api-types.ts';
 
 // The signed-in user's shape and the role lists live in lib (the session needs them too).
@@ -21,7 +22,13 @@ export const userKeys = {
 
 export function getUsers(companyId: number, role?: Role, signal?: AbortSignal): Promise<User[]> {
   const query = { company_id: String(companyId), ...(role ? { role } : {}) };
-  return rpc(client.users.$get({ query }, { init: { signal } }));
+  // Offline, a role's list can also come from the whole directory kept earlier.
+  return readLocalFirst(
+    'users',
+    `users:${companyId}:${role ?? ''}`,
+    () => rpc(client.users.$get({ query }, { init: { signal } })),
+    async (read) => (await read<User[]>(`users:${companyId}:`))?.filter((u) => !role || u.role === role),
+  );
 }
 
 export function getUser(id: number, signal?: AbortSignal): Promise<User> {

@@ -3,8 +3,9 @@
 //
 // The last loaded user is cached so the installed app opens at once (and offline); GET /me
 // then refreshes it. A 401 or a refused /me signs out; a network error never does, so staff
-// working offline stay signed in. Signing out never touches IndexedDB: unsent offline changes
-// wait there until the same user signs in again (docs/decisions/08-offline-pwa.md).
+// working offline stay signed in. Signing out closes the offline session (app/root.tsx): the cached
+// company data is dropped, unsent offline changes wait in IndexedDB until the same user signs in
+// again (docs/decisions/08-offline-pwa.md).
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from './api-client.ts';
@@ -29,7 +30,7 @@ export interface AuthState {
 export interface AuthContextValue extends AuthState {
   /** Stores the token from login/register, loads the user and returns it. */
   signIn(token: string): Promise<User>;
-  /** Removes the token and the cached user (and cached server data); IndexedDB is kept. */
+  /** Removes the token and the cached user (and cached server data); the offline outbox is kept. */
   signOut(): void;
   /** Reloads GET /me (after a profile change, say). */
   refreshUser(): Promise<void>;

@@ -15,38 +15,55 @@ export interface OfflineSession {
 /** The signed-in staff member's local store and outbox; null when signed out or not staff. */
 export const offlineSession = createStore<OfflineSession | null>(null);
 
-let opening: { userId: number; ready: Promise<OfflineSession | null> } | null = null;
-let cleanups: (() => void)[] = [];
-
-/** Opens the user's local store and starts their outbox (staff only); a second call for the same user is a no-op. */
-export function startOfflineSession(user: Pick<User, 'id' | 'role'>): Promise<OfflineSession | null> {
-  if (!STAFF_ROLES.includes(user.role)) return Promise.resolve(null);
-  if (opening?.userId === user.id) return opening.ready;
-  const ready = open(user.id).catch(() => null); // IndexedDB unavailable (private mode): online only
-  opening = { userId: user.id, ready };
-  return ready;
+interface Opening {
+  userId: number;
+  ready: Promise<OfflineSession | null>;
 }
 
-async function open(userId: number): Promise<OfflineSession | null> {
-  const current = offlineSession.get();
-  if (current && current.userId !== userId) await endOfflineSession({ keepOutbox: true });
-  const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { startSync }] = await Promise.all([
+let opening: Opening | null = null;
+let cleanups: (() => void)[] = [];
+
+/**
+ * Opens the user's local store and starts their outbox and catch-up (staff only); `onSynced` runs
+ * after a catch-up stored changes. A second call for the same user is a no-op.
+ */
+export function startOfflineSession(
+  user: Pick<User, 'id' | 'role'>,
+  onSynced: () => void = () => undefined,
+): Promise<OfflineSession | null> {
+  if (!STAFF_ROLES.includes(user.role)) return Promise.resolve(null);
+  if (opening?.userId === user.id) return opening.ready;
+  const attempt: Opening = { userId: user.id, ready: Promise.resolve(null) };
+  opening = attempt;
+  attempt.ready = open(attempt, onSynced).catch(() => null); // IndexedDB unavailable (private mode): online only
+  return attempt.ready;
+}
+
+async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSession | null> {
+  const userId = attempt.userId;
+  const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { onCatchUp, startSync }] = await Promise.all([
     import('./local-db.ts'),
     import('./outbox.ts'),
     import('./send.ts'),
     import('./sync.ts'),
   ]);
   const db = await openLocalDb(userId); // also asks for persistent storage
-  if (opening?.userId !== userId) {
+  if (opening !== attempt) {
+    // Signed out (or someone else signed in) while the store was opening.
     db.close();
     return null;
   }
   const outbox = new Outbox(db, { send: sendEntry });
   const session: OfflineSession = { userId, db, outbox };
-  cleanups = [installOutboxReloadGuard(outbox), startSync(session), () => outbox.stop()];
+  cleanups = [installOutboxReloadGuard(outbox), onCatchUp(onSynced), startSync(session), () => outbox.stop()];
   offlineSession.set(session);
   void outbox.start();
   return session;
+}
+
+/** The session being opened (or open); null when there is none. */
+export function offlineSessionReady(): Promise<OfflineSession | null> {
+  return opening?.ready ?? Promise.resolve(offlineSession.get());
 }
 
 /** Sign-out: stops the runner and drops the cached company data; the outbox waits for the same user. */
