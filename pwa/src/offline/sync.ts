@@ -48,16 +48,21 @@ export function startSync(session: { db: LocalDb }, fetch: FetchPage = fetchPage
   const onVisible = () => {
     if (document.visibilityState === 'visible') run();
   };
-  window.addEventListener('online', run);
-  window.addEventListener('focus', run);
-  document.addEventListener('visibilitychange', onVisible);
+  const hasWindow = typeof window !== 'undefined';
+  if (hasWindow) {
+    window.addEventListener('online', run);
+    window.addEventListener('focus', run);
+    document.addEventListener('visibilitychange', onVisible);
+  }
   const timer = setInterval(run, SYNC_INTERVAL_MS);
   run();
   return () => {
     stopped = true;
-    window.removeEventListener('online', run);
-    window.removeEventListener('focus', run);
-    document.removeEventListener('visibilitychange', onVisible);
+    if (hasWindow) {
+      window.removeEventListener('online', run);
+      window.removeEventListener('focus', run);
+      document.removeEventListener('visibilitychange', onVisible);
+    }
     clearInterval(timer);
   };
 }
