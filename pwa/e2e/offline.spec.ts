@@ -1,0 +1,97 @@
+// The offline calendar (issue 11; docs/decisions/08-offline-pwa.md): what staff opened once online
+// (the week, the directory, company settings) opens again without the server, from the local
+// store; an appointment created without the server shows at once and reaches it exactly once when
+// the connection returns. The API is cut with page.route (context.setOffline does not cut a
+// service worker's requests; the worker is blocked so every API request passes the route).
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { DEMO, apiToken, signInAs } from './support/session.ts';
+
+test.use({ serviceWorkers: 'block' });
+
+interface Appt {
+  id: number;
+  description: string | null;
+  start_time: string;
+}
+
+async function api<T>(request: APIRequestContext, token: string, path: string): Promise<T> {
+  const res = await request.get(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.ok(), `GET ${path}`).toBeTruthy();
+  return (await res.json()) as T;
+}
+
+function wallDate(iso: string, zone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+const API = '**/api/**';
+const cutApi = (page: Page) => page.route(API, (route) => route.abort('internetdisconnected'));
+async function restoreApi(page: Page) {
+  await page.unroute(API);
+  await page.evaluate(() => window.dispatchEvent(new Event('online')));
+}
+
+async function waitForCalendar(page: Page) {
+  await expect(page.locator('.fc')).toBeVisible();
+  await expect(page.getByText('Loading appointments...')).toHaveCount(0);
+}
+
+test('the calendar, the directory and the services open offline; an offline booking reaches the server once', async ({ page }) => {
+  const token = await apiToken(page, DEMO.owner);
+  const me = await api<{ company_id: number }>(page.request, token, '/me');
+  const company = await api<{ timezone: string }>(page.request, token, `/companies/${me.company_id}`);
+  const today = wallDate(new Date().toISOString(), company.timezone);
+
+  // Online once: the week, the directory and company settings.
+  await signInAs(page, DEMO.owner, `/calendar?view=week&date=${today}`);
+  await waitForCalendar(page);
+  const events = page.locator('.fc-timegrid-event');
+  await expect(events.first()).toBeVisible();
+  const titles = (await page.locator('.fc-timegrid-event .fc-event-title').allTextContents()).sort();
+  await page.goto('/directory');
+  await expect(page.getByRole('region', { name: 'Staff' }).getByRole('button', { name: /Emma Stylist/ })).toBeVisible();
+  await page.goto('/company-settings');
+  await expect(page.getByRole('rowheader', { name: 'Haircut' })).toBeVisible();
+
+  // Without the server: the same week, the same people, the same services.
+  await cutApi(page);
+  await page.goto(`/calendar?view=week&date=${today}`);
+  await waitForCalendar(page);
+  await expect(events.first()).toBeVisible();
+  await expect.poll(async () => (await page.locator('.fc-timegrid-event .fc-event-title').allTextContents()).sort()).toEqual(titles);
+  await page.goto('/directory');
+  await expect(page.getByRole('region', { name: 'Staff' }).getByRole('button', { name: /Emma Stylist/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Customers' }).getByRole('button', { name: /Casey Customer/ })).toBeVisible();
+  await page.goto('/company-settings');
+  await expect(page.getByRole('rowheader', { name: 'Haircut' })).toBeVisible();
+
+  // Still offline: a booking made in the modal shows at once.
+  const description = `Offline ${Date.now()}`;
+  await page.goto(`/calendar?view=day&date=${today}`);
+  await waitForCalendar(page);
+  await page.getByRole('button', { name: 'Create Appointment' }).click();
+  const d = page.getByRole('dialog');
+  await expect(d.getByRole('heading', { name: 'Create Appointment' })).toBeVisible();
+  await d.getByLabel('Customer', { exact: true }).selectOption({ label: 'Casey Customer (customer@demo.test)' });
+  await d.getByLabel('Start date').fill(today);
+  await d.getByLabel('Start time').fill('06:15');
+  await d.getByRole('checkbox', { name: /Haircut/ }).check();
+  await d.getByLabel('Description').fill(description);
+  await d.getByRole('button', { name: 'Create Appointment' }).click();
+  await expect(d.getByText('Appointment created successfully!')).toBeVisible();
+  await expect(d).toBeHidden({ timeout: 5_000 });
+  await expect(page.locator('.fc-event', { hasText: description })).toBeVisible();
+
+  // The connection returns: the booking reaches the server exactly once.
+  await restoreApi(page);
+  const onServer = async () =>
+    (await api<Appt[]>(page.request, token, `/appointments?start_date=${today}&end_date=${today}`)).filter(
+      (a) => a.description === description,
+    ).length;
+  await expect.poll(onServer, { timeout: 15_000 }).toBe(1);
+  await page.reload();
+  await waitForCalendar(page);
+  await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
+  await page.waitForTimeout(1_500);
+  expect(await onServer()).toBe(1);
+});
