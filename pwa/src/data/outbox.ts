@@ -3,8 +3,10 @@
 // change (docs/decisions/08-offline-pwa.md). Read live from the signed-in user's local store, so
 // every tab shows the same list; Dexie is loaded lazily, like the store itself.
 import { useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { createStore, useStore } from '../lib/store.ts';
 import { offlineSession, type OfflineSession } from '../offline/session.ts';
+import { appointmentKeys } from './appointments.ts';
 import type { LocalDb, OutboxEntry, Refusal, ServerAppointment } from '../offline/local-db.ts';
 
 /** A change the server refused, waiting for the person to choose what to do with it. */
@@ -119,11 +121,30 @@ function outbox() {
   return session.outbox;
 }
 
-/** "Discard": drops my change. */
-export const discardChange = (seq: number) => outbox().discard(seq);
-/** "Keep theirs": drops my change and my later changes of that appointment; shows the server's row. */
-export const keepTheirChange = (seq: number) => outbox().keepTheirs(seq);
-/** "Apply my change again": sends it over the server's newer version (412). */
-export const applyChangeAgain = (seq: number) => outbox().applyAgain(seq);
-/** "Pick another time": sends it again with new times (409). */
-export const pickAnotherTime = (seq: number, times: { start_time: string; end_time: string }) => outbox().pickAnotherTime(seq, times);
+/** The choices for a refused change (docs/decisions/08-offline-pwa.md). */
+export type Resolution =
+  /** "Discard": drops my change. */
+  | { choice: 'discard' }
+  /** "Keep theirs": drops my change and my later changes of that appointment; shows the server's row. */
+  | { choice: 'keepTheirs' }
+  /** "Apply my change again": sends it over the server's newer version (412). */
+  | { choice: 'applyAgain' }
+  /** "Pick another time": sends it again with new times (409). */
+  | { choice: 'pickAnotherTime'; times: { start_time: string; end_time: string } };
+
+export async function resolveChange(seq: number, resolution: Resolution): Promise<void> {
+  const box = outbox();
+  if (resolution.choice === 'pickAnotherTime') await box.pickAnotherTime(seq, resolution.times);
+  else if (resolution.choice === 'applyAgain') await box.applyAgain(seq);
+  else if (resolution.choice === 'keepTheirs') await box.keepTheirs(seq);
+  else await box.discard(seq);
+}
+
+/** resolveChange, then the calendar re-reads, so it shows the row the choice left. */
+export function useResolveChange(): (seq: number, resolution: Resolution) => Promise<void> {
+  const queryClient = useQueryClient();
+  return async (seq, resolution) => {
+    await resolveChange(seq, resolution);
+    await queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
+  };
+}

@@ -6,14 +6,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { addMinutesWall, browserZone, isKnownZone, toWallTime, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { useCompany } from '../../data/companies.ts';
-import {
-  applyChangeAgain,
-  discardChange,
-  keepTheirChange,
-  pickAnotherTime,
-  useOutboxStatus,
-  type RefusedChange,
-} from '../../data/outbox.ts';
+import { useOutboxStatus, useResolveChange, type RefusedChange } from '../../data/outbox.ts';
 import {
   CHOICE_LABELS,
   NEEDS_ATTENTION_TEXT,
@@ -45,12 +38,6 @@ function useOnline(): boolean {
   );
 }
 
-const RESOLVE: Record<Exclude<Choice, 'pickAnotherTime'>, (seq: number) => Promise<void>> = {
-  applyAgain: applyChangeAgain,
-  keepTheirs: keepTheirChange,
-  discard: discardChange,
-};
-
 /** "Pick another time": a date and a start time in the company's zone; the length stays the same. */
 function PickTimeForm({ change, zone, onDone }: { change: RefusedChange; zone: string; onDone: () => void }) {
   const start = change.appointment?.start_time;
@@ -59,6 +46,7 @@ function PickTimeForm({ change, zone, onDone }: { change: RefusedChange; zone: s
   const [date, setDate] = useState(initial?.date ?? '');
   const [time, setTime] = useState(initial?.time ?? '');
   const [busy, setBusy] = useState(false);
+  const resolve = useResolveChange();
   const id = useId();
   const minutes = start && end ? Math.round((new Date(end).getTime() - new Date(start).getTime()) / 60_000) : 30;
 
@@ -69,7 +57,7 @@ function PickTimeForm({ change, zone, onDone }: { change: RefusedChange; zone: s
     const startAt = zonedTimeToUtc(date, time, zone);
     const endAt = addMinutesWall(date, time, minutes, zone).instant;
     try {
-      await pickAnotherTime(change.seq, { start_time: startAt.toISOString(), end_time: endAt.toISOString() });
+      await resolve(change.seq, { choice: 'pickAnotherTime', times: { start_time: startAt.toISOString(), end_time: endAt.toISOString() } });
       onDone();
     } finally {
       setBusy(false);
@@ -104,13 +92,14 @@ function RefusedItem({ change, zone }: { change: RefusedChange; zone: string }) 
   const { text, choices } = refusalView(change.kind, change.refusal.status, change.refusal.message);
   const [picking, setPicking] = useState(false);
   const [busy, setBusy] = useState(false);
+  const resolve = useResolveChange();
   const titleId = useId();
 
   const choose = async (choice: Choice) => {
     if (choice === 'pickAnotherTime') return setPicking(true);
     setBusy(true);
     try {
-      await RESOLVE[choice](change.seq);
+      await resolve(change.seq, { choice });
     } finally {
       setBusy(false);
     }
@@ -155,6 +144,8 @@ export function OfflineStrip() {
   const trayTitleId = useId();
 
   const offline = !online || (retrying && !paused);
+  // The list closes once every refused change is settled, so the next refusal starts closed.
+  if (open && refused.length === 0) setOpen(false);
   const showTray = open && refused.length > 0;
   if (!offline && pending === 0 && refused.length === 0 && !paused) return null;
 
@@ -180,13 +171,13 @@ export function OfflineStrip() {
             className="btn btn-secondary offline-attention-btn"
             aria-expanded={showTray}
             aria-controls={trayId}
+            aria-label={`${NEEDS_ATTENTION_TEXT}, ${refused.length === 1 ? '1 change' : `${refused.length} changes`}`}
             onClick={() => setOpen((o) => !o)}
           >
             {NEEDS_ATTENTION_TEXT}
             <span className="offline-attention-count" aria-hidden="true">
               {refused.length}
             </span>
-            <span className="visually-hidden">: {refused.length === 1 ? '1 change' : `${refused.length} changes`}</span>
           </button>
         )}
       </div>
