@@ -5,6 +5,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
+import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
 
 interface Appt {
   id: number;
@@ -26,23 +27,12 @@ async function api<T>(
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-function wallDate(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
-}
-
-/** Requests for one appointment (PUT/DELETE /api/appointments/:id) fail as if the connection dropped. */
+/** Requests for one appointment (PUT/DELETE /api/appointments/:id). */
 const ONE_APPOINTMENT = '**/api/appointments/**';
-const block = (page: Page) => page.route(ONE_APPOINTMENT, (route) => route.abort('internetdisconnected'));
-
-/** Lets requests through again and tells the outbox the connection is back, so it retries at once. */
-async function unblock(page: Page) {
-  await page.unroute(ONE_APPOINTMENT);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
-}
 
 /** Edits the description in the appointment modal while the server cannot be reached: the change is queued. */
 async function editOffline(page: Page, from: string, to: string) {
-  await block(page);
+  await cutRequests(page, ONE_APPOINTMENT);
   await page.locator('.fc-event', { hasText: from }).click();
   const d = page.getByRole('dialog');
   await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
@@ -111,7 +101,7 @@ test('a change refused because someone else changed the appointment (412): keep 
     await editOffline(page, `Offline ${stamp}`, `Mine ${stamp}`);
     await expectPendingAfterReload(page, `Mine ${stamp}`);
     await changeElsewhere(page.request, other, id, `Theirs ${stamp}`);
-    await unblock(page);
+    await restoreRequests(page, ONE_APPOINTMENT);
     let item = await openRefusal(page);
     await shootAllSizes(page, 'offline-needs-attention');
     await item.getByRole('button', { name: 'Keep theirs' }).click();
@@ -124,7 +114,7 @@ test('a change refused because someone else changed the appointment (412): keep 
     await editOffline(page, `Theirs ${stamp}`, `Mine again ${stamp}`);
     await shootAllSizes(page, 'offline-waiting');
     await changeElsewhere(page.request, other, id, `Theirs again ${stamp}`);
-    await unblock(page);
+    await restoreRequests(page, ONE_APPOINTMENT);
     item = await openRefusal(page);
     await item.getByRole('button', { name: 'Apply my change again' }).click();
     await expect.poll(description, { timeout: 15_000 }).toBe(`Mine again ${stamp}`);

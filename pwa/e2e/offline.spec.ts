@@ -5,6 +5,7 @@
 // service worker's requests; the worker is blocked so every API request passes the route).
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
+import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -20,16 +21,9 @@ async function api<T>(request: APIRequestContext, token: string, path: string): 
   return (await res.json()) as T;
 }
 
-function wallDate(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
-}
-
 const API = '**/api/**';
-const cutApi = (page: Page) => page.route(API, (route) => route.abort('internetdisconnected'));
-async function restoreApi(page: Page) {
-  await page.unroute(API);
-  await page.evaluate(() => window.dispatchEvent(new Event('online')));
-}
+const cutApi = (page: Page) => cutRequests(page, API);
+const restoreApi = (page: Page) => restoreRequests(page, API);
 
 async function waitForCalendar(page: Page) {
   await expect(page.locator('.fc')).toBeVisible();
