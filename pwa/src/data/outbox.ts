@@ -30,7 +30,8 @@ export interface OutboxView {
 
 const EMPTY: OutboxView = { pending: 0, retrying: false, refused: [], paused: false };
 
-async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'>> {
+/** The outbox as the strip shows it, read in one go (exported for tests). */
+export async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'>> {
   const entries = await db.outbox.orderBy('seq').toArray();
   const waiting = entries.filter((e) => e.state !== 'refused');
   const refusedEntries = entries.filter((e): e is OutboxEntry & { seq: number; refusal: Refusal } => e.state === 'refused' && !!e.refusal);

@@ -1,0 +1,52 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { putServerAppointment, type OutboxEntry } from '../offline/local-db.ts';
+import { freshDb, serverAppointment } from '../offline/offline-fixtures.ts';
+import { readOutbox } from './outbox.ts';
+
+const NINE = '2026-11-24T09:00:00.000Z';
+const TEN = '2026-11-24T10:00:00.000Z';
+
+const entry = (over: Partial<OutboxEntry>): OutboxEntry => ({
+  kind: 'update',
+  appointmentId: 1,
+  idempotencyKey: crypto.randomUUID(),
+  ifMatch: 1,
+  attempts: 0,
+  nextAttemptAt: 0,
+  state: 'queued',
+  ...over,
+});
+
+describe('readOutbox', () => {
+  it('is empty for an empty outbox', async () => {
+    expect(await readOutbox(await freshDb())).toEqual({ pending: 0, retrying: false, refused: [] });
+  });
+
+  it('counts waiting changes, says whether one already failed to reach the server, and lists refusals with their appointment', async () => {
+    const db = await freshDb();
+    const mine = { ...serverAppointment(1, TEN), customer_name: 'Liam Smith' };
+    const theirs = serverAppointment(1, NINE, 2);
+    const deleted = serverAppointment(2, NINE);
+    await putServerAppointment(db, mine);
+    await db.outbox.bulkAdd([
+      entry({ appointmentId: 3 }),
+      entry({ appointmentId: 4, attempts: 2 }),
+      entry({ appointmentId: 1, state: 'refused', refusal: { status: 412, current: theirs } }),
+      entry({ kind: 'delete', appointmentId: 2, state: 'refused', before: { ...deleted, pending: 0 }, refusal: { status: 403 } }),
+    ]);
+    const view = await readOutbox(db);
+    expect(view.pending).toBe(2);
+    expect(view.retrying).toBe(true);
+    expect(view.refused).toMatchObject([
+      { kind: 'update', refusal: { status: 412 }, appointment: { id: 1, start_time: TEN, customer_name: 'Liam Smith' } },
+      { kind: 'delete', refusal: { status: 403 }, appointment: { id: 2, start_time: NINE } },
+    ]);
+  });
+
+  it('is not retrying while no waiting change has failed yet', async () => {
+    const db = await freshDb();
+    await db.outbox.add(entry({}));
+    expect(await readOutbox(db)).toMatchObject({ pending: 1, retrying: false });
+  });
+});
