@@ -138,3 +138,19 @@ export function fakeServer(delayMs = 0) {
     },
   };
 }
+
+/** One queued outbox entry (an update of appointment 5 based on version 3, unless overridden). */
+export function outboxEntry(overrides: Partial<OutboxEntry> = {}): OutboxEntry {
+  return {
+    seq: 1,
+    kind: 'update',
+    appointmentId: 5,
+    payload: { description: 'x' },
+    idempotencyKey: 'key-1',
+    ifMatch: 3,
+    attempts: 0,
+    nextAttemptAt: 0,
+    state: 'queued',
+    ...overrides,
+  };
+}

@@ -1,23 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { OutboxEntry } from './local-db.ts';
-import { serverAppointment } from './offline-fixtures.ts';
+import { outboxEntry, serverAppointment } from './offline-fixtures.ts';
 import { createSend, toSendResult } from './send.ts';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const entry = (overrides: Partial<OutboxEntry> = {}): OutboxEntry => ({
-  seq: 1,
-  kind: 'update',
-  appointmentId: 5,
-  payload: { description: 'x' },
-  idempotencyKey: 'key-1',
-  ifMatch: 3,
-  attempts: 0,
-  nextAttemptAt: 0,
-  state: 'queued',
-  ...overrides,
-});
+const entry = outboxEntry;
 
 describe('outbox send', () => {
   it('maps a success to ok with the server row, and 204 to ok without one', async () => {
