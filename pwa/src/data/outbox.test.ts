@@ -1,22 +1,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { putServerAppointment, type OutboxEntry } from '../offline/local-db.ts';
-import { freshDb, serverAppointment } from '../offline/offline-fixtures.ts';
+import { freshDb, outboxEntry, serverAppointment } from '../offline/offline-fixtures.ts';
 import { readOutbox } from './outbox.ts';
 
 const NINE = '2026-11-24T09:00:00.000Z';
 const TEN = '2026-11-24T10:00:00.000Z';
 
-const entry = (over: Partial<OutboxEntry>): OutboxEntry => ({
-  kind: 'update',
-  appointmentId: 1,
-  idempotencyKey: crypto.randomUUID(),
-  ifMatch: 1,
-  attempts: 0,
-  nextAttemptAt: 0,
-  state: 'queued',
-  ...over,
-});
+/** A queued update of appointment 1; the database numbers the entries. */
+const entry = (over: Partial<OutboxEntry>): OutboxEntry => outboxEntry({ seq: undefined, appointmentId: 1, ...over });
 
 describe('readOutbox', () => {
   it('is empty for an empty outbox', async () => {
