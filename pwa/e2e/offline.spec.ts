@@ -88,4 +88,30 @@ test('the calendar, the directory and the services open offline; an offline book
   await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
   await page.waitForTimeout(1_500);
   expect(await onServer()).toBe(1);
+
+  // Offline again: an edit, then a delete of the same appointment, each shown at once; both reach the server.
+  const edited = `${description} edited`;
+  const onServerNow = async () =>
+    (await api<Appt[]>(page.request, token, `/appointments?start_date=${today}&end_date=${today}`))
+      .filter((a) => a.description?.startsWith(description))
+      .map((a) => a.description);
+  await cutApi(page);
+  await page.locator('.fc-event', { hasText: description }).click();
+  await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
+  await d.getByLabel('Description').fill(edited);
+  await d.getByRole('button', { name: 'Update Appointment' }).click();
+  await expect(d).toBeHidden({ timeout: 5_000 });
+  await expect(page.locator('.fc-event', { hasText: edited })).toBeVisible();
+  await restoreApi(page);
+  await expect.poll(onServerNow, { timeout: 15_000 }).toEqual([edited]);
+
+  await cutApi(page);
+  await page.locator('.fc-event', { hasText: edited }).click();
+  await d.getByRole('button', { name: 'Delete Appointment' }).click();
+  await d.getByRole('button', { name: 'Yes, Delete' }).click();
+  await expect(d.getByText('Appointment deleted successfully!')).toBeVisible();
+  await expect(d).toBeHidden({ timeout: 5_000 });
+  await expect(page.locator('.fc-event', { hasText: edited })).toHaveCount(0);
+  await restoreApi(page);
+  await expect.poll(onServerNow, { timeout: 15_000 }).toEqual([]);
 });
