@@ -1,0 +1,33 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { freshDb, serverAppointment } from './offline-fixtures.ts';
+import { createChange, keepServerList, localAppointments } from './appointments-local.ts';
+import { Outbox } from './outbox.ts';
+
+const range = { start: '2026-11-24', end: '2026-11-24' };
+
+describe("the calendar's local rows", () => {
+  it('keeps the server list, and returns it with queued changes on top, marked pending', async () => {
+    const db = await freshDb();
+    await db.company.put({ id: 1, key: 'company:1', data: { id: 1, timezone: 'UTC' } });
+    const a = serverAppointment(1, '2026-11-24T09:00:00.000Z');
+    const b = serverAppointment(2, '2026-11-24T10:00:00.000Z');
+    expect(await keepServerList(db, range, [a, b])).toEqual([a, b]);
+
+    const outbox = new Outbox(db, { send: () => new Promise(() => undefined) }); // never started: nothing is sent
+    await outbox.enqueue({ kind: 'update', appointmentId: 1, payload: { description: 'mine' }, row: { description: 'mine' } });
+    await outbox.enqueue({ kind: 'delete', appointmentId: 2 });
+    const id = await outbox.enqueue(await createChange(db, { start_time: '2026-11-24T08:00:00.000Z', description: 'new' }, 1));
+
+    const shown = await keepServerList(db, range, [a, b]);
+    expect(shown.map((r) => [r.id, r.description, r.pending ?? false])).toEqual([
+      [id, 'new', true],
+      [1, 'mine', true],
+    ]);
+    expect((await localAppointments(db, range)).map((r) => [r.id, r.pending ?? false])).toEqual([
+      [id, true],
+      [1, true],
+    ]);
+    expect(await localAppointments(db, { start: '2026-11-25', end: '2026-11-25' })).toEqual([]);
+  });
+});
