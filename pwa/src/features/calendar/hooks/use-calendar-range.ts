@@ -1,7 +1,7 @@
 // Which view and days the staff calendar shows: the first view and date from the URL (else the
 // list on phones, the week elsewhere), then whatever FullCalendar reports after each move, written
 // back to the URL (?view=&date=) so a reload or a shared link opens the same place.
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { DatesSetArg } from '@fullcalendar/core';
 import { addDays, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
@@ -40,27 +40,36 @@ export function useCalendarRange() {
   /** The visible days (company-local), null until FullCalendar has rendered. */
   const [range, setRange] = useState<AppointmentRange | null>(null);
 
-  const onDatesSet = useCallback(
-    (arg: DatesSetArg) => {
-      const start = wallFromCalendarDate(arg.start).date;
-      const end = addDays(wallFromCalendarDate(arg.end).date, -1);
-      setRange((r) => (r && r.start === start && r.end === end ? r : { start, end }));
-      setTitle(arg.view.title);
-      const key = viewKeyOf(arg.view.type);
-      setView(key);
-      const anchor = wallFromCalendarDate(arg.view.currentStart).date;
-      setParams(
-        (p) => {
-          const next = new URLSearchParams(p);
-          next.set('view', key);
-          next.set('date', anchor);
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
+  /** Where FullCalendar says it is, for the address bar. */
+  const [shown, setShown] = useState<{ view: ViewKey; date: string } | null>(null);
+
+  const onDatesSet = useCallback((arg: DatesSetArg) => {
+    const start = wallFromCalendarDate(arg.start).date;
+    const end = addDays(wallFromCalendarDate(arg.end).date, -1);
+    setRange((r) => (r && r.start === start && r.end === end ? r : { start, end }));
+    setTitle(arg.view.title);
+    const key = viewKeyOf(arg.view.type);
+    setView(key);
+    const date = wallFromCalendarDate(arg.view.currentStart).date;
+    setShown((s) => (s && s.view === key && s.date === date ? s : { view: key, date }));
+  }, []);
+
+  // The address is written after React has committed, never from inside FullCalendar's callback:
+  // FullCalendar reports its first dates while it mounts, before this component's effects have
+  // run, and the router ignores a navigation made that early, so ?view=&date= were sometimes never
+  // written.
+  useEffect(() => {
+    if (!shown || (params.get('view') === shown.view && params.get('date') === shown.date)) return;
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        next.set('view', shown.view);
+        next.set('date', shown.date);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [shown, params, setParams]);
 
   return { initialView, initialDate, view, title, range, onDatesSet };
 }
