@@ -115,8 +115,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         return user;
       } catch (e) {
-        const unreachable = isApiError(e) && (e.isNetworkError || (e.status ?? 0) >= 500);
-        if (unreachable) {
+        // Only the server's refusal (a 4xx answer) signs out. No answer, a 5xx, or a request the
+        // browser cut short because the page is reloading (an AbortError) keeps the session:
+        // signing out there cleared the token just before the reload read it.
+        const refused = isApiError(e) && e.kind === 'http' && (e.status ?? 0) < 500;
+        if (!refused) {
           const fallback = readCachedUser(token) ?? userFromClaims(token);
           if (fallback) {
             if (seq === loadSeq.current) setState({ isAuthenticated: true, isLoading: false, user: fallback });
