@@ -39,6 +39,12 @@ export interface CompanyTable {
   listed_publicly: Flag;
   /** Replace customer names with 'Booked' in iCalendar feeds. */
   hide_customer_names_in_feeds: Flag;
+  /** Hours before the start the reminder is due (1-168). */
+  reminder_hours_before: Generated<number>;
+  /** ISO 3166-1 alpha-2: the region of phone numbers written without a +. */
+  country: Generated<string>;
+  /** Self-service changes close this many hours before the start (0-168; staff are never bound). */
+  cancellation_notice_hours: Generated<number>;
   subscription_plan: SubscriptionPlan | null;
   subscription_expires_at: Timestamp | null;
   stripe_customer_id: string | null;
@@ -60,6 +66,10 @@ export interface UserTable {
   password_hash: string | null;
   /** Raised on password or role change: tokens carrying an older value are refused. */
   token_version: number;
+  /** The customer replied STOP to our texts (Twilio error 21610): no SMS goes to them again. */
+  sms_opted_out_at: Generated<Timestamp | null>;
+  /** Staff: email me when a customer books, reschedules or cancels with me (1 = yes). */
+  booking_notices: Generated<Flag>;
   /** Set when a person with appointments is deleted: they leave lists but history keeps the name. */
   archived_at: Timestamp | null;
   created_at: CreatedAt;
@@ -194,7 +204,7 @@ export interface PasswordTokenTable {
   created_at: CreatedAt;
 }
 
-export type OutboxState = 'pending' | 'sending' | 'sent' | 'failed' | 'dead';
+export type OutboxState = 'pending' | 'sending' | 'sent' | 'failed' | 'dead' | 'cancelled';
 
 export interface OutboxMessageTable {
   id: Generated<number>;

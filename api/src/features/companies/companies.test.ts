@@ -9,9 +9,12 @@ import { databaseFingerprint } from '../../testing/fingerprint.ts';
 const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'timezone'];
 const MEMBER_FIELDS = [
   ...PUBLIC_FIELDS,
+  'cancellation_notice_hours',
+  'country',
   'created_at',
   'email',
   'hide_customer_names_in_feeds',
+  'reminder_hours_before',
   'listed_publicly',
   'subscription_active',
   'subscription_expires_at',
@@ -178,6 +181,32 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       expect(cleared.body).toMatchObject({ logo_url: null, email: null, time_increment_minutes: 60 });
       // The slug (the booking link) does not change with the name.
       expect(cleared.body.slug).toBe(row.slug);
+    });
+
+    it('keeps the messaging settings: reminder hours (1-168, default 24), notice hours (0-168, default 0), country (default US)', async () => {
+      const before = await call('GET', `/companies/${a.companyId}`, { token: a.admin.token });
+      expect(before.body).toMatchObject({ reminder_hours_before: 24, cancellation_notice_hours: 0, country: 'US' });
+      const res = await call('PUT', `/companies/${a.companyId}`, {
+        token: a.admin.token,
+        body: { reminder_hours_before: 2, cancellation_notice_hours: 48, country: 'gb' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ reminder_hours_before: 2, cancellation_notice_hours: 48, country: 'GB' });
+      for (const [field, value] of [
+        ['reminder_hours_before', 0],
+        ['reminder_hours_before', 169],
+        ['reminder_hours_before', 1.5],
+        ['cancellation_notice_hours', -1],
+        ['cancellation_notice_hours', 169],
+        ['country', 'XX'],
+        ['country', 'GBR'],
+      ] as const) {
+        const bad = await call('PUT', `/companies/${a.companyId}`, { token: a.admin.token, body: { [field]: value } });
+        expect(bad.status, `${field}=${value}`).toBe(400);
+        expect(JSON.stringify(bad.body)).toContain(field);
+      }
+      const kept = await call('GET', `/companies/${a.companyId}`, { token: a.admin.token });
+      expect(kept.body).toMatchObject({ reminder_hours_before: 2, cancellation_notice_hours: 48, country: 'GB' });
     });
 
     it('refuses other roles (403) and other companies (404), writing nothing', async () => {

@@ -108,6 +108,9 @@ export interface CompanySettings {
   time_increment_minutes?: number;
   listed_publicly?: boolean;
   hide_customer_names_in_feeds?: boolean;
+  reminder_hours_before?: number;
+  cancellation_notice_hours?: number;
+  country?: string;
 }
 
 const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
@@ -125,6 +128,9 @@ export async function updateCompanySettings(db: DbOrTx, id: number, s: CompanySe
       time_increment_minutes: s.time_increment_minutes,
       listed_publicly: flag(s.listed_publicly),
       hide_customer_names_in_feeds: flag(s.hide_customer_names_in_feeds),
+      reminder_hours_before: s.reminder_hours_before,
+      cancellation_notice_hours: s.cancellation_notice_hours,
+      country: s.country,
       updated_at: now.toISOString(),
     })
     .where('id', '=', id)

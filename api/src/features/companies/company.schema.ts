@@ -1,5 +1,6 @@
 // Request shapes of the company calls: settings, creation by global_admin, lookups and search.
 import { z } from '@hono/zod-openapi';
+import { isSupportedCountry } from 'libphonenumber-js';
 import { Email, TimeZone } from '../../lib/validation.ts';
 
 export const TIME_INCREMENTS = [15, 30, 45, 60] as const;
@@ -30,6 +31,21 @@ const LogoUrl = z.preprocess(
 
 const Flag = (what: string) => z.boolean({ message: `${what} must be true or false` });
 
+/** Whole hours in a range (docs/decisions/22-messaging.md). */
+const Hours = (what: string, min: number, max: number) =>
+  z
+    .number({ message: `${what} must be a whole number of hours` })
+    .int(`${what} must be a whole number of hours`)
+    .min(min, `${what} must be between ${min} and ${max} hours`)
+    .max(max, `${what} must be between ${min} and ${max} hours`);
+
+/** ISO 3166-1 alpha-2, one libphonenumber-js knows (it reads numbers written without a + in that country). */
+const Country = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((v) => /^[A-Z]{2}$/.test(v) && isSupportedCountry(v), 'country must be a two-letter ISO 3166-1 country code');
+
 const settingsShape = {
   name: CompanyName.optional(),
   email: CompanyEmail.optional(),
@@ -39,6 +55,9 @@ const settingsShape = {
   time_increment_minutes: z.literal(TIME_INCREMENTS, { message: 'Time increment must be 15, 30, 45 or 60 minutes' }).optional(),
   listed_publicly: Flag('listed_publicly').optional(),
   hide_customer_names_in_feeds: Flag('hide_customer_names_in_feeds').optional(),
+  reminder_hours_before: Hours('reminder_hours_before', 1, 168).optional(),
+  cancellation_notice_hours: Hours('cancellation_notice_hours', 0, 168).optional(),
+  country: Country.optional(),
 };
 
 export const UpdateCompanyBody = z.object(settingsShape).openapi('UpdateCompanyRequest');
