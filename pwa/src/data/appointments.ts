@@ -119,7 +119,8 @@ export function createAppointment(input: AppointmentInput, idempotencyKey: strin
     () => rpc(client.appointments.$post({ json: input, header: { 'idempotency-key': idempotencyKey } })),
     async (session) => {
       const store = await offlineStore();
-      const id = await session.outbox.enqueue(await store.createChange(session.db, input, input.company_id ?? null));
+      // The same key as the attempt above: if it reached the server, the retry must not book again.
+      const id = await session.outbox.enqueue(await store.createChange(session.db, input, input.company_id ?? null, idempotencyKey));
       return (await store.shownRow(session.db, id))!;
     },
     keepAnswer,
@@ -134,7 +135,7 @@ export function updateAppointment(id: number, version: number, changes: Appointm
     () => rpc(client.appointments[':id'].$put({ param: { id: String(id) }, json: changes, header })),
     async (session) => {
       const store = await offlineStore();
-      await session.outbox.enqueue(await store.updateChange(session.db, id, changes));
+      await session.outbox.enqueue(await store.updateChange(session.db, id, changes, idempotencyKey));
       return (await store.shownRow(session.db, id))!;
     },
     keepAnswer,
@@ -150,7 +151,7 @@ export async function deleteAppointment(id: number, version: number, idempotency
       await rpc(client.appointments[':id'].$delete({ param: { id: String(id) }, header }));
     },
     async (session) => {
-      await session.outbox.enqueue({ kind: 'delete', appointmentId: id });
+      await session.outbox.enqueue({ kind: 'delete', appointmentId: id, idempotencyKey });
     },
     async (session) => {
       await session.db.appointments.delete(id);

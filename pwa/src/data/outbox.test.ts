@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { putServerAppointment, type OutboxEntry } from '../offline/local-db.ts';
-import { freshDb, outboxEntry, serverAppointment } from '../offline/offline-fixtures.ts';
+import { freshDb, outboxEntry, serverAppointment } from '../offline/testing/offline-fixtures.ts';
 import { readOutbox } from './outbox.ts';
 
 const NINE = '2026-11-24T09:00:00.000Z';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb, serverAppointment } from './offline-fixtures.ts';
+import { freshDb, serverAppointment } from './testing/offline-fixtures.ts';
 import { createChange, keepServerList, localAppointments } from './appointments-local.ts';
 import { Outbox } from './outbox.ts';
 

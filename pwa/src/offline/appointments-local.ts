@@ -100,7 +100,7 @@ async function rowFields(db: LocalDb, body: Body): Promise<Partial<ServerAppoint
 }
 
 /** The outbox change for a create made offline, with the row the calendar shows at once. */
-export async function createChange(db: LocalDb, body: Body, companyId: number | null): Promise<Change> {
+export async function createChange(db: LocalDb, body: Body, companyId: number | null, idempotencyKey?: string): Promise<Change> {
   const fields = await rowFields(db, body);
   if (!fields.end_time) delete fields.end_time;
   const start = String(body.start_time);
@@ -122,12 +122,13 @@ export async function createChange(db: LocalDb, body: Body, companyId: number | 
     ...fields,
     start_time: start,
   };
-  return { kind: 'create', payload: body, row };
+  return { kind: 'create', payload: body, row, idempotencyKey };
 }
 
 /** The outbox change for an update made offline. */
-export async function updateChange(db: LocalDb, id: number, body: Body): Promise<Change> {
+export async function updateChange(db: LocalDb, id: number, body: Body, idempotencyKey?: string): Promise<Change> {
   return {
+    idempotencyKey,
     kind: 'update',
     appointmentId: id,
     payload: body,

@@ -13,7 +13,7 @@ import {
   requestPersistentStorage,
   setSyncWindow,
 } from './local-db.ts';
-import { freshDb, serverAppointment } from './offline-fixtures.ts';
+import { freshDb, serverAppointment } from './testing/offline-fixtures.ts';
 
 describe('local store', () => {
   it('keeps one database per user, so two people on one tablet never share data', async () => {

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { reloadToUpdate } from '../lib/pwa-update.ts';
 import { clearCachedData, getMeta, LocalDb, putServerAppointment } from './local-db.ts';
-import { appointmentRow, fakeServer, freshDb, manualClock, memoryLock, serverAppointment } from './offline-fixtures.ts';
+import { appointmentRow, fakeServer, freshDb, manualClock, memoryLock, serverAppointment } from './testing/offline-fixtures.ts';
 import { backoffDelay, installOutboxReloadGuard, leaseLock, Outbox, type OutboxLock } from './outbox.ts';
 
 const NINE = '2026-11-24T09:00:00.000Z';
@@ -139,6 +139,27 @@ describe('outbox: failures and retries', () => {
     await outbox.run();
     expect(server.received).toHaveLength(2);
     expect(server.received[1].idempotencyKey).toBe(server.received[0].idempotencyKey);
+    expect(server.rows.size).toBe(1);
+    expect(await outbox.isEmpty()).toBe(true);
+  });
+
+  it('queues a change with the key of an online attempt whose answer was lost, so the server applies it once', async () => {
+    const { server, outbox } = await setup();
+    // The online POST reached the server and committed; its answer never came back.
+    const first = { ...create(NINE), idempotencyKey: 'online-attempt' };
+    await server.send({
+      kind: 'create',
+      appointmentId: -1,
+      payload: first.payload,
+      idempotencyKey: 'online-attempt',
+      ifMatch: null,
+      attempts: 0,
+      nextAttemptAt: 0,
+      state: 'queued',
+    });
+    await outbox.enqueue(first);
+    await outbox.start();
+    expect(server.received.map((e) => e.idempotencyKey)).toEqual(['online-attempt', 'online-attempt']);
     expect(server.rows.size).toBe(1);
     expect(await outbox.isEmpty()).toBe(true);
   });

@@ -78,11 +78,16 @@ export function defaultLock(db: LocalDb, clock: Clock = systemClock): OutboxLock
   return typeof navigator !== 'undefined' && navigator.locks ? webLock(`${db.name}-outbox`) : leaseLock(db, clock);
 }
 
-/** A change to queue, with the optimistic row the calendar shows until the server answers. */
-export type Change =
+/**
+ * A change to queue, with the optimistic row the calendar shows until the server answers.
+ * `idempotencyKey` is the key of an online attempt whose answer never came: the server may have
+ * applied it, so the queued retry must carry the same key or the change would apply twice.
+ */
+export type Change = { idempotencyKey?: string } & (
   | { kind: 'create'; payload: Record<string, unknown>; row: Omit<ServerAppointment, 'id' | 'version'> }
   | { kind: 'update'; appointmentId: number; payload: Record<string, unknown>; row: Partial<ServerAppointment> }
-  | { kind: 'delete'; appointmentId: number };
+  | { kind: 'delete'; appointmentId: number }
+);
 
 export interface OutboxStatus {
   /** Changes waiting to be sent ("3 changes waiting to sync"). */
@@ -164,7 +169,7 @@ export class Outbox {
   async enqueue(change: Change): Promise<number> {
     const db = this.db;
     const id = await db.transaction('rw', db.appointments, db.outbox, db.meta, async () => {
-      const base = { idempotencyKey: newKey(), attempts: 0, nextAttemptAt: 0, state: 'queued' as const };
+      const base = { idempotencyKey: change.idempotencyKey ?? newKey(), attempts: 0, nextAttemptAt: 0, state: 'queued' as const };
       if (change.kind === 'create') {
         const tempId = (await getMeta<number>(db, 'nextTempId')) ?? -1;
         await setMeta(db, 'nextTempId', tempId - 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { outboxEntry, serverAppointment } from './offline-fixtures.ts';
+import { outboxEntry, serverAppointment } from './testing/offline-fixtures.ts';
 import { createSend, toSendResult } from './send.ts';
 
 const json = (status: number, body: unknown) =>

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSyncState, type SyncPage } from './local-db.ts';
-import { freshDb, serverAppointment } from './offline-fixtures.ts';
+import { freshDb, serverAppointment } from './testing/offline-fixtures.ts';
 import { catchUp, onCatchUp, startSync, SYNC_INTERVAL_MS } from './sync.ts';
 
 /** A fake feed: the pages it answers, in order, and the cursors it was asked with. */

@@ -1,7 +1,7 @@
 // Test fixtures for the offline store and outbox: a fresh database, appointment rows, a manual
 // clock, an in-memory lock shared by "tabs", and a fake server that answers like the API does.
-import { LocalDb, type OutboxEntry, type ServerAppointment } from './local-db.ts';
-import type { Clock, OutboxLock, SendResult } from './outbox.ts';
+import { LocalDb, type OutboxEntry, type ServerAppointment } from '../local-db.ts';
+import type { Clock, OutboxLock, SendResult } from '../outbox.ts';
 
 let dbCount = 0;
 
