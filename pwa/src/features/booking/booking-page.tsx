@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { OnlineOnlyNotice } from '../../components/online-only-notice.tsx';
 import { useCompanyByRef, usePublicCompanies, type CompanyRef, type CompanyView } from '../../data/companies.ts';
 import { BookingForm } from './booking-form.tsx';
 import { BOOKING_TEXT } from './booking-text.ts';
@@ -99,6 +100,7 @@ export default function BookingPage() {
         <div className="page-narrow">
           <div className="card">
             <h1>Book Appointment</h1>
+            <OnlineOnlyNotice unreachable={status === null} />
             <Alert tone="error">{errorMessage(company.error)}</Alert>
             <button type="button" className="btn btn-primary" onClick={() => void company.refetch()}>
               Try again
@@ -141,6 +143,7 @@ export default function BookingPage() {
   return (
     <div className="page-medium booking-page">
       <CompanyHeading company={choosing ? null : current} />
+      <OnlineOnlyNotice />
       {closed ? (
         <NotAccepting company={current} />
       ) : (

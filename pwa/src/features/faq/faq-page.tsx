@@ -28,7 +28,10 @@ const QUESTIONS = [
     a: (
       <>
         Yes. Both the booking page and the staff calendar are designed for phones, tablets and computers. You can install the app on your
-        phone’s home screen, and your calendar stays readable when the connection drops.
+        phone’s or tablet’s home screen, and your calendar stays readable when the connection drops: staff who opened it once see the
+        calendar, customers, services and hours without a connection, and can create, move, edit and delete appointments. Those changes wait
+        on the device, marked as not yet sent, and go to the server when the connection returns; if someone else took the time or changed
+        the appointment meanwhile, the app asks you what to do. Online booking by customers needs a connection.
       </>
     ),
   },

@@ -13,7 +13,7 @@ const FEATURES = [
   },
   {
     title: 'Automatic email and SMS reminders',
-    text: 'Confirmations and reminders go out on their own, so fewer appointments are missed.',
+    text: 'Confirmations and reminders go out on their own: by email, and by text message to customers who ask for one. Every email carries a link to reschedule or cancel, so fewer appointments are missed.',
     icon: <path d="M4 6h16v12H4zM4 7l8 6 8-6" />,
   },
   {
@@ -23,7 +23,7 @@ const FEATURES = [
   },
   {
     title: 'Mobile-friendly design',
-    text: 'Works on any phone, tablet or computer. Install it on your phone and check the day at a glance, even offline.',
+    text: 'Works on any phone, tablet or computer. Install it on the front-desk tablet: the staff calendar, customers and services stay open without a connection, and changes made offline are sent when it returns.',
     icon: <path d="M8 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H8a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zm3 15h2" />,
   },
 ];

@@ -51,7 +51,14 @@ const PLANS: Plan[] = [
     price: '$79.99',
     period: '/month',
     blurb: 'For busy businesses with several teams.',
-    features: ['Everything in Standard', 'POS integration', 'Advanced reporting', 'Priority support', 'Team scheduling tools'],
+    // Only what exists is claimed: the Enterprise extras are on the way, and say so.
+    features: [
+      'Everything in Standard',
+      'POS integration (coming soon)',
+      'Advanced reporting (coming soon)',
+      'Priority support',
+      'Team scheduling tools (coming soon)',
+    ],
   },
 ];
 
