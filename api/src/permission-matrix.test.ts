@@ -516,6 +516,23 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 403, 200, 200, 200, 200, 404, 200),
     cell: (w) => ({ path: `/sync/appointments?company_id=${A(w)}` }),
   },
+  // Calendar feeds (docs/decisions/24-calendar-feeds.md): a staff member's own, the company's for its admins.
+  'GET /calendar/{token}': {
+    expect: everyone(200),
+    cell: async (w) => ({ path: new URL((await w.t.call('GET', '/me/calendar-feed', { token: w.a.employee.token })).body.url).pathname }),
+  },
+  'GET /me/calendar-feed': {
+    expect: m(401, 403, 200, 200, 200, 200, 200, 403),
+    writes: false,
+    cell: () => ({ path: '/me/calendar-feed' }),
+  },
+  'POST /me/calendar-feed': { expect: m(401, 403, 200, 200, 200, 200, 200, 403), cell: () => ({ path: '/me/calendar-feed' }) },
+  'GET /companies/{id}/calendar-feed': {
+    expect: companyAdmins(200),
+    writes: false,
+    cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }),
+  },
+  'POST /companies/{id}/calendar-feed': { expect: companyAdmins(200), cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }) },
 
   // This server has no Stripe configured: callers who pass the access rule get 503, and so nothing
   // may change for anyone (the billing tests cover the configured answers).

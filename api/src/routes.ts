@@ -15,6 +15,7 @@ import { availabilityRoutes } from './features/availability/availability.routes.
 import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
 import { syncRoutes } from './features/sync/sync.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
+import { calendarFeedRoutes } from './features/calendar-feeds/calendar-feed.routes.ts';
 
 export function buildApiRoutes() {
   return (
@@ -34,6 +35,7 @@ export function buildApiRoutes() {
       .route('/', appointmentRoutes)
       .route('/', syncRoutes)
       .route('/', billingRoutes)
+      .route('/', calendarFeedRoutes)
   );
 }
 

@@ -247,7 +247,10 @@ export interface CalendarFeedTable {
   company_id: number;
   /** Null for the company feed, else the staff member's feed. */
   user_id: number | null;
-  token: string;
+  /** Random; the URL token is an HMAC of it under the server key (docs/decisions/24-calendar-feeds.md). */
+  nonce: string;
+  /** SHA-256 (hex) of the URL token: what a feed request is looked up by. */
+  token_hash: string;
   created_at: CreatedAt;
 }
 
