@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './scripts/precompress.ts';
 
 const API_ORIGIN = process.env.API_ORIGIN ?? 'http://127.0.0.1:3000';
 /** The dev server and `vite preview` send the API and the runtime config to the real server. */
@@ -74,6 +75,8 @@ export default defineConfig(({ command, mode }) => {
           cleanupOutdatedCaches: true,
         },
       }),
+      // After the service worker is written: every asset it precaches gets its .br and .gz copy.
+      precompress(),
     ],
     server: {
       host: '127.0.0.1',

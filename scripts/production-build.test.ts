@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import http from 'node:http';
 import { buildServer } from '../api/src/build/server-bundle.ts';
+import { spawnServer } from '../api/src/testing/process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-build-'));
@@ -70,4 +73,61 @@ describe('production build under NODE_ENV=test', () => {
     const bundle = await buildServer(path.join(out, 'server', 'server.mjs'));
     expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/process\.env\.NODE_ENV/);
   });
+
+  it('writes brotli and gzip copies of every compressible asset, and the built server sends them', async () => {
+    const html = fs.readFileSync(path.join(pwaDist, 'index.html'), 'utf8');
+    const entry = /<script type="module"[^>]*src="\/(assets\/index-[^"]+\.js)"/.exec(html)![1]!;
+    const raw = fs.readFileSync(path.join(pwaDist, entry));
+    expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(pwaDist, `${entry}.br`))).equals(raw)).toBe(true);
+    expect(zlib.gunzipSync(fs.readFileSync(path.join(pwaDist, `${entry}.gz`))).equals(raw)).toBe(true);
+
+    // Where npm start's bundle sits (two levels under the root): it finds node_modules and the root package.json.
+    const bundleDir = fs.mkdtempSync(path.join(root, 'api', '.bundle-test-'));
+    const bundle = await buildServer(path.join(bundleDir, 'server.mjs'));
+    const dbFile = path.join(out, 'compress.db');
+    const server = await spawnServer({ PWA_DIST: pwaDist, DATABASE_URL: `file:${dbFile}`, DISABLE_SCHEDULER: 'true' }, 30_000, [], bundle);
+    // Raw HTTP, so the body arrives as sent (fetch would decode it).
+    const get = (url: string, encoding: string | null) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const br = await get(`${server.url}/${entry}`, 'gzip, deflate, br, zstd');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(br.headers['cache-control']).toContain('immutable');
+      expect(zlib.brotliDecompressSync(br.body).equals(raw)).toBe(true);
+      // The wire size of the entry script: about a third of the file.
+      expect(br.body.byteLength).toBeLessThan(raw.byteLength / 2.5);
+
+      const gz = await get(`${server.url}/${entry}`, 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gz.body).equals(raw)).toBe(true);
+
+      const plain = await get(`${server.url}/${entry}`, null);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.equals(raw)).toBe(true);
+
+      // A client route gets the app shell, compressed too; so does a JSON answer above 1 KB.
+      const shell = await get(`${server.url}/calendar`, 'br');
+      expect(shell.status).toBe(200);
+      expect(shell.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(shell.body).toString()).toContain('<div id="root">');
+      const doc = await get(`${server.url}/api/openapi.json`, 'gzip;q=1, br;q=0.5');
+      expect(doc.status).toBe(200);
+      expect(doc.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(zlib.gunzipSync(doc.body).toString()).openapi).toBe('3.1.0');
+      // Small answers go as they are.
+      const health = await get(`${server.url}/api/health`, 'br');
+      expect(health.headers['content-encoding']).toBeUndefined();
+    } finally {
+      await server.stop();
+      fs.rmSync(bundleDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { actorFromToken, bearerToken } from './lib/auth.ts';
 import { clientIp } from './lib/client-ip.ts';
+import { compression } from './lib/compression.ts';
 import { AppError, errorResponse, handleError } from './lib/errors.ts';
 import { buildApiRoutes, type ApiRoutes } from './routes.ts';
 import { docsRoutes } from './features/docs/docs.routes.ts';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps) {
       });
     }
   });
+  app.use('*', compression());
   app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
   if (deps.config.corsOrigins.length) {
     app.use(

@@ -66,6 +66,8 @@ function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: s
     '/assets/*',
     serveStatic({
       root: distDir,
+      // The .br/.gz copies written at build time (docs/decisions/25-compression.md).
+      precompressed: true,
       onFound: (_p, c) => {
         c.header('Cache-Control', 'public, max-age=31536000, immutable');
       },
@@ -75,6 +77,7 @@ function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: s
     '*',
     serveStatic({
       root: distDir,
+      precompressed: true,
       onFound: (_p, c) => {
         c.header('Cache-Control', 'no-cache');
       },

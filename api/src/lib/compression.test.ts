@@ -1,0 +1,65 @@
+// Which encoding a client gets, and what the middleware leaves alone (docs/decisions/25-compression.md).
+import zlib from 'node:zlib';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import { chooseEncoding, compression } from './compression.ts';
+
+describe('chooseEncoding', () => {
+  it.each([
+    [undefined, null],
+    ['', null],
+    ['identity', null],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0', null],
+    ['x-gzip', 'gzip'],
+    ['deflate', null],
+  ])('%j -> %j', (header, expected) => {
+    expect(chooseEncoding(header)).toBe(expected);
+  });
+});
+
+describe('compression middleware', () => {
+  const big = { items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `Appointment ${i}` })) };
+  const app = new Hono();
+  app.use('*', compression());
+  app.get('/big', (c) => c.json(big, 200, { ETag: '"7"' }));
+  app.get('/small', (c) => c.json({ ok: true }));
+  app.get('/png', (c) => c.body(new Uint8Array(4096), 200, { 'Content-Type': 'image/png' }));
+  app.get('/no-transform', (c) => c.json(big, 200, { 'Cache-Control': 'no-transform' }));
+
+  const get = (path: string, encoding?: string) => app.request(path, { headers: encoding ? { 'Accept-Encoding': encoding } : {} });
+
+  it('sends JSON above 1 KB as brotli or gzip, as the client prefers, keeping the ETag', async () => {
+    const br = await get('/big', 'gzip, br');
+    expect(br.headers.get('Content-Encoding')).toBe('br');
+    expect(br.headers.get('Vary')).toBe('Accept-Encoding');
+    expect(br.headers.get('ETag')).toBe('"7"');
+    const packed = Buffer.from(await br.arrayBuffer());
+    expect(Number(br.headers.get('Content-Length'))).toBe(packed.byteLength);
+    expect(JSON.parse(zlib.brotliDecompressSync(packed).toString())).toEqual(big);
+
+    const gz = await get('/big', 'gzip');
+    expect(gz.headers.get('Content-Encoding')).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(Buffer.from(await gz.arrayBuffer())).toString())).toEqual(big);
+  });
+
+  it('leaves small answers, images, no-transform and clients without Accept-Encoding alone', async () => {
+    for (const [path, encoding] of [
+      ['/small', 'br'],
+      ['/png', 'br'],
+      ['/no-transform', 'br'],
+      ['/big', undefined],
+    ] as const) {
+      const res = await get(path, encoding);
+      expect(res.headers.get('Content-Encoding'), path).toBeNull();
+    }
+    const plain = await get('/big');
+    expect(await plain.json()).toEqual(big);
+    // The answer still varies with the header (a cache must not give it to a brotli client as is).
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+  });
+});
