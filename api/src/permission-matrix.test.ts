@@ -266,7 +266,7 @@ const MATRIX: Record<string, Entry> = {
   },
   'PATCH /users/{id}': {
     expect: m(401, 404, 403, 403, 200, 200, 404, 200),
-    cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'employee')).id}`, body: { phone: '+1 555 0101' } }),
+    cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'employee')).id}`, body: { phone: '+1 415 555 0101' } }),
   },
   'DELETE /users/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'customer')).id}` }) },
   'GET /employees': { expect: everyone(200), cell: (w) => ({ path: `/employees?company_id=${A(w)}&role=employee` }) },

@@ -183,7 +183,7 @@ test('work hours: start/end messages block saving; saved days reach the server a
     [5, '12:00:00', '00:00:00'],
   ]);
   const person = await call<Person>(page.request, token, 'GET', `/users/${me.id}`);
-  expect(person.body.phone).toBe('+1 555 010 2030');
+  expect(person.body.phone).toBe('+15550102030'); // stored in E.164
 
   // Unset days are days off once any day has hours; clearing Tuesday removes its row.
   await expect(hours.locator('[data-day="3"]').getByText('Day off')).toBeVisible();

@@ -67,7 +67,7 @@ export async function bookableCompany(t: TestServer, o: BookableOptions = {}): P
 }
 
 export function customerContact(name = 'Pat Booker') {
-  return { name, email: uniqueEmail('booker'), phone: '+44 20 7946 0000' };
+  return { name, email: uniqueEmail('booker'), phone: '+442079460000' }; // E.164, as the server stores it
 }
 
 export async function countRows(

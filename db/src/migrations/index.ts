@@ -6,6 +6,7 @@ import * as bookingIntegrity from './2026-11-22-030-booking-integrity.ts';
 import * as serviceTimeIndex from './2026-11-22-031-service-time-index.ts';
 import * as outboxRender from './2026-11-22-032-outbox-render.ts';
 import * as messagingSettings from './2026-11-25-040-messaging-settings.ts';
+import * as phoneE164 from './2026-11-25-042-phone-e164.ts';
 import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-031-service-time-index': serviceTimeIndex,
   '2026-11-22-032-outbox-render': outboxRender,
   '2026-11-25-040-messaging-settings': messagingSettings,
+  '2026-11-25-042-phone-e164': phoneE164,
   '2026-11-25-043-feed-token-hash': feedTokenHash,
 };

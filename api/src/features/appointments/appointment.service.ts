@@ -6,6 +6,7 @@ import type { Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { normalisePhone } from '../../lib/phone.ts';
 import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
@@ -117,11 +118,17 @@ async function preparePublicBooking(
     const person = await findCompanyPerson(db, company.id, actor.id);
     if (!person) throw notFound('Customer not found');
     customer = { kind: 'user', person };
-    if (body.customer) typed = { name: body.customer.name, email: body.customer.email, phone: body.customer.phone?.trim() || null };
+    if (body.customer)
+      typed = {
+        name: body.customer.name,
+        email: body.customer.email,
+        phone: normalisePhone(body.customer.phone, company.country, 'customer.phone'),
+      };
   } else {
     if (!body.customer) throw field('customer', 'customer is required: name, email and phone of the person booking');
-    const phone = body.customer.phone?.trim();
-    if (!phone) throw field('customer.phone', 'Phone number is required');
+    if (!body.customer.phone?.trim()) throw field('customer.phone', 'Phone number is required');
+    // Stored in E.164, read with the company's country (docs/decisions/22-messaging.md).
+    const phone = normalisePhone(body.customer.phone, company.country, 'customer.phone')!;
     typed = { name: body.customer.name, email: body.customer.email, phone };
     customer = { kind: 'contact', contact: typed };
   }
@@ -186,7 +193,11 @@ async function prepareStaffBooking(
     if (!person) throw field('user_id', 'Unknown customer');
     customer = { kind: 'user', person };
   } else if (body.customer) {
-    typed = { name: body.customer.name, email: body.customer.email, phone: body.customer.phone?.trim() || null };
+    typed = {
+      name: body.customer.name,
+      email: body.customer.email,
+      phone: normalisePhone(body.customer.phone, company.country, 'customer.phone'),
+    };
     customer = { kind: 'contact', contact: typed };
   }
 

@@ -107,7 +107,7 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
         company_id: a.companyId,
         service_type_ids: [a.serviceId],
         start_time: '2026-11-24T11:00:00.000Z',
-        customer: { name: 'Impostor', email: email.toUpperCase(), phone: '999' },
+        customer: { name: 'Impostor', email: email.toUpperCase(), phone: '(415) 555-0999' },
       });
       expect(res.status, res.text).toBe(201);
       expect(res.body.user_id).toBe(known.id);
@@ -118,7 +118,7 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
         phone: '111',
       });
       const staff = await t.call('GET', `/appointments/${res.body.id}`, { token: a.admin.token });
-      expect(staff.body.booking_contact).toEqual({ name: 'Impostor', email, phone: '999' });
+      expect(staff.body.booking_contact).toEqual({ name: 'Impostor', email, phone: '+14155550999' });
       expect(staff.body.customer_phone).toBe('111');
     });
 

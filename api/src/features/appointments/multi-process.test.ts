@@ -80,7 +80,7 @@ describe.each(testDialects())('booking through two API processes on one %s datab
               company_id: companyId,
               service_type_ids: [serviceId],
               start_time: start,
-              customer: { name: `Racer ${i}`, email: `racer${i}@two-processes.test`, phone: '0123' },
+              customer: { name: `Racer ${i}`, email: `racer${i}@two-processes.test`, phone: '+1 415 555 0123' },
             },
           }),
         ),
@@ -103,7 +103,7 @@ describe.each(testDialects())('booking through two API processes on one %s datab
       company_id: companyId,
       service_type_ids: [serviceId],
       start_time: start,
-      customer: { name: 'Twice', email: 'twice@two-processes.test', phone: '0123' },
+      customer: { name: 'Twice', email: 'twice@two-processes.test', phone: '+1 415 555 0123' },
     };
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

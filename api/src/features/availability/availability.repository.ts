@@ -12,6 +12,8 @@ export interface BookingCompany {
   enable_employee_booking: number;
   subscription_expires_at: string | null;
   longest_appointment_minutes: number;
+  /** ISO 3166-1 alpha-2: the region of phone numbers typed without a + (lib/phone.ts). */
+  country: string;
 }
 
 export interface BookableService {
@@ -30,6 +32,7 @@ const COMPANY_COLUMNS = [
   'companies.enable_employee_booking',
   'companies.subscription_expires_at',
   'companies.longest_appointment_minutes',
+  'companies.country',
 ] as const;
 
 const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>

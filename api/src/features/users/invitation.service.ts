@@ -2,6 +2,7 @@
 // that lets them set their first password (docs/decisions/02-api-conventions.md, "Invitations").
 import type { DbOrTx, Role, UserRow } from '@bookwell/db';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import { normalisePhone } from '../../lib/phone.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import { sendPasswordLink } from '../password-tokens/password-token.service.ts';
 import { retireUserTokens, wasInvited } from '../password-tokens/password-token.repository.ts';
@@ -29,6 +30,8 @@ export interface NewPerson {
 export async function addPerson(trx: DbOrTx, companyId: number, person: NewPerson, opts: { appUrl: string; now: Date }): Promise<UserRow> {
   const company = await lockCompany(trx, companyId);
   if (!company) throw notFound('Company not found');
+  // Stored in E.164, read with the company's country (docs/decisions/22-messaging.md).
+  person = { ...person, phone: normalisePhone(person.phone, company.country, 'phone') };
   const existing = await findByCompanyEmail(trx, companyId, person.email);
   if (existing && !existing.archived_at) throw badRequest(EMAIL_EXISTS);
   const isStaff = person.role !== 'customer';

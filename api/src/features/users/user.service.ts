@@ -5,6 +5,7 @@ import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
 import { hashPassword } from '../../lib/auth.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import { normalisePhone } from '../../lib/phone.ts';
 import { isUniqueViolation, uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import { EMAIL_EXISTS, addPerson, redirectInvitation } from './invitation.service.ts';
@@ -117,12 +118,14 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
           const company = await lockCompany(trx, target.company_id);
           if (company) await assertRoomForOneMoreStaff(trx, company);
         }
+        // Stored in E.164, read with the person's company's country (docs/decisions/22-messaging.md).
+        const country = change.phone && target.company_id != null ? (await findCompanyById(trx, target.company_id))?.country : null;
         const row = await updatePerson(
           trx,
           target.id,
           {
             name: change.name,
-            phone: change.phone,
+            phone: change.phone === undefined ? undefined : normalisePhone(change.phone, country, 'phone'),
             email: emailChanged ? change.email : undefined,
             role: roleChanged ? change.role : undefined,
           },

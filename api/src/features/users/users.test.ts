@@ -133,7 +133,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
         role: 'employee',
         company_id: a.companyId,
         has_password: false,
-        phone: '+33 1 23 45 67 89',
+        phone: '+33123456789', // stored in E.164 (docs/decisions/22-messaging.md)
       });
       const row = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
       expect(row.password_hash).toBeNull();
@@ -291,10 +291,10 @@ describe.each(testDialects())('users on %s', (dialect) => {
       for (const who of [a.employee, a.user, a.customer]) {
         const res = await call('PUT', `/users/${who.id}`, {
           token: who.token,
-          body: { name: `  Renamed ${who.role}  `, phone: '555 0100' },
+          body: { name: `  Renamed ${who.role}  `, phone: '(415) 555-0100' },
         });
         expect(res.status).toBe(200);
-        expect(res.body).toMatchObject({ name: `Renamed ${who.role}`, phone: '555 0100' });
+        expect(res.body).toMatchObject({ name: `Renamed ${who.role}`, phone: '+14155550100' });
         const patched = await call('PATCH', `/users/${who.id}`, { token: who.token, body: { phone: '' } });
         expect(patched.status).toBe(200);
         expect(patched.body).toMatchObject({ name: `Renamed ${who.role}`, phone: null });
@@ -315,7 +315,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
       const res = await call('PUT', `/users/${a.employee.id}`, { token: a.manager.token, body: { name: 'Edited by manager', email } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ name: 'Edited by manager', email: email.toLowerCase() });
-      expect((await call('PUT', `/users/${a.customer.id}`, { token: a.manager.token, body: { phone: '123' } })).status).toBe(200);
+      expect((await call('PUT', `/users/${a.customer.id}`, { token: a.manager.token, body: { phone: '415 555 0123' } })).status).toBe(200);
       expect((await call('PUT', `/users/${a.admin.id}`, { token: a.manager.token, body: { name: 'Coup' } })).status).toBe(403);
       expect((await call('PUT', `/users/${a.manager.id}`, { token: a.admin.token, body: { name: 'Edited by admin' } })).status).toBe(200);
       const taken = await t.db.selectFrom('users').select('email').where('id', '=', a.user.id).executeTakeFirstOrThrow();
