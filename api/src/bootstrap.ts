@@ -15,6 +15,7 @@ import { pruneHits } from './lib/rate-limit.ts';
 import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
 import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.service.ts';
+import { createTwilioSms } from './features/notifications/twilio-sms.ts';
 import { createGlobalAdmin } from './features/users/user.service.ts';
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
@@ -39,7 +40,14 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureGlobalAdmin(database, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
   const jwtKey = await loadJwtKey(database.db, config.JWT_SECRET);
   const now = opts.now ?? (() => new Date());
-  const dispatcher = createDispatcher({ db: database.db, config, log, now });
+  const dispatcher = createDispatcher({
+    db: database.db,
+    config,
+    log,
+    now,
+    // Texts go out only with SMS_PROVIDER=twilio (config.ts requires its credentials then).
+    sms: config.SMS_PROVIDER === 'twilio' ? createTwilioSms(config) : null,
+  });
   const deps: AppDeps = {
     db: database.db,
     database,
