@@ -12,6 +12,7 @@ import { CompanyProfileCard } from './components/company-profile-card.tsx';
 import { BookingOptionsCard } from './components/booking-options-card.tsx';
 import { CompanyHoursCard } from './components/company-hours-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
+import { CompanyFeedCard } from './components/company-feed-card.tsx';
 import './company-settings-page.css';
 
 export default function CompanySettingsPage() {
@@ -42,6 +43,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
           <BookingLinkCard company={c} />
           <SubscriptionCard company={c} canManageBilling={canManageBilling} />
           <BookingOptionsCard company={c} />
+          <CompanyFeedCard company={c} />
         </div>
         <div className="cs-col">
           <CompanyProfileCard key={c.id} company={c} />
