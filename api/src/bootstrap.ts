@@ -47,6 +47,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     now,
     // Texts go out only with SMS_PROVIDER=twilio (config.ts requires its credentials then).
     sms: config.SMS_PROVIDER === 'twilio' ? createTwilioSms(config) : null,
+    schedule: !config.DISABLE_SCHEDULER,
   });
   const deps: AppDeps = {
     db: database.db,
@@ -119,7 +120,9 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
         void pruneIdempotencyKeys(deps.db, deps.now()).catch(() => {});
       }),
     );
-    dispatcher.nudge();
+    // A pass at start: messages a stopped or crashed process left behind go now, not at the next tick
+    // (docs/decisions/22-messaging.md).
+    void dispatcher.runOnce();
   }
 
   const server: ServerType = await new Promise((resolve) => {

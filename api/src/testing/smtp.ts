@@ -15,21 +15,71 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startTestSmtp(): Promise<TestSmtp> {
+export interface TestSmtpOptions {
+  /**
+   * Refuses a recipient: answer a reply line (such as '550 5.1.1 No such mailbox') to refuse it,
+   * null to take it. `attempt` counts the times this address was offered (1 the first time). The
+   * default refuses addresses starting with 'reject-once' the first time (550) and 'reject-always'
+   * every time (550), and defers 'tempfail' ones (451): real failures for outbox tests.
+   */
+  reject?: (address: string, attempt: number) => string | null;
+  /** Keep every message's data unanswered until `release()` (a send in flight, for crash tests). */
+  hold?: boolean;
+}
+
+export interface HeldSmtp extends TestSmtp {
+  /** Messages whose data arrived but are not answered yet (while `hold`). */
+  held: ReceivedMail[];
+  /** Answers the held messages (they then count as received) and stops holding. */
+  release(): void;
+}
+
+export function defaultReject(address: string, attempt: number): string | null {
+  const local = address.toLowerCase();
+  if (local.startsWith('reject-always')) return '550 5.1.1 Mailbox unavailable';
+  if (local.startsWith('reject-once') && attempt === 1) return '550 5.1.1 Mailbox unavailable';
+  if (local.startsWith('tempfail')) return '451 4.3.0 Try again later';
+  return null;
+}
+
+export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<HeldSmtp> {
   const messages: ReceivedMail[] = [];
+  const held: ReceivedMail[] = [];
+  const heldCallbacks: (() => void)[] = [];
+  let holding = !!options.hold;
+  const reject = options.reject ?? defaultReject;
+  const offered = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const attempt = (offered.get(address.address.toLowerCase()) ?? 0) + 1;
+      offered.set(address.address.toLowerCase(), attempt);
+      const refusal = reject(address.address, attempt);
+      if (!refusal) return callback();
+      const err = new Error(refusal.slice(4)) as Error & { responseCode: number };
+      err.responseCode = Number(refusal.slice(0, 3));
+      callback(err);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        messages.push({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
+        };
+        if (holding) {
+          held.push(mail);
+          heldCallbacks.push(() => {
+            messages.push(mail);
+            callback();
+          });
+          return;
+        }
+        messages.push(mail);
         callback();
       });
     },
@@ -39,6 +89,11 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    held,
+    release() {
+      holding = false;
+      for (const answer of heldCallbacks.splice(0)) answer();
+    },
     async waitFor(pred, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
@@ -50,6 +105,11 @@ export async function startTestSmtp(): Promise<TestSmtp> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The Message-ID header of a received email. */
+export function messageIdOf(raw: string): string | null {
+  return /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1] ?? null;
 }
 
 /** Decodes a quoted-printable email body enough to find links in it. */

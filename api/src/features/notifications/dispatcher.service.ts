@@ -1,44 +1,95 @@
-// Sends due outbox messages exactly once across processes: each message is claimed by a conditional
-// update before sending, recorded as sent after, and retried with backoff when sending fails.
+// Sends due outbox messages exactly once across processes (docs/decisions/22-messaging.md): messages
+// are claimed in small batches by one conditional update with a short lease, sent a few at a time,
+// and recorded as sent or failed only while the claim is still ours. Failures are retried with
+// backoff; a permanent refusal or exhausted attempts make a message dead, with the reason.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Kysely } from 'kysely';
 import type { Database, OutboxMessageRow } from '@bookwell/db';
 import type { Config } from '../../config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import {
-  claimMessage,
-  dueMessages,
+  claimDueMessages,
+  countPending,
+  giveUpExpiredSmsClaims,
   markFailed,
   markSent,
-  markUnknownOutcomeDead,
+  nextWakeup,
+  recordSmsOptOut,
   type Attachment,
+  type Claim,
   type RenderedColumns,
 } from './outbox.repository.ts';
 import { renderQueuedEmail } from './appointment-emails.ts';
+import { DeliveryError } from './delivery-error.ts';
 
-const CLAIM_MS = 2 * 60_000;
-const MAX_ATTEMPTS = 8;
-const BATCH = 20;
+/** Each SMTP wait (connecting, the greeting, any silence on the socket) gives up after this. */
+export const SMTP_TIMEOUT_MS = 20_000;
+/**
+ * A claim's lease: longer than one send can take (the SMTP timeout, plus the database writes), and
+ * short enough that a message claimed by a process that died goes out within a minute of any
+ * process's next tick (DECISIONS 10).
+ */
+export const CLAIM_MS = 30_000;
+/** A send that has not finished by then is counted as failed (and retried) before the lease runs out. */
+const SEND_DEADLINE_MS = 25_000;
+export const MAX_ATTEMPTS = 8;
+/** Messages claimed and sent at once: a backlog drains in batches of this size until none is due. */
+const CONCURRENCY = 8;
+/** The dispatcher wakes itself for retries and expired leases due within this time (the minute tick covers later ones). */
+const WAKE_AHEAD_MS = 60_000;
 
 export interface SmsSender {
   send(to: string, text: string): Promise<void>;
 }
 
 export interface Dispatcher {
-  /** Sends everything due now; resolves when this pass is done. */
+  /** Sends everything due now, batch after batch until none is due; resolves when this pass is done. */
   runOnce(): Promise<number>;
   /** Ask for a pass soon (after a commit that queued a message). Coalesces calls. */
   nudge(): void;
   stop(): Promise<void>;
 }
 
+/** The wait before attempt `attempts + 1`: 30 s, 1, 2, 4 ... minutes, at most an hour. */
 export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
 }
 
 export function createTransport(config: Config): Transporter | null {
   if (!config.SMTP_URL) return null;
-  return nodemailer.createTransport(config.SMTP_URL);
+  // Explicit timeouts bound how long a claim can be busy (nodemailer's own defaults are minutes);
+  // settings in the URL itself still win.
+  return nodemailer.createTransport({
+    url: config.SMTP_URL,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+}
+
+/**
+ * Whether a failed send can never succeed as it is: an SMTP 5xx answer to the envelope or the message
+ * (RFC 5321: permanent, such as an unknown mailbox), or a channel's DeliveryError saying so. A 5xx
+ * to the login is a configuration problem of ours, retried like a network error.
+ */
+export function isPermanent(err: unknown): boolean {
+  if (err instanceof DeliveryError) return err.permanent;
+  const e = err as { responseCode?: number; code?: string } | null;
+  return !!e && typeof e.responseCode === 'number' && e.responseCode >= 500 && (e.code === 'EENVELOPE' || e.code === 'EMESSAGE');
+}
+
+function errorText(err: unknown): string {
+  return String((err as Error)?.message ?? err).slice(0, 500);
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`send did not finish within ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export function createDispatcher(opts: {
@@ -48,13 +99,20 @@ export function createDispatcher(opts: {
   now: () => Date;
   transport?: Transporter | null;
   sms?: SmsSender | null;
+  /** Wake up by itself for retries and expired leases due soon (the server's scheduler; off in tests). */
+  schedule?: boolean;
+  /** Messages claimed and sent at once (tests and benchmarks). */
+  concurrency?: number;
 }): Dispatcher {
   const { db, config, log, now } = opts;
   const transport = opts.transport === undefined ? createTransport(config) : opts.transport;
+  const concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  let wakeTimer: NodeJS.Timeout | null = null;
+  let loggedUnconfigured = false;
 
   /** Sends the message; answers the body columns to record when it was rendered only now. */
   async function deliver(row: OutboxMessageRow): Promise<RenderedColumns> {
@@ -72,6 +130,8 @@ export function createDispatcher(opts: {
         body = { subject: r.subject, text: r.text, html: r.html, attachments: r.attachments };
         rendered = { subject: r.subject, body_text: r.text, body_html: r.html, attachments: JSON.stringify(r.attachments), render: null };
       }
+      // The stored Message-ID goes with every attempt: a receiver that got an attempt whose outcome
+      // we never learned (the process died) drops the copy.
       await transport.sendMail({
         from: config.MAIL_FROM,
         to: row.to_address,
@@ -88,39 +148,80 @@ export function createDispatcher(opts: {
     return {};
   }
 
+  /** Sends one claimed message and records the outcome; true when it was sent and recorded. */
+  async function sendClaimed(row: OutboxMessageRow): Promise<boolean> {
+    const claim: Claim = { id: row.id, attempts: row.attempts, locked_until: row.locked_until! };
+    try {
+      const rendered = await withDeadline(deliver(row), SEND_DEADLINE_MS);
+      if (await markSent(db, claim, rendered, now())) return true;
+      // Our lease ran out and another process took the message over: it records the outcome.
+      log.warn('outbox claim lost before marking sent', { id: row.id, channel: row.channel, kind: row.kind });
+      return false;
+    } catch (err) {
+      const permanent = isPermanent(err);
+      const dead = permanent || row.attempts >= MAX_ATTEMPTS;
+      const error = errorText(err);
+      const at = now();
+      if (err instanceof DeliveryError && err.optOut && row.company_id != null) {
+        const companyId = row.company_id;
+        await db.transaction().execute(async (trx) => {
+          await markFailed(trx, claim, { dead: true, retryAt: at, error });
+          await recordSmsOptOut(trx, companyId, row.to_address, at);
+        });
+      } else {
+        await markFailed(db, claim, { dead, retryAt: new Date(at.getTime() + backoffMs(row.attempts)), error });
+      }
+      log.warn('outbox send failed', { id: row.id, channel: row.channel, kind: row.kind, attempts: row.attempts, dead, permanent });
+      return false;
+    }
+  }
+
+  /** Once per process: what waits because its channel is not configured (counts only, never addresses or secrets). */
+  async function logUnconfigured(): Promise<void> {
+    if (loggedUnconfigured) return;
+    loggedUnconfigured = true;
+    if (!transport) {
+      const n = await countPending(db, 'email');
+      log.warn('SMTP is not configured (SMTP_URL is unset): emails wait in the outbox until it is', { pendingEmails: n });
+    }
+    if (!opts.sms) {
+      const n = await countPending(db, 'sms');
+      if (n) log.warn('SMS is not configured: texts wait in the outbox until it is', { pendingSms: n });
+    }
+  }
+
   async function pass(): Promise<number> {
-    const at = now();
-    // Messages whose channel cannot send here stay pending (kept and logged, never lost).
     const channels: ('email' | 'sms')[] = [];
     if (transport) channels.push('email');
     if (opts.sms) channels.push('sms');
-    if (!channels.length) return 0;
-    const due = await dueMessages(db, channels, at, BATCH);
+    if (!transport || !opts.sms) await logUnconfigured();
+    // An SMS claimed by a process that died may have gone out: it is not sent again (DECISIONS 7).
+    await giveUpExpiredSmsClaims(db, now());
     let sent = 0;
-    for (const row of due) {
-      if (stopped) break;
-      if (row.state === 'sending' && row.channel === 'sms') {
-        // An SMS whose outcome is unknown is not retried: a duplicate text is worse than a missing one.
-        await markUnknownOutcomeDead(db, row.id, 'outcome unknown after a crash; SMS not retried');
-        continue;
-      }
-      if (!(await claimMessage(db, row, new Date(at.getTime() + CLAIM_MS)))) continue;
-      try {
-        const rendered = await deliver(row);
-        await markSent(db, row.id, rendered, now());
-        sent++;
-      } catch (err) {
-        const attempts = row.attempts + 1;
-        const dead = attempts >= MAX_ATTEMPTS;
-        await markFailed(db, row.id, {
-          dead,
-          retryAt: new Date(now().getTime() + backoffMs(attempts)),
-          error: String((err as Error).message ?? err).slice(0, 500),
-        });
-        log.warn('outbox send failed', { id: row.id, channel: row.channel, kind: row.kind, attempts, dead });
-      }
+    while (channels.length && !stopped) {
+      const at = now();
+      const batch = await claimDueMessages(db, channels, at, new Date(at.getTime() + CLAIM_MS), concurrency);
+      if (!batch.length) break;
+      const results = await Promise.all(batch.map(sendClaimed));
+      sent += results.filter(Boolean).length;
     }
+    if (opts.schedule && channels.length && !stopped) await scheduleWakeup(channels);
     return sent;
+  }
+
+  /** Runs a pass when the next retry or expired lease comes due, if that is before the minute tick would. */
+  async function scheduleWakeup(channels: ('email' | 'sms')[]): Promise<void> {
+    const at = now();
+    const next = await nextWakeup(db, channels, at);
+    if (!next) return;
+    const wait = Math.max(0, new Date(next).getTime() - at.getTime()) + 100;
+    if (wait > WAKE_AHEAD_MS) return;
+    if (wakeTimer) clearTimeout(wakeTimer);
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      void runOnce();
+    }, wait);
+    wakeTimer.unref?.();
   }
 
   async function loop(): Promise<number> {
@@ -139,7 +240,7 @@ export function createDispatcher(opts: {
     }
     running = loop()
       .catch((err) => {
-        log.error('outbox pass failed', { error: String(err?.message ?? err) });
+        log.error('outbox pass failed', { error: errorText(err) });
         return 0;
       })
       .finally(() => {
@@ -160,6 +261,7 @@ export function createDispatcher(opts: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
       await running;
       transport?.close();
     },

@@ -1,7 +1,8 @@
 // The persistent outbox: every email or SMS is first a row here, written in the same transaction as
 // the change that caused it, so no message is lost when a process dies or SMTP is down.
 import crypto from 'node:crypto';
-import { arg, prepared, type DbOrTx, type OutboxMessageRow } from '@bookwell/db';
+import { PostgresAdapter } from 'kysely';
+import { arg, prepared, type DbOrTx, type OutboxMessageRow, type OutboxState } from '@bookwell/db';
 
 export interface Attachment {
   filename: string;
@@ -103,75 +104,207 @@ export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<
   return insertOutboxMessage(db, outboxValues('sms', m, now));
 }
 
-// --- sending (the dispatcher's side)
+// --- sending (the dispatcher's side, docs/decisions/22-messaging.md)
 
-/** Due messages of these channels: pending or failed ones whose time has come, and claims that expired. */
-export async function dueMessages(
+/** Which message a claim holds: it is still ours only while state, attempts and lease are what the claim set. */
+export interface Claim {
+  id: number;
+  attempts: number;
+  locked_until: string;
+}
+
+/**
+ * An SMS claimed by a process that died has an unknown outcome: it is given up rather than sent twice
+ * (DECISIONS 7, docs/decisions/22-messaging.md). Answers how many were given up.
+ */
+export async function giveUpExpiredSmsClaims(db: DbOrTx, now: Date): Promise<number> {
+  const res = await db
+    .updateTable('outbox_messages')
+    .set({ state: 'dead', last_error: 'outcome unknown after a crash; SMS not retried', locked_until: null })
+    .where('channel', '=', 'sms')
+    .where('state', '=', 'sending')
+    .where('locked_until', '<', now.toISOString())
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/**
+ * Claims up to `limit` due messages of these channels until `lockedUntil`, in one statement: pending
+ * or failed ones whose time has come, and emails whose claim expired (the process died mid-send; the
+ * email goes again with the same Message-ID). Each claim raises `attempts`, so a claim taken over
+ * later never matches the older holder's. On PostgreSQL rows another process is claiming right now
+ * are skipped instead of waited for, so two dispatchers share a backlog rather than queue on it.
+ */
+export async function claimDueMessages(
   db: DbOrTx,
   channels: OutboxMessageRow['channel'][],
   now: Date,
+  lockedUntil: Date,
   limit: number,
 ): Promise<OutboxMessageRow[]> {
+  if (!channels.length) return [];
   const iso = now.toISOString();
-  return db
+  let due = db
     .selectFrom('outbox_messages')
-    .selectAll()
+    .select('id')
     .where('channel', 'in', channels)
     .where((eb) =>
       eb.or([
         eb.and([eb('state', 'in', ['pending', 'failed']), eb('due_at', '<=', iso)]),
-        // A claim that expired: the process died mid-send, so the outcome is unknown.
-        eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)]),
+        eb.and([eb('state', '=', 'sending'), eb('channel', '=', 'email'), eb('locked_until', '<', iso)]),
       ]),
     )
     .orderBy('due_at')
-    .limit(limit)
+    .orderBy('id')
+    .limit(limit);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('outbox_messages')
+    .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), locked_until: lockedUntil.toISOString() }))
+    .where('id', 'in', due)
+    // Re-checked here: on SQLite the subquery and the update are one statement under the write lock,
+    // on PostgreSQL a row changed since the subquery read it must still be due.
+    .where((eb) => eb.or([eb('state', 'in', ['pending', 'failed']), eb.and([eb('state', '=', 'sending'), eb('locked_until', '<', iso)])]))
+    .returningAll()
     .execute();
+  return rows.sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.id - b.id));
 }
 
-/** Claims a message for sending until `lockedUntil`; false when another process changed it first. */
-export async function claimMessage(db: DbOrTx, row: OutboxMessageRow, lockedUntil: Date): Promise<boolean> {
-  const res = await db
-    .updateTable('outbox_messages')
-    .set({ state: 'sending', attempts: row.attempts + 1, locked_until: lockedUntil.toISOString() })
-    .where('id', '=', row.id)
-    .where('state', '=', row.state)
-    .where('attempts', '=', row.attempts)
+/** The earliest moment after `now` a message of these channels comes due again (a retry, or a lease that runs out). */
+export async function nextWakeup(db: DbOrTx, channels: OutboxMessageRow['channel'][], now: Date): Promise<string | null> {
+  const iso = now.toISOString();
+  const [retry, lease] = await Promise.all([
+    db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.min('due_at').as('at'))
+      .where('channel', 'in', channels)
+      .where('state', 'in', ['pending', 'failed'])
+      .where('due_at', '>', iso)
+      .executeTakeFirst(),
+    db
+      .selectFrom('outbox_messages')
+      .select((eb) => eb.fn.min('locked_until').as('at'))
+      .where('channel', 'in', channels)
+      .where('state', '=', 'sending')
+      .where('locked_until', '>', iso)
+      .executeTakeFirst(),
+  ]);
+  const times = [retry?.at, lease?.at].filter((t): t is string => !!t).map((t) => new Date(t).toISOString());
+  return times.length ? times.sort()[0]! : null;
+}
+
+/** How many messages are waiting to be sent (for the log line when a channel is not configured). */
+export async function countPending(db: DbOrTx, channel: OutboxMessageRow['channel']): Promise<number> {
+  const row = await db
+    .selectFrom('outbox_messages')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('channel', '=', channel)
+    .where('state', 'in', ['pending', 'failed', 'sending'])
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return Number(row?.n ?? 0);
 }
 
 /** The body columns of a message rendered at send time, recorded with its 'sent' state. */
 export type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
 
-export async function markSent(db: DbOrTx, id: number, rendered: RenderedColumns, now: Date): Promise<void> {
-  await db
+/**
+ * Records the message as sent, only while the claim is still ours (state, attempts and lease as the
+ * claim set them): a holder whose lease was taken over changes nothing. False in that case.
+ */
+export async function markSent(db: DbOrTx, claim: Claim, rendered: RenderedColumns, now: Date): Promise<boolean> {
+  const res = await db
     .updateTable('outbox_messages')
     .set({ ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** A failed attempt: retried at `retryAt`, or given up (`dead`). */
-export async function markFailed(db: DbOrTx, id: number, f: { dead: boolean; retryAt: Date; error: string }): Promise<void> {
-  await db
-    .updateTable('outbox_messages')
-    .set({
-      state: f.dead ? 'dead' : 'failed',
-      due_at: f.retryAt.toISOString(),
-      locked_until: null,
-      last_error: f.error,
-    })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Gives up a message still marked as being sent (its outcome is unknown). */
-export async function markUnknownOutcomeDead(db: DbOrTx, id: number, reason: string): Promise<void> {
-  await db
-    .updateTable('outbox_messages')
-    .set({ state: 'dead', last_error: reason, locked_until: null })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
     .where('state', '=', 'sending')
+    .where('attempts', '=', claim.attempts)
+    .where('locked_until', '=', claim.locked_until)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** A failed attempt: retried at `retryAt`, or given up (`dead`). Only while the claim is still ours. */
+export async function markFailed(db: DbOrTx, claim: Claim, f: { dead: boolean; retryAt: Date; error: string }): Promise<boolean> {
+  const res = await db
+    .updateTable('outbox_messages')
+    .set({ state: f.dead ? 'dead' : 'failed', due_at: f.retryAt.toISOString(), locked_until: null, last_error: f.error })
+    .where('id', '=', claim.id)
+    .where('state', '=', 'sending')
+    .where('attempts', '=', claim.attempts)
+    .where('locked_until', '=', claim.locked_until)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * A customer replied STOP to our texts (Twilio error 21610): every customer of the company with that
+ * number is marked opted out, and their SMS still waiting is cancelled (DECISIONS 10). Answers how
+ * many queued SMS were cancelled.
+ */
+export async function recordSmsOptOut(db: DbOrTx, companyId: number, phone: string, now: Date): Promise<number> {
+  await db
+    .updateTable('users')
+    .set({ sms_opted_out_at: now.toISOString() })
+    .where('company_id', '=', companyId)
+    .where('role', '=', 'customer')
+    .where('phone', '=', phone)
+    .where('sms_opted_out_at', 'is', null)
     .execute();
+  const res = await db
+    .updateTable('outbox_messages')
+    .set({ state: 'cancelled', locked_until: null, last_error: 'recipient opted out of SMS' })
+    .where('company_id', '=', companyId)
+    .where('channel', '=', 'sms')
+    .where('to_address', '=', phone)
+    .where('state', 'in', ['pending', 'failed'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+// --- the company's outbox, for its admins (DECISIONS 10)
+
+export interface MessageFilter {
+  state?: OutboxState;
+  kind?: string;
+  appointmentId?: number;
+  limit: number;
+}
+
+/** The company's messages, newest first; only the columns the list shows (never a body or link). */
+export async function listCompanyMessages(db: DbOrTx, companyId: number, f: MessageFilter) {
+  let q = db
+    .selectFrom('outbox_messages')
+    .select(['id', 'kind', 'channel', 'to_address', 'state', 'due_at', 'sent_at', 'attempts', 'last_error', 'appointment_id', 'created_at'])
+    .where('company_id', '=', companyId);
+  if (f.state) q = q.where('state', '=', f.state);
+  if (f.kind) q = q.where('kind', '=', f.kind);
+  if (f.appointmentId != null) q = q.where('appointment_id', '=', f.appointmentId);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+export type CompanyMessageRow = Awaited<ReturnType<typeof listCompanyMessages>>[number];
+
+export async function findCompanyMessage(db: DbOrTx, companyId: number, id: number): Promise<CompanyMessageRow | undefined> {
+  return db
+    .selectFrom('outbox_messages')
+    .select(['id', 'kind', 'channel', 'to_address', 'state', 'due_at', 'sent_at', 'attempts', 'last_error', 'appointment_id', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Puts a failed or dead message back to pending, due now, with a fresh set of attempts; false when it
+ * is in another state (changed meanwhile). Its Message-ID stays, so a receiver that did get an
+ * earlier attempt drops the copy.
+ */
+export async function requeueMessage(db: DbOrTx, companyId: number, id: number, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('outbox_messages')
+    .set({ state: 'pending', attempts: 0, due_at: now.toISOString(), locked_until: null })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('state', 'in', ['failed', 'dead'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
