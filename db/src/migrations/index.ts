@@ -8,6 +8,7 @@ import * as outboxRender from './2026-11-22-032-outbox-render.ts';
 import * as messagingSettings from './2026-11-25-040-messaging-settings.ts';
 import * as phoneE164 from './2026-11-25-042-phone-e164.ts';
 import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
+import * as messageKinds from './2026-11-25-044-message-kinds.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-040-messaging-settings': messagingSettings,
   '2026-11-25-042-phone-e164': phoneE164,
   '2026-11-25-043-feed-token-hash': feedTokenHash,
+  '2026-11-25-044-message-kinds': messageKinds,
 };

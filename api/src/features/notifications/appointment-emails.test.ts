@@ -173,9 +173,9 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
       .orderBy('id')
       .execute();
     expect(sent).toEqual([
-      { kind: 'appointment_confirmation', state: 'sent' },
-      { kind: 'appointment_reschedule', state: 'sent' },
-      { kind: 'appointment_cancellation', state: 'sent' },
+      { kind: 'confirmation', state: 'sent' },
+      { kind: 'reschedule', state: 'sent' },
+      { kind: 'cancellation', state: 'sent' },
     ]);
     // Rendered when sent, and recorded as sent: the rows keep what went out.
     const kept = await t.db
@@ -198,7 +198,7 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
         company_id: co.companyId,
         appointment_id: null,
         channel: 'email',
-        kind: 'appointment_confirmation',
+        kind: 'confirmation',
         to_address: 'broken@example.test',
         subject: 'Booking confirmed',
         body_text: '',

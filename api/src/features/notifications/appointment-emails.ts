@@ -196,7 +196,8 @@ export async function queueAppointmentEmail(db: DbOrTx, input: AppointmentEmailI
     db,
     {
       to: input.customer.email,
-      kind: `appointment_${input.kind}`,
+      // The kind names of DECISIONS 10 (the admins' message list filters on them).
+      kind: input.kind,
       companyId: input.company.id,
       appointmentId: input.appointment.id,
       subject: appointmentEmailSubject(input),

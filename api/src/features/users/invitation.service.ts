@@ -50,7 +50,7 @@ export async function addPerson(trx: DbOrTx, companyId: number, person: NewPerso
       trx,
       {
         to: user.email,
-        kind: 'customer_added',
+        kind: 'invitation',
         companyId,
         subject: `You were added as a customer of ${company.name}`,
         text: `Hello ${user.name},\n\n${company.name} added you as a customer. You already have an account with this email address, so there is no new password to set.\n\nYou can book with ${company.name} at ${opts.appUrl}/public/booking/${company.slug}\n`,

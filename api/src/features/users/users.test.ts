@@ -138,7 +138,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
       const row = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.id).executeTakeFirstOrThrow();
       expect(row.password_hash).toBeNull();
       const mail = await t.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', email.toLowerCase()).execute();
-      expect(mail.map((m) => m.kind)).toEqual(['password_invite']);
+      expect(mail.map((m) => m.kind)).toEqual(['invitation']);
       expect(mail[0].body_text).toContain('/reset-password?token=');
       const tokens = await t.db.selectFrom('password_tokens').selectAll().where('user_id', '=', res.body.id).execute();
       expect(tokens).toHaveLength(1);
@@ -243,7 +243,7 @@ describe.each(testDialects())('users on %s', (dialect) => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ company_id: a.companyId, role: 'customer', has_password: false });
       const mail = await t.db.selectFrom('outbox_messages').selectAll().where('to_address', '=', bAdmin.email).execute();
-      expect(mail.map((m) => m.kind)).toEqual(['customer_added']);
+      expect(mail.map((m) => m.kind)).toEqual(['invitation']);
       expect(mail[0].body_text).not.toContain('token=');
       expect(await t.db.selectFrom('password_tokens').select('id').where('user_id', '=', res.body.id).execute()).toEqual([]);
     });
