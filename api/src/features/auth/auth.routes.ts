@@ -111,7 +111,7 @@ export const authRoutes = createRouter()
     const { email, password } = c.req.valid('json');
     return c.json({ token: await signIn(c.get('deps'), c.get('clientIp'), email, password) }, 200);
   })
-  .openapi(me, async (c) => c.json(toUserDto(await currentUser(c.get('deps').db, currentActor(c).id)), 200))
+  .openapi(me, async (c) => c.json(toUserDto(await currentUser(c.get('deps').db, currentActor(c).id), { settings: true }), 200))
   .openapi(changePassword, async (c) => {
     const { current_password, new_password } = c.req.valid('json');
     const token = await changeOwnPassword(c.get('deps'), currentActor(c).id, current_password, new_password);

@@ -12,15 +12,23 @@ export const UserSchema = z
     company_id: z.number().int().nullable(),
     created_at: z.string(),
     has_password: z.boolean(),
+    /** Staff only: email me when a customer books, reschedules or cancels with me (docs/decisions/22-messaging.md). */
+    booking_notices: z.boolean().optional(),
   })
   .openapi('User');
 
 export type UserDto = z.infer<typeof UserSchema>;
 
+/** `settings`: the person's own settings too (GET/PUT /users/{id}, GET /me), for staff. */
 export function toUserDto(
-  u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | 'role' | 'company_id' | 'created_at' | 'password_hash'>,
+  u: Pick<UserRow, 'id' | 'name' | 'email' | 'phone' | 'role' | 'company_id' | 'created_at' | 'password_hash'> &
+    Partial<Pick<UserRow, 'booking_notices'>>,
+  opts: { settings?: boolean } = {},
 ): UserDto {
+  const settings =
+    opts.settings && u.role !== 'customer' && u.booking_notices !== undefined ? { booking_notices: u.booking_notices === 1 } : {};
   return {
+    ...settings,
     id: u.id,
     name: u.name,
     email: u.email,

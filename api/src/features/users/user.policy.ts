@@ -41,6 +41,7 @@ export interface PersonChange {
   phone?: string | null;
   email?: string;
   role?: Role;
+  booking_notices?: boolean;
 }
 
 /** Checks a PUT /users/{id}; fields equal to the current value are not changes (a form may send them back). */

@@ -157,12 +157,13 @@ export async function revivePerson(db: DbOrTx, id: number, person: Pick<UserRow,
 export async function updatePerson(
   db: DbOrTx,
   id: number,
-  change: { name?: string; phone?: string | null; email?: string; role?: Role },
+  change: { name?: string; phone?: string | null; email?: string; role?: Role; booking_notices?: boolean },
   now: Date,
 ): Promise<UserRow> {
   return db
     .updateTable('users')
     .set((eb) => ({
+      booking_notices: change.booking_notices === undefined ? undefined : change.booking_notices ? 1 : 0,
       name: change.name,
       phone: change.phone,
       email: change.email,

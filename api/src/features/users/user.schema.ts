@@ -51,6 +51,8 @@ export const UpdateUserBody = z
     phone: OptionalPhone.optional(),
     email: Email.optional(),
     role: z.enum(ROLES, { message: `Role must be one of ${ROLE_LIST}` }).optional(),
+    /** Staff: email me when a customer books, reschedules or cancels with me. */
+    booking_notices: z.boolean({ message: 'booking_notices must be true or false' }).optional(),
   })
   .openapi('UpdateUserRequest');
 

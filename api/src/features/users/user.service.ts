@@ -128,6 +128,7 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
             phone: change.phone === undefined ? undefined : normalisePhone(change.phone, country, 'phone'),
             email: emailChanged ? change.email : undefined,
             role: roleChanged ? change.role : undefined,
+            booking_notices: change.booking_notices,
           },
           at,
         );

@@ -89,13 +89,16 @@ const listEmployees = defineRoute({
 
 const changePersonHandler: RouteHandler<typeof updateUser.put, AppEnv> = async (c) => {
   const updated = await changePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'));
-  return c.json(toUserDto(updated), 200);
+  return c.json(toUserDto(updated, { settings: true }), 200);
 };
 
 export const userRoutes = createRouter()
   .openapi(listUsers, async (c) => {
     const people = await listVisiblePeople(c.get('deps').db, currentActor(c), c.req.valid('query'));
-    return c.json(people.map(toUserDto), 200);
+    return c.json(
+      people.map((p) => toUserDto(p)),
+      200,
+    );
   })
   .openapi(createUser, async (c) => {
     const body = c.req.valid('json');
@@ -108,7 +111,9 @@ export const userRoutes = createRouter()
   .openapi(createCustomer, async (c) =>
     c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer')), 201),
   )
-  .openapi(getUser, async (c) => c.json(toUserDto(await getPerson(c.get('deps').db, currentActor(c), c.req.valid('param').id)), 200))
+  .openapi(getUser, async (c) =>
+    c.json(toUserDto(await getPerson(c.get('deps').db, currentActor(c), c.req.valid('param').id), { settings: true }), 200),
+  )
   .openapi(updateUser.put, changePersonHandler)
   .openapi(updateUser.patch, changePersonHandler)
   .openapi(deleteUser, async (c) => {
