@@ -99,6 +99,15 @@ describe.each(testDialects())('calendar feeds on %s', (dialect) => {
     expect(await urlOf('/me/calendar-feed', second.token)).not.toBe(url);
   });
 
+  it('creates one feed when several first requests arrive at once', async () => {
+    const fresh = await addPerson(t, a.companyId, 'employee', 'Fresh Employee');
+    const urls = await Promise.all(Array.from({ length: 6 }, () => urlOf('/me/calendar-feed', fresh.token)));
+    expect(new Set(urls).size).toBe(1);
+    const rows = await t.db.selectFrom('calendar_feeds').select('id').where('user_id', '=', fresh.id).execute();
+    expect(rows).toHaveLength(1);
+    expect((await fetchFeed(urls[0])).status).toBe(200);
+  });
+
   it("serves the staff member's own appointments at the right instants across the end of daylight time", async () => {
     const res = await fetchFeed(await urlOf('/me/calendar-feed', a.employee.token));
     expect(res.status).toBe(200);
