@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import { createApp } from './app.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { loadJwtKey } from './lib/auth.ts';
+import { manageLinkKey } from './lib/manage-token.ts';
 import { pruneHits } from './lib/rate-limit.ts';
 import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
@@ -47,6 +48,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     now,
     // Texts go out only with SMS_PROVIDER=twilio (config.ts requires its credentials then).
     sms: config.SMS_PROVIDER === 'twilio' ? createTwilioSms(config) : null,
+    manageKey: manageLinkKey(jwtKey),
     schedule: !config.DISABLE_SCHEDULER,
   });
   const deps: AppDeps = {

@@ -9,6 +9,7 @@ import { uniqueEmail, startTestServer, type TestServer } from './testing/harness
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from './testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from './testing/booking-fixtures.ts';
 import { databaseFingerprint } from './testing/fingerprint.ts';
+import { manageLinkKey, manageToken, manageTokenHash, newManageNonce } from './lib/manage-token.ts';
 
 const ACTORS = ['anonymous', 'customer', 'employee', 'user', 'manager', 'admin', 'other_admin', 'global_admin'] as const;
 type Actor = (typeof ACTORS)[number];
@@ -92,6 +93,19 @@ async function insertAppointment(w: World, customerId: number) {
     .executeTakeFirstOrThrow();
   await w.t.db.insertInto('appointment_service_types').values({ appointment_id: row.id, service_type_id: w.a.serviceId }).execute();
   return row.id;
+}
+
+/** A future appointment's self-service link token (docs/decisions/23-self-service.md). */
+async function selfServiceToken(w: World): Promise<string> {
+  const id = await insertAppointment(w, w.a.customer.id);
+  const nonce = newManageNonce();
+  const token = manageToken(manageLinkKey(w.t.server.deps.jwtKey), nonce);
+  await w.t.db
+    .updateTable('appointments')
+    .set({ manage_nonce: nonce, manage_token_hash: manageTokenHash(token) })
+    .where('id', '=', id)
+    .execute();
+  return token;
 }
 
 async function insertPersonalHours(w: World) {
@@ -533,6 +547,13 @@ const MATRIX: Record<string, Entry> = {
     cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }),
   },
   'POST /companies/{id}/calendar-feed': { expect: companyAdmins(200), cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }) },
+  // Self-service links (docs/decisions/09-customer-self-service.md): the token is the credential, a Bearer token changes nothing.
+  'GET /manage/{token}': { expect: everyone(200), writes: false, cell: async (w) => ({ path: `/manage/${await selfServiceToken(w)}` }) },
+  'POST /manage/{token}/cancel': { expect: everyone(200), cell: async (w) => ({ path: `/manage/${await selfServiceToken(w)}/cancel` }) },
+  'POST /manage/{token}/reschedule': {
+    expect: everyone(200),
+    cell: async (w) => ({ path: `/manage/${await selfServiceToken(w)}/reschedule`, body: { start_time: await freeSlot(w) } }),
+  },
 
   // This server has no Stripe configured: callers who pass the access rule get 503, and so nothing
   // may change for anyone (the billing tests cover the configured answers).

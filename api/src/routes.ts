@@ -15,6 +15,7 @@ import { availabilityRoutes } from './features/availability/availability.routes.
 import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
 import { syncRoutes } from './features/sync/sync.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
+import { selfServiceRoutes } from './features/self-service/self-service.routes.ts';
 import { calendarFeedRoutes } from './features/calendar-feeds/calendar-feed.routes.ts';
 
 export function buildApiRoutes() {
@@ -35,6 +36,7 @@ export function buildApiRoutes() {
       .route('/', appointmentRoutes)
       .route('/', syncRoutes)
       .route('/', billingRoutes)
+      .route('/', selfServiceRoutes)
       .route('/', calendarFeedRoutes)
   );
 }

@@ -146,6 +146,10 @@ export interface AppointmentTable {
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
+  /** Random, per appointment: its self-service link token is an HMAC of it (docs/decisions/23-self-service.md). */
+  manage_nonce: string | null;
+  /** SHA-256 (hex) of the self-service link token: what /api/manage/<token> looks up. */
+  manage_token_hash: string | null;
 }
 
 export interface AppointmentServiceTypeTable {

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'not_accepting_bookings'
   | 'not_configured'
+  | 'too_late'
   | 'internal';
 
 export interface ErrorDetail {
@@ -40,6 +41,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   payload_too_large: 413,
   not_accepting_bookings: 403,
   not_configured: 503,
+  too_late: 403,
   internal: 500,
 };
 

@@ -6,6 +6,7 @@ import * as bookingIntegrity from './2026-11-22-030-booking-integrity.ts';
 import * as serviceTimeIndex from './2026-11-22-031-service-time-index.ts';
 import * as outboxRender from './2026-11-22-032-outbox-render.ts';
 import * as messagingSettings from './2026-11-25-040-messaging-settings.ts';
+import * as manageToken from './2026-11-25-041-manage-token.ts';
 import * as phoneE164 from './2026-11-25-042-phone-e164.ts';
 import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 import * as messageKinds from './2026-11-25-044-message-kinds.ts';
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-031-service-time-index': serviceTimeIndex,
   '2026-11-22-032-outbox-render': outboxRender,
   '2026-11-25-040-messaging-settings': messagingSettings,
+  '2026-11-25-041-manage-token': manageToken,
   '2026-11-25-042-phone-e164': phoneE164,
   '2026-11-25-043-feed-token-hash': feedTokenHash,
   '2026-11-25-044-message-kinds': messageKinds,

@@ -128,6 +128,8 @@ const APPOINTMENT_INSERT_COLUMNS = [
   'created_by',
   'created_at',
   'updated_at',
+  'manage_nonce',
+  'manage_token_hash',
 ] as const;
 // Compile-time guard: a column added to appointments must be added to the list above.
 type UnlistedColumn = Exclude<keyof NewAppointmentValues, (typeof APPOINTMENT_INSERT_COLUMNS)[number]>;

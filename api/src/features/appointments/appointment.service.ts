@@ -6,6 +6,7 @@ import type { Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
@@ -42,7 +43,7 @@ import {
 
 const NOT_FOUND = 'Appointment not found';
 
-export type AppointmentDeps = Pick<AppDeps, 'db' | 'database' | 'config' | 'now' | 'nudgeOutbox'>;
+export type AppointmentDeps = Pick<AppDeps, 'db' | 'database' | 'config' | 'now' | 'nudgeOutbox'> & Partial<Pick<AppDeps, 'jwtKey'>>;
 
 /**
  * Runs inside the write transaction, just before it commits, with the answer and the clock the write
@@ -74,7 +75,14 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
 }
 
 function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
-  return { trx, dialect: deps.database.dialect, now, appUrl: deps.config.APP_URL, mailFrom: deps.config.MAIL_FROM };
+  return {
+    trx,
+    dialect: deps.database.dialect,
+    now,
+    appUrl: deps.config.APP_URL,
+    mailFrom: deps.config.MAIL_FROM,
+    manageKey: deps.jwtKey ? manageLinkKey(deps.jwtKey) : null,
+  };
 }
 
 /** The versions an If-Match header accepts (see parseIfMatch); undefined without the header. */

@@ -7,6 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
+import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
 import {
@@ -88,6 +89,8 @@ export interface WriteContext {
   now: Date;
   appUrl: string;
   mailFrom: string;
+  /** The self-service link key (lib/manage-token.ts): new appointments get their link nonce with it. */
+  manageKey?: Uint8Array | null;
 }
 
 export interface Contact {
@@ -148,8 +151,10 @@ async function queueEmail(
       employeeName: view.employee_name,
       appUrl: ctx.appUrl,
       mailFrom: ctx.mailFrom,
+      manageNonce: view.manage_nonce,
     },
     ctx.now,
+    { manageKey: ctx.manageKey },
   );
 }
 
@@ -211,6 +216,8 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     customer_phone: b.typed?.phone ?? null,
     sms_consent: b.smsConsent ? 1 : 0,
     created_by: b.createdBy,
+    // The self-service link (docs/decisions/23-self-service.md): only the nonce and the token's hash are kept.
+    ...(ctx.manageKey ? issueManageNonce(ctx.manageKey) : { manage_nonce: null, manage_token_hash: null }),
   };
   const id = await insertAppointment(
     trx,

@@ -2,6 +2,8 @@
 // queued through the outbox inside the transaction that changed the appointment.
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { DbOrTx } from '@bookwell/db';
+import { issueManageNonce, manageToken, manageUrl } from '../../lib/manage-token.ts';
+import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import { enqueueEmail, type Attachment } from './outbox.repository.ts';
 
 export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation';
@@ -19,6 +21,11 @@ export interface AppointmentEmailInput {
   appUrl: string;
   /** MAIL_FROM: the organiser's address when the business has no email of its own. */
   mailFrom: string;
+  /**
+   * The appointment's self-service nonce: the dispatcher turns it into the customer's manage link
+   * when it sends (docs/decisions/23-self-service.md); the link itself is never stored.
+   */
+  manageNonce?: string | null;
 }
 
 export interface RenderedEmail {
@@ -26,6 +33,13 @@ export interface RenderedEmail {
   text: string;
   html: string;
   attachments: Attachment[];
+  /** The same text and HTML without the personal manage link: what the outbox row keeps after sending. */
+  record?: { text: string; html: string };
+}
+
+/** The customer's emails about an appointment they can still change carry the manage link (docs/decisions/09-customer-self-service.md). */
+function carriesManageLink(kind: string): boolean {
+  return kind === 'confirmation' || kind === 'reschedule' || kind === 'reminder';
 }
 
 /** 'Tuesday, 24 November 2026 at 9:30 AM (Europe/London)': the time as people there read it. */
@@ -116,15 +130,20 @@ export function appointmentEmailSubject(input: AppointmentEmailInput): string {
   return `${what}: ${services} at ${input.company.name}`;
 }
 
-export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date): RenderedEmail {
+export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, manageLink?: string | null): RenderedEmail {
   const { company, appointment, customer } = input;
   const tz = company.timezone;
   const when = formatForPeople(appointment.start_time, tz);
   const services = input.serviceNames.length ? input.serviceNames.join(', ') : 'Appointment';
   const minutes = Math.round((Date.parse(appointment.end_time) - Date.parse(appointment.start_time)) / 60_000);
-  const contact = company.email
-    ? `To change or cancel it, contact ${company.name} at ${company.email}.`
-    : `To change or cancel it, contact ${company.name}.`;
+  // With the manage link the customer changes or cancels it themselves (docs/decisions/23-self-service.md);
+  // rendered without the link key, they are told to contact the business.
+  const link = manageLink && carriesManageLink(input.kind) ? manageLink : null;
+  const contact = link
+    ? `To change or cancel it, open your booking page (no account needed):\n${link}\nQuestions? Contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
+    : company.email
+      ? `To change or cancel it, contact ${company.name} at ${company.email}.`
+      : `To change or cancel it, contact ${company.name}.`;
 
   const subject = appointmentEmailSubject(input);
   const intro =
@@ -158,15 +177,19 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date):
     '<table>',
     ...lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
     '</table>',
-    ...closing.split('\n').map((l) => `<p>${escapeHtml(l)}</p>`),
+    ...closing.split('\n').map((l) => (l === link ? `<p><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></p>` : `<p>${escapeHtml(l)}</p>`)),
     `<p>${escapeHtml(company.name)}</p>`,
   ].join('\n');
 
+  // The outbox row keeps the body without the link: a stored link would be a stored token.
+  const hidden = `${manageUrl(input.appUrl, '')}(personal link, not kept)`;
+  const record = link ? { text: text.split(link).join(hidden), html: html.split(escapeHtml(link)).join(escapeHtml(hidden)) } : undefined;
   const method = input.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
   return {
     subject,
     text,
     html,
+    record,
     attachments: [
       {
         filename: input.kind === 'cancellation' ? 'cancellation.ics' : 'invite.ics',
@@ -190,7 +213,16 @@ interface AppointmentRender {
  * it), and the dispatcher renders it when sending: text, HTML and invitation are the same as if
  * rendered now, but the work (a tenth of a booking) is done outside the write lock.
  */
-export async function queueAppointmentEmail(db: DbOrTx, input: AppointmentEmailInput, now: Date): Promise<void> {
+export async function queueAppointmentEmail(
+  db: DbOrTx,
+  input: AppointmentEmailInput,
+  now: Date,
+  opts: { manageKey?: Uint8Array | null } = {},
+): Promise<void> {
+  if (carriesManageLink(input.kind) && !input.manageNonce && opts.manageKey) {
+    // An appointment made before self-service links existed gets its nonce with its next email.
+    input = { ...input, manageNonce: await assignManageNonce(db, input.appointment.id, issueManageNonce(opts.manageKey)) };
+  }
   const render: AppointmentRender = { template: 'appointment', input, at: now.toISOString() };
   await enqueueEmail(
     db,
@@ -208,9 +240,14 @@ export async function queueAppointmentEmail(db: DbOrTx, input: AppointmentEmailI
   );
 }
 
-/** The email an outbox row's `render` snapshot describes; throws on a snapshot it cannot read. */
-export function renderQueuedEmail(render: string): RenderedEmail {
+/**
+ * The email an outbox row's `render` snapshot describes; throws on a snapshot it cannot read. With the
+ * link key (lib/manage-token.ts) the snapshot's nonce becomes the customer's manage link.
+ */
+export function renderQueuedEmail(render: string, opts: { manageKey?: Uint8Array | null } = {}): RenderedEmail {
   const r = JSON.parse(render) as AppointmentRender;
   if (r?.template !== 'appointment' || !r.input || typeof r.at !== 'string') throw new Error('unknown outbox render snapshot');
-  return renderAppointmentEmail(r.input, new Date(r.at));
+  const nonce = r.input.manageNonce;
+  const link = nonce && opts.manageKey ? manageUrl(r.input.appUrl, manageToken(opts.manageKey, nonce)) : null;
+  return renderAppointmentEmail(r.input, new Date(r.at), link);
 }

@@ -103,6 +103,8 @@ export function createDispatcher(opts: {
   schedule?: boolean;
   /** Messages claimed and sent at once (tests and benchmarks). */
   concurrency?: number;
+  /** The self-service link key (lib/manage-token.ts): emails get the customer's manage link when sent. */
+  manageKey?: Uint8Array | null;
 }): Dispatcher {
   const { db, config, log, now } = opts;
   const transport = opts.transport === undefined ? createTransport(config) : opts.transport;
@@ -126,9 +128,17 @@ export function createDispatcher(opts: {
       };
       let rendered: RenderedColumns = {};
       if (row.render) {
-        const r = renderQueuedEmail(row.render);
+        const r = renderQueuedEmail(row.render, { manageKey: opts.manageKey });
         body = { subject: r.subject, text: r.text, html: r.html, attachments: r.attachments };
-        rendered = { subject: r.subject, body_text: r.text, body_html: r.html, attachments: JSON.stringify(r.attachments), render: null };
+        // The row keeps the body without the manage link (r.record): a stored link is a stored token.
+        const kept = r.record ?? r;
+        rendered = {
+          subject: r.subject,
+          body_text: kept.text,
+          body_html: kept.html,
+          attachments: JSON.stringify(r.attachments),
+          render: null,
+        };
       }
       // The stored Message-ID goes with every attempt: a receiver that got an attempt whose outcome
       // we never learned (the process died) drops the copy.
