@@ -108,6 +108,20 @@ async function selfServiceToken(w: World): Promise<string> {
   return token;
 }
 
+/** A message of company A that could not be delivered: the one thing the admins' retry accepts. */
+async function deadMessage(w: World): Promise<number> {
+  const at = new Date().toISOString();
+  const row = await w.t.db
+    .insertInto('outbox_messages')
+    .values({
+      ...{ company_id: w.a.companyId, channel: 'email', kind: 'confirmation', to_address: 'gone@example.test', body_text: 'x' },
+      ...{ message_id: `<${at}.${w.day++}@matrix.test>`, state: 'dead', attempts: 8, due_at: at, created_at: at, last_error: '550 gone' },
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 async function insertPersonalHours(w: World) {
   const person = await insertPerson(w, 'employee');
   const row = await w.t.db
@@ -547,6 +561,12 @@ const MATRIX: Record<string, Entry> = {
     cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }),
   },
   'POST /companies/{id}/calendar-feed': { expect: companyAdmins(200), cell: (w) => ({ path: `/companies/${A(w)}/calendar-feed` }) },
+  // The company's outbox for its admins (docs/decisions/22-messaging.md).
+  'GET /companies/{id}/messages': { expect: companyAdmins(200), writes: false, cell: (w) => ({ path: `/companies/${A(w)}/messages` }) },
+  'POST /companies/{id}/messages/{message_id}/retry': {
+    expect: companyAdmins(200),
+    cell: async (w) => ({ path: `/companies/${A(w)}/messages/${await deadMessage(w)}/retry` }),
+  },
   // Self-service links (docs/decisions/09-customer-self-service.md): the token is the credential, a Bearer token changes nothing.
   'GET /manage/{token}': { expect: everyone(200), writes: false, cell: async (w) => ({ path: `/manage/${await selfServiceToken(w)}` }) },
   'POST /manage/{token}/cancel': { expect: everyone(200), cell: async (w) => ({ path: `/manage/${await selfServiceToken(w)}/cancel` }) },

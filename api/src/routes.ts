@@ -15,6 +15,7 @@ import { availabilityRoutes } from './features/availability/availability.routes.
 import { appointmentRoutes } from './features/appointments/appointment.routes.ts';
 import { syncRoutes } from './features/sync/sync.routes.ts';
 import { billingRoutes } from './features/billing/billing.routes.ts';
+import { messageRoutes } from './features/notifications/messages.routes.ts';
 import { selfServiceRoutes } from './features/self-service/self-service.routes.ts';
 import { calendarFeedRoutes } from './features/calendar-feeds/calendar-feed.routes.ts';
 
@@ -36,6 +37,7 @@ export function buildApiRoutes() {
       .route('/', appointmentRoutes)
       .route('/', syncRoutes)
       .route('/', billingRoutes)
+      .route('/', messageRoutes)
       .route('/', selfServiceRoutes)
       .route('/', calendarFeedRoutes)
   );

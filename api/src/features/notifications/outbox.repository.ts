@@ -282,6 +282,10 @@ export async function listCompanyMessages(db: DbOrTx, companyId: number, f: Mess
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
 }
 
+export async function companyExists(db: DbOrTx, companyId: number): Promise<boolean> {
+  return !!(await db.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst());
+}
+
 export type CompanyMessageRow = Awaited<ReturnType<typeof listCompanyMessages>>[number];
 
 export async function findCompanyMessage(db: DbOrTx, companyId: number, id: number): Promise<CompanyMessageRow | undefined> {

@@ -1,0 +1,45 @@
+// GET /companies/{id}/messages and POST /companies/{id}/messages/{message_id}/retry (DECISIONS 10):
+// the company's admins and managers, and global_admin; another company's answers 404.
+import { z } from '@hono/zod-openapi';
+import { COMPANY_ADMINS_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
+import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../lib/openapi.ts';
+import { CompanyMessageParam, CompanyMessagesParam, ListMessagesQuery, OutboxMessageSchema } from './messages.schema.ts';
+import { listMessages, retryMessage } from './messages.service.ts';
+
+const tags = ['messages'];
+
+const listRoute = defineRoute({
+  method: 'get',
+  path: '/companies/{id}/messages',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags,
+  summary: "The company's outbox, newest first (never a message body, token or link)",
+  request: { params: CompanyMessagesParam, query: ListMessagesQuery },
+  responses: { 200: jsonResponse(z.array(OutboxMessageSchema), 'Messages, newest first') },
+});
+
+const retryRoute = defineRoute({
+  method: 'post',
+  path: '/companies/{id}/messages/{message_id}/retry',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  tags,
+  summary: 'Put a failed or dead message back to pending (sent again at once)',
+  request: { params: CompanyMessageParam },
+  responses: {
+    200: jsonResponse(OutboxMessageSchema, 'The message, pending again'),
+    409: errorResponse('The message is not failed or dead'),
+  },
+});
+
+export const messageRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const { db } = c.get('deps');
+    return c.json(await listMessages(db, currentActor(c), c.req.valid('param').id, c.req.valid('query')), 200);
+  })
+  .openapi(retryRoute, async (c) => {
+    const { db, now, nudgeOutbox } = c.get('deps');
+    const { id, message_id } = c.req.valid('param');
+    const message = await retryMessage(db, currentActor(c), id, message_id, now());
+    nudgeOutbox();
+    return c.json(message, 200);
+  });
