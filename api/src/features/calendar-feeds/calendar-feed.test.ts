@@ -257,6 +257,23 @@ describe.each(testDialects())('calendar feeds on %s', (dialect) => {
     expect((await fetchFeed(url)).status).toBe(404);
   });
 
+  it('answers HEAD like GET without a body', async () => {
+    const url = await urlOf('/me/calendar-feed', a.employee.token);
+    const res = await fetch(`${t.url}${new URL(url).pathname}`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBeTruthy();
+    expect(await res.text()).toBe('');
+  });
+
+  it("removes a company's feeds with the company", async () => {
+    const url = await urlOf(`/companies/${b.companyId}/calendar-feed`, b.admin.token);
+    await urlOf('/me/calendar-feed', b.employee.token);
+    const removed = await t.call('DELETE', `/companies/${b.companyId}`, { token: global.token });
+    expect(removed.status, removed.text).toBe(204);
+    expect(await t.db.selectFrom('calendar_feeds').select('id').where('company_id', '=', b.companyId).execute()).toEqual([]);
+    expect((await fetchFeed(url)).status).toBe(404);
+  });
+
   it('rate-limits feed requests like other public calls', async () => {
     const limited = await startTestServer(dialect, { now: () => NOW, env: { RATE_LIMIT_PUBLIC: '2' } });
     try {
