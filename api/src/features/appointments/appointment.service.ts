@@ -81,6 +81,7 @@ function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date
     now,
     appUrl: deps.config.APP_URL,
     mailFrom: deps.config.MAIL_FROM,
+    smsReminders: deps.config.SMS_PROVIDER === 'twilio',
     manageKey: deps.jwtKey ? manageLinkKey(deps.jwtKey) : null,
   };
 }

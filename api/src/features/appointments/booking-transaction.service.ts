@@ -3,7 +3,8 @@
 //
 // The order inside each transaction is fixed (see lockCompanyForBooking for why):
 //   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
-//   pure availability engine -> write -> append the sync change -> queue the emails -> commit.
+//   pure availability engine -> write -> append the sync change -> queue the emails (and move the
+//   reminders, tell the employee of a customer's change: notifications/reminders.ts) -> commit.
 import type { Kysely, Transaction } from 'kysely';
 import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
@@ -17,7 +18,9 @@ import {
   type BookableService,
   type BookingCompany,
 } from '../availability/availability.repository.ts';
-import { queueAppointmentEmail, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
+import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
+import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
+import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import {
   deleteAppointment,
   findAppointmentRow,
@@ -59,13 +62,14 @@ export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
  * could commit ids 11 then 10, and a reader who saw 11 would skip 10 for ever. Under the lock each
  * company's ids are taken and committed in the same order.
  */
+// reminder_hours_before is read under the lock too: a settings change (which updates this row, so waits
+// for the lock) then re-times the reminders this write queues, or this write reads the new setting.
+type LockedCompany = { id: number; longest_appointment_minutes: number; reminder_hours_before: number };
 const companyLockQuery = (db: Kysely<Database>) =>
-  db.selectFrom('companies').select(['id', 'longest_appointment_minutes']).where('id', '=', arg(0));
+  db.selectFrom('companies').select(['id', 'longest_appointment_minutes', 'reminder_hours_before']).where('id', '=', arg(0));
 const companyLock = {
-  sqlite: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>(companyLockQuery),
-  postgres: prepared<[companyId: number], { id: number; longest_appointment_minutes: number }>((db) =>
-    companyLockQuery(db).forNoKeyUpdate(),
-  ),
+  sqlite: prepared<[companyId: number], LockedCompany>(companyLockQuery),
+  postgres: prepared<[companyId: number], LockedCompany>((db) => companyLockQuery(db).forNoKeyUpdate()),
 };
 
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
@@ -89,6 +93,8 @@ export interface WriteContext {
   now: Date;
   appUrl: string;
   mailFrom: string;
+  /** SMS is configured (SMS_PROVIDER=twilio): consenting customers with a phone get an SMS reminder too. */
+  smsReminders?: boolean;
   /** The self-service link key (lib/manage-token.ts): new appointments get their link nonce with it. */
   manageKey?: Uint8Array | null;
 }
@@ -155,6 +161,87 @@ async function queueEmail(
     },
     ctx.now,
     { manageKey: ctx.manageKey },
+  );
+}
+
+/**
+ * The appointment as its reminders describe it (rendered when sent, so taken at each write). Kept
+ * beside queueEmail rather than shared with it: the reminder's snapshot carries what the
+ * confirmation's does (the manage link's data included, docs/decisions/23-self-service.md).
+ */
+function reminderDetails(ctx: WriteContext, company: BookingCompany, view: AppointmentView): AppointmentEmailInput {
+  return {
+    kind: 'reminder',
+    appointment: {
+      id: view.id,
+      start_time: view.start_time,
+      end_time: view.end_time,
+      version: view.version,
+      description: view.description,
+    },
+    company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
+    serviceNames: view.service_types.map((s) => s.name),
+    customer: {
+      name: view.customer_user_name ?? view.customer_name ?? 'there',
+      email: view.customer_user_email ?? view.customer_email ?? '',
+    },
+    employeeName: view.employee_name,
+    appUrl: ctx.appUrl,
+    mailFrom: ctx.mailFrom,
+    manageNonce: view.manage_nonce,
+  };
+}
+
+/** Queues, moves or drops the appointment's reminders after this write (notifications/reminders.ts). */
+async function syncAppointmentReminders(
+  ctx: WriteContext,
+  company: BookingCompany,
+  hoursBefore: number,
+  view: AppointmentView,
+  opts: { previousStart: string | null; deleted?: boolean },
+) {
+  const phone = view.customer_phone ?? view.customer_user_phone;
+  const emailTo = view.customer_user_email ?? view.customer_email;
+  const active = !opts.deleted && view.status === 'booked';
+  // An appointment booked before self-service links existed gets its nonce now (as its confirmation
+  // or reschedule notice would), so its reminder carries the link too.
+  if (active && emailTo && !view.manage_nonce && ctx.manageKey)
+    view = { ...view, manage_nonce: await assignManageNonce(ctx.trx, view.id, issueManageNonce(ctx.manageKey)) };
+  await syncReminders(
+    ctx.trx,
+    {
+      appointmentId: view.id,
+      companyId: company.id,
+      start: view.start_time,
+      previousStart: opts.previousStart,
+      active,
+      hoursBefore,
+      details: reminderDetails(ctx, company, view),
+      emailTo,
+      sms: ctx.smsReminders && view.sms_consent === 1 && phone ? { to: phone, userId: view.user_id } : null,
+    },
+    ctx.now,
+  );
+}
+
+/** A customer's booking, move or cancellation: the assigned employee is told (staff changes tell no one). */
+async function noticeToStaff(
+  ctx: WriteContext,
+  company: BookingCompany,
+  view: AppointmentView,
+  change: StaffNoticeChange,
+  previousStart?: string,
+) {
+  await queueStaffNotice(
+    ctx.trx,
+    {
+      change,
+      employeeId: view.employee_id,
+      details: reminderDetails(ctx, company, view),
+      previousStart,
+      customerPhone: view.customer_phone ?? view.customer_user_phone,
+    },
+    ctx.now,
   );
 }
 
@@ -242,6 +329,8 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     service_types: b.services.map((s) => ({ id: s.id, name: s.name })).sort((x, y) => x.id - y.id),
   };
   await queueEmail(ctx, 'confirmation', b.company, view);
+  await syncAppointmentReminders(ctx, b.company, locked.reminder_hours_before, view, { previousStart: null });
+  if (!b.staffView) await noticeToStaff(ctx, b.company, view, 'booked');
   return toAppointmentDto(view, { staff: b.staffView });
 }
 
@@ -354,6 +443,14 @@ export async function updateAppointmentChecked(
   if (changes.status === 'cancelled') await queueEmail(ctx, 'cancellation', company, view);
   else if (rebooked) await queueEmail(ctx, 'confirmation', company, view);
   else if (status === 'booked' && timeChanged) await queueEmail(ctx, 'reschedule', company, view, { previousStart: current.start_time });
+  await syncAppointmentReminders(ctx, company, locked.reminder_hours_before, view, { previousStart: current.start_time });
+  // Only a customer's own change reaches the employee (staffView is false for customers, the public and self-service).
+  if (!staffView) {
+    if (changes.status === 'cancelled') await noticeToStaff(ctx, company, view, 'cancelled');
+    else if (rebooked) await noticeToStaff(ctx, company, view, 'booked');
+    else if (status === 'booked' && changes.start_time !== undefined)
+      await noticeToStaff(ctx, company, view, 'rescheduled', current.start_time);
+  }
   return toAppointmentDto(view, { staff: staffView });
 }
 
@@ -373,4 +470,5 @@ export async function deleteAppointmentChecked(
   await recordSyncChange(trx, company.id, id, 'delete', now);
   // A cancelled appointment's customer was already told.
   if (current.status === 'booked') await queueEmail(ctx, 'cancellation', company, view, { version: current.version + 1 });
+  await syncAppointmentReminders(ctx, company, locked.reminder_hours_before, view, { previousStart: null, deleted: true });
 }

@@ -6,6 +6,7 @@ import { assertCompanyAccess } from '../../lib/authorize.ts';
 import type { Actor } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { retimeCompanyReminders } from '../notifications/reminders.ts';
 import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
 import {
   createCompany,
@@ -76,7 +77,14 @@ export async function createCompanyWithSettings(
 /** Applies a partial settings change for the company's admins (or global_admin). */
 export async function changeCompanySettings(db: Db, actor: Actor, id: number, settings: CompanySettings, now: Date): Promise<CompanyDto> {
   assertCompanyAccess(actor, id);
-  const updated = await updateCompanySettings(db, id, settings, now);
+  // A new reminder_hours_before re-times the pending reminders in the same transaction: the update
+  // holds the company row, so a booking writing a reminder meanwhile waits for it and then reads the
+  // new setting (appointments/booking-transaction.service.ts, lockCompanyForBooking).
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await updateCompanySettings(trx, id, settings, now);
+    if (row && settings.reminder_hours_before !== undefined) await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
+    return row;
+  });
   if (!updated) throw notFound(COMPANY_NOT_FOUND);
   return toCompanyDto(updated, now);
 }

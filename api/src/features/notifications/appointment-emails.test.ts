@@ -170,6 +170,8 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
       .selectFrom('outbox_messages')
       .select(['kind', 'state'])
       .where('appointment_id', '=', id)
+      // Its reminders (queued, then dropped by the move and the deletion) are reminders.test.ts's subject.
+      .where('kind', '!=', 'reminder')
       .orderBy('id')
       .execute();
     expect(sent).toEqual([
@@ -256,6 +258,7 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
       .selectFrom('outbox_messages')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    expect(Number(after.n)).toBe(Number(before.n) + 1);
+    // The confirmation and the reminder of the one booking made.
+    expect(Number(after.n)).toBe(Number(before.n) + 2);
   });
 });

@@ -6,7 +6,15 @@ import { issueManageNonce, manageToken, manageUrl } from '../../lib/manage-token
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import { enqueueEmail, type Attachment } from './outbox.repository.ts';
 
-export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation';
+export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation' | 'reminder' | 'staff_notice';
+
+/** A staff notice (kind 'staff_notice'): what the customer did, told to the assigned employee (reminders.ts). */
+export interface StaffNoticeDetails {
+  change: 'booked' | 'rescheduled' | 'cancelled';
+  /** The employee the notice goes to. */
+  recipientName: string;
+  customerPhone?: string | null;
+}
 
 export interface AppointmentEmailInput {
   kind: AppointmentEmailKind;
@@ -21,6 +29,8 @@ export interface AppointmentEmailInput {
   appUrl: string;
   /** MAIL_FROM: the organiser's address when the business has no email of its own. */
   mailFrom: string;
+  /** Only for kind 'staff_notice'. */
+  staffNotice?: StaffNoticeDetails;
   /**
    * The appointment's self-service nonce: the dispatcher turns it into the customer's manage link
    * when it sends (docs/decisions/23-self-service.md); the link itself is never stored.
@@ -125,12 +135,15 @@ export function appointmentIcs(input: AppointmentEmailInput, now: Date): string 
 
 export function appointmentEmailSubject(input: AppointmentEmailInput): string {
   const services = input.serviceNames.length ? input.serviceNames.join(', ') : 'Appointment';
+  if (input.kind === 'reminder') return `Reminder: ${services} at ${input.company.name}`;
+  if (input.kind === 'staff_notice') return staffNoticeSubject(input, services);
   const what =
     input.kind === 'confirmation' ? 'Booking confirmed' : input.kind === 'reschedule' ? 'Appointment moved' : 'Appointment cancelled';
   return `${what}: ${services} at ${input.company.name}`;
 }
 
 export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, manageLink?: string | null): RenderedEmail {
+  if (input.kind === 'staff_notice') return renderStaffNotice(input);
   const { company, appointment, customer } = input;
   const tz = company.timezone;
   const when = formatForPeople(appointment.start_time, tz);
@@ -151,7 +164,9 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
       ? `Your appointment at ${company.name} is booked.`
       : input.kind === 'reschedule'
         ? `Your appointment at ${company.name} has moved to a new time.`
-        : `Your appointment at ${company.name} has been cancelled.`;
+        : input.kind === 'reminder'
+          ? `This is a reminder of your appointment at ${company.name}.`
+          : `Your appointment at ${company.name} has been cancelled.`;
 
   const lines: [string, string][] = [
     ['What', services],
@@ -162,10 +177,14 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
   if (input.employeeName) lines.push(['With', input.employeeName]);
   if (appointment.description && input.kind !== 'cancellation') lines.push(['Notes', appointment.description]);
 
+  // The reminder carries the same change-or-cancel sentence as the confirmation (where the manage
+  // link goes), but no invitation: the confirmation already put the event in the calendar.
   const closing =
     input.kind === 'cancellation'
       ? `If this is a mistake or you would like a new time, contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
-      : `${contact}\nThe attached invitation adds it to your calendar.`;
+      : input.kind === 'reminder'
+        ? contact
+        : `${contact}\nThe attached invitation adds it to your calendar.`;
 
   const text = [`Hello ${customer.name},`, '', intro, '', ...lines.map(([k, v]) => `${k}: ${v}`), '', closing, '', company.name, ''].join(
     '\n',
@@ -185,6 +204,7 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
   const hidden = `${manageUrl(input.appUrl, '')}(personal link, not kept)`;
   const record = link ? { text: text.split(link).join(hidden), html: html.split(escapeHtml(link)).join(escapeHtml(hidden)) } : undefined;
   const method = input.kind === 'cancellation' ? 'CANCEL' : 'REQUEST';
+  if (input.kind === 'reminder') return { subject, text, html, attachments: [], record };
   return {
     subject,
     text,
@@ -200,11 +220,75 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
   };
 }
 
+function staffNoticeSubject(input: AppointmentEmailInput, services: string): string {
+  const change = input.staffNotice?.change ?? 'booked';
+  const what = change === 'booked' ? 'New booking' : change === 'rescheduled' ? 'Booking moved' : 'Booking cancelled';
+  return `${what}: ${services} with ${input.customer.name}`;
+}
+
+/**
+ * The assigned employee's notice of a customer's booking, move or cancellation (docs/decisions/22-messaging.md).
+ * No invitation: the customer is the attendee of the appointment's calendar event, and staff follow their
+ * calendar in the app or through their feed.
+ */
+function renderStaffNotice(input: AppointmentEmailInput): RenderedEmail {
+  const { company, appointment, customer } = input;
+  const notice = input.staffNotice ?? { change: 'booked' as const, recipientName: 'there' };
+  const tz = company.timezone;
+  const services = input.serviceNames.length ? input.serviceNames.join(', ') : 'Appointment';
+  const subject = staffNoticeSubject(input, services);
+  const intro =
+    notice.change === 'booked'
+      ? `${customer.name} booked an appointment with you.`
+      : notice.change === 'rescheduled'
+        ? `${customer.name} moved their appointment with you to a new time.`
+        : `${customer.name} cancelled their appointment with you.`;
+  const lines: [string, string][] = [
+    ['What', services],
+    ['When', formatForPeople(appointment.start_time, tz)],
+  ];
+  if (notice.change === 'rescheduled' && input.previousStart) lines.push(['Previously', formatForPeople(input.previousStart, tz)]);
+  lines.push(['Customer', customer.name]);
+  if (customer.email) lines.push(['Email', customer.email]);
+  if (notice.customerPhone) lines.push(['Phone', notice.customerPhone]);
+  if (appointment.description && notice.change !== 'cancelled') lines.push(['Notes', appointment.description]);
+  const closing = 'You get these emails because booking notices are on in your Settings; turn them off there.';
+
+  const text = [
+    `Hello ${notice.recipientName},`,
+    '',
+    intro,
+    '',
+    ...lines.map(([k, v]) => `${k}: ${v}`),
+    '',
+    closing,
+    '',
+    company.name,
+    '',
+  ].join('\n');
+  const html = [
+    `<p>Hello ${escapeHtml(notice.recipientName)},</p>`,
+    `<p>${escapeHtml(intro)}</p>`,
+    '<table>',
+    ...lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    '</table>',
+    `<p>${escapeHtml(closing)}</p>`,
+    `<p>${escapeHtml(company.name)}</p>`,
+  ].join('\n');
+  return { subject, text, html, attachments: [] };
+}
+
 interface AppointmentRender {
   template: 'appointment';
   input: AppointmentEmailInput;
   /** The moment of the change (the invitation's DTSTAMP). */
   at: string;
+}
+
+/** The outbox `render` snapshot of an email (reminders.ts queues reminders and staff notices with it). */
+export function appointmentRenderSnapshot(input: AppointmentEmailInput, now: Date): string {
+  const render: AppointmentRender = { template: 'appointment', input, at: now.toISOString() };
+  return JSON.stringify(render);
 }
 
 /**
