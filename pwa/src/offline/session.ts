@@ -41,12 +41,9 @@ export function startOfflineSession(
 
 async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSession | null> {
   const userId = attempt.userId;
-  const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { onCatchUp, startSync }] = await Promise.all([
-    import('./local-db.ts'),
-    import('./outbox.ts'),
-    import('./send.ts'),
-    import('./sync.ts'),
-  ]);
+  const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { onCatchUp, startSync }, { liveQuery }] = await Promise.all(
+    [import('./local-db.ts'), import('./outbox.ts'), import('./send.ts'), import('./sync.ts'), import('dexie')],
+  );
   const db = await openLocalDb(userId); // also asks for persistent storage
   if (opening !== attempt) {
     // Signed out (or someone else signed in) while the store was opening.
@@ -55,10 +52,36 @@ async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSess
   }
   const outbox = new Outbox(db, { send: sendEntry });
   const session: OfflineSession = { userId, db, outbox };
-  cleanups = [installOutboxReloadGuard(outbox), onCatchUp(onSynced), startSync(session), () => outbox.stop()];
+  cleanups = [
+    installOutboxReloadGuard(outbox),
+    onCatchUp(onSynced),
+    startSync(session),
+    whenChangesLeave(liveQuery, db, onSynced),
+    () => outbox.stop(),
+  ];
   offlineSession.set(session);
   void outbox.start();
   return session;
+}
+
+/**
+ * Calls `onLeave` whenever a queued change leaves the outbox: sent (its row now holds the server's
+ * answer, or its temporary id gave way to the server's), or settled from "Needs attention". Dexie's
+ * liveQuery sees the other tabs' writes too, so every tab re-reads when one tab's runner sends
+ * what another tab queued (issue 11: both tabs show the same afterwards).
+ */
+function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, onLeave: () => void): () => void {
+  let before: Set<number> | null = null;
+  // Whole entries, not primaryKeys(): Dexie's liveQuery missed additions to a primaryKeys() query.
+  const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
+    next: (entries) => {
+      const now = new Set(entries.map((e) => e.seq!));
+      if (before && [...before].some((seq) => !now.has(seq))) onLeave();
+      before = now;
+    },
+    error: () => undefined, // the database closed at sign-out
+  });
+  return () => subscription.unsubscribe();
 }
 
 /** The session being opened (or open); null when there is none. */

@@ -4,6 +4,7 @@ import {
   UNASSIGNED_COLOUR,
   eventLabel,
   isPending,
+  labelEventElement,
   slotBounds,
   staffColours,
   toEvents,
@@ -94,5 +95,26 @@ describe('eventLabel', () => {
     expect(eventLabel('Liam Smith', { ...appt({}), pending: true as const }, zone)).toBe(
       'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, waiting to sync',
     );
+  });
+});
+
+describe('labelEventElement', () => {
+  /** Just the attributes of an element: FullCalendar's element is kept, only its attributes change. */
+  const element = () => {
+    const attrs = new Map<string, string>();
+    return {
+      attrs,
+      getAttribute: (name: string) => attrs.get(name) ?? null,
+      setAttribute: (name: string, value: string) => void attrs.set(name, value),
+    };
+  };
+
+  it('follows the appointment after an edit in place, pending mark included', () => {
+    const el = element();
+    labelEventElement(el as unknown as HTMLElement, appt({ description: 'Trim' }), zone);
+    expect(el.attrs.get('aria-label')).toBe('Liam Smith, Trim, Mon, Mar 2, 2026 10:00 AM to 10:30 AM');
+    labelEventElement(el as unknown as HTMLElement, { ...appt({ description: 'Colour' }), pending: true as const }, zone);
+    expect(el.attrs.get('aria-label')).toBe('Liam Smith, Colour, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, waiting to sync');
+    expect(el.attrs.get('title')).toBe(el.attrs.get('aria-label'));
   });
 });

@@ -74,3 +74,16 @@ export function eventLabel(title: string, a: Appointment, zone: string): string 
     a.employee_name ? `, with ${a.employee_name}` : ''
   }${a.status === 'cancelled' ? ', cancelled' : ''}${isPending(a) ? ', waiting to sync' : ''}`;
 }
+
+/**
+ * Gives an event's element the tooltip and accessible label of its appointment as it is now.
+ * FullCalendar keeps an event's element when the event changes in place and runs eventDidMount
+ * only once, so the calendar calls this again after each change (else the label describes the
+ * old values).
+ */
+export function labelEventElement(el: HTMLElement, a: Appointment, zone: string): void {
+  const label = eventLabel(eventTitle(a), a, zone);
+  if (el.getAttribute('aria-label') === label && el.getAttribute('title') === label) return;
+  el.setAttribute('title', label);
+  el.setAttribute('aria-label', label);
+}

@@ -23,7 +23,7 @@ import { STAFF_ROLES, useStaff } from '../../../data/users.ts';
 import { browserZone, isKnownZone, toWallIso, todayIn, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
 import { useAppointments, type Appointment } from '../../../data/appointments.ts';
 import { useCompany } from '../../../data/companies.ts';
-import { eventLabel, slotBounds, staffColours, toEvents, visibleAppointments } from '../calendar-events.ts';
+import { labelEventElement, slotBounds, staffColours, toEvents, visibleAppointments } from '../calendar-events.ts';
 import { PHONE_QUERY, VIEWS, VIEW_LABELS, useCalendarRange, type ViewKey } from '../hooks/use-calendar-range.ts';
 import { useMediaQuery } from '../hooks/use-media-query.ts';
 import { useMoveAppointment } from '../hooks/use-move-appointment.ts';
@@ -83,6 +83,16 @@ export default function StaffCalendar() {
     [appointments.data, showCancelled, employeeFilter],
   );
   const events = useMemo(() => toEvents(visible, zone, staffColour, canEdit), [visible, zone, staffColour, canEdit]);
+  // Event elements and their appointment ids: FullCalendar keeps an element when its event changes
+  // in place, so the labels are renewed from the current appointments after each change.
+  const eventEls = useRef(new Map<HTMLElement, number>());
+  useEffect(() => {
+    const byId = new Map(visible.map((a) => [a.id, a]));
+    for (const [el, id] of eventEls.current) {
+      const a = byId.get(id);
+      if (a) labelEventElement(el, a, zone);
+    }
+  }, [visible, zone]);
   // Show the working day, widened to any appointment outside it.
   const { slotMinTime, slotMaxTime } = useMemo(() => slotBounds(visible, zone), [visible, zone]);
 
@@ -161,11 +171,11 @@ export default function StaffCalendar() {
       noEventsText: 'No appointments in this period.',
       eventDidMount: (info) => {
         const a = info.event.extendedProps.appointment as Appointment;
-        const label = eventLabel(info.event.title, a, handlers.current.zone);
-        info.el.setAttribute('title', label);
-        info.el.setAttribute('aria-label', label);
+        eventEls.current.set(info.el, a.id);
+        labelEventElement(info.el, a, handlers.current.zone);
         if (handlers.current.canEdit && info.el.tagName === 'A') info.el.setAttribute('role', 'button');
       },
+      eventWillUnmount: (info) => void eventEls.current.delete(info.el),
       moreLinkContent: (arg) => (isPhone ? `+${arg.num}` : arg.text),
       moreLinkDidMount: (info) => {
         // FullCalendar marks this link aria-expanded; that needs the button role to be valid.

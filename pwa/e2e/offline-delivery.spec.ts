@@ -1,0 +1,219 @@
+// Delivering offline changes exactly once (issue 11; docs/decisions/08-offline-pwa.md): a create
+// whose acknowledgement is lost is retried with the same Idempotency-Key and books once; two tabs
+// offline share one outbox and one runner, so no change is sent twice and both tabs end up showing
+// the same calendar; a 401 while syncing keeps the changes for the same user and never hands them
+// to another; an event's accessible label follows its current data. The API is cut with page.route
+// (context.setOffline does not cut a service worker's requests; the worker is blocked).
+import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
+import { DEMO, signInAs } from './support/session.ts';
+import { cutRequests, restoreRequests } from './support/connection.ts';
+import {
+  API,
+  api,
+  book,
+  createInModal,
+  demo,
+  editInModal,
+  onServer,
+  openFormOnce,
+  quietDay,
+  removeAll,
+  waitForCalendar,
+  type Appt,
+} from './support/offline.ts';
+
+test.use({ serviceWorkers: 'block' });
+
+/** POST /api/appointments (not the list, which has a query string, nor one appointment). */
+const isCreate = (url: URL) => url.pathname === '/api/appointments';
+
+/**
+ * The first create reaches the server and is committed there, but its answer never arrives; later
+ * ones pass. Returns the Idempotency-Key of every create that reached the server.
+ */
+async function loseFirstAcknowledgement(page: Page): Promise<string[]> {
+  const keys: string[] = [];
+  await page.route(isCreate, async (route: Route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.fallback();
+    keys.push((await request.allHeaders())['idempotency-key'] ?? '(none)');
+    if (keys.length === 1) {
+      await route.fetch(); // the server books it...
+      return route.abort('connectionreset'); // ...and the answer is lost on the way back
+    }
+    return route.continue();
+  });
+  return keys;
+}
+
+test('a lost acknowledgement of an offline booking: the retry carries the same key, and one appointment exists', async ({ page }) => {
+  const d = await demo(page);
+  const date = quietDay(d, 3);
+  const description = `Lost ack ${Date.now()}`;
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+    // Registered before the cut, so the cut (the later route) wins while offline.
+    const keys = await loseFirstAcknowledgement(page);
+    await cutRequests(page, API);
+    await createInModal(page, { date, time: '05:00', description });
+    await restoreRequests(page, API);
+
+    await expect.poll(() => keys.length, { timeout: 20_000 }).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+    await expect(page.getByTestId('offline-strip')).toHaveCount(0, { timeout: 15_000 });
+    expect((await onServer(page, d, date, description)).length).toBe(1);
+    await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
+    await page.reload();
+    await waitForCalendar(page);
+    await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
+    expect(keys).toHaveLength(2);
+  } finally {
+    await page.unroute(API).catch(() => undefined);
+    await removeAll(
+      page,
+      d,
+      (await onServer(page, d, date, description)).map((a) => a.id),
+    );
+  }
+});
+
+test('a lost acknowledgement of an online booking: the change is queued with the same key, and one appointment exists', async ({
+  page,
+}) => {
+  const d = await demo(page);
+  const date = quietDay(d, 4);
+  const description = `Lost online ack ${Date.now()}`;
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    const keys = await loseFirstAcknowledgement(page);
+    // Online: the modal's POST books, its answer is lost, so the app queues the booking.
+    await createInModal(page, { date, time: '05:00', description });
+
+    await expect.poll(() => keys.length, { timeout: 20_000 }).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+    await expect(page.getByTestId('offline-strip')).toHaveCount(0, { timeout: 15_000 });
+    expect((await onServer(page, d, date, description)).length).toBe(1);
+    await page.reload();
+    await waitForCalendar(page);
+    await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
+    expect(keys).toHaveLength(2);
+  } finally {
+    await removeAll(
+      page,
+      d,
+      (await onServer(page, d, date, description)).map((a) => a.id),
+    );
+  }
+});
+
+/** Idempotency-Key of every appointment write that got an answer from the server, in every tab. */
+function answeredWrites(context: BrowserContext): Map<string, number> {
+  const counts = new Map<string, number>();
+  context.on('requestfinished', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'GET' || !path.startsWith('/api/appointments')) return;
+    const key = request.headers()['idempotency-key'] ?? `(no key) ${request.method()} ${path}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  return counts;
+}
+
+/** The titles of this test's events a tab shows, sorted. */
+async function shownTitles(page: Page, stamp: string): Promise<string[]> {
+  return (await page.locator('.fc-event', { hasText: stamp }).allTextContents()).map((t) => t.trim()).sort();
+}
+
+test('two tabs offline, both editing and booking: one runner sends each change once, and both tabs show the same', async ({
+  context,
+  page,
+}) => {
+  const d = await demo(page);
+  const date = quietDay(d, 5);
+  const stamp = String(Date.now());
+  const p = await book(page, d, d.owner, { date, time: '05:00', description: `P ${stamp}` });
+  const q = await book(page, d, d.owner, { date, time: '06:00', description: `Q ${stamp}` });
+  const writes = answeredWrites(context);
+  const second = await context.newPage();
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+    await second.goto(`/calendar?view=day&date=${date}`);
+    await waitForCalendar(second);
+    await expect(second.locator('.fc-event', { hasText: `Q ${stamp}` })).toBeVisible();
+
+    await context.route(API, (route) => route.abort('internetdisconnected'));
+    await editInModal(page, `P ${stamp}`, `P first tab ${stamp}`);
+    await createInModal(page, { date, time: '07:00', description: `R first tab ${stamp}` });
+    await editInModal(second, `Q ${stamp}`, `Q second tab ${stamp}`);
+    await createInModal(second, { date, time: '08:00', description: `S second tab ${stamp}` });
+    // One outbox for the user, whichever tab wrote to it.
+    await expect(page.getByTestId('outbox-count')).toHaveText('4 changes waiting to sync');
+    await expect(second.getByTestId('outbox-count')).toHaveText('4 changes waiting to sync');
+
+    await context.unroute(API);
+    for (const tab of [page, second]) await tab.evaluate(() => window.dispatchEvent(new Event('online')));
+
+    await expect
+      .poll(
+        async () =>
+          (await onServer(page, d, date, ''))
+            .filter((a) => a.description?.includes(stamp))
+            .map((a) => a.description)
+            .sort(),
+        {
+          timeout: 20_000,
+        },
+      )
+      .toEqual([`P first tab ${stamp}`, `Q second tab ${stamp}`, `R first tab ${stamp}`, `S second tab ${stamp}`]);
+    for (const tab of [page, second]) await expect(tab.getByTestId('offline-strip')).toHaveCount(0, { timeout: 15_000 });
+    // Four changes, four keys, each answered once: nothing was sent twice.
+    expect([...writes.values()]).toEqual([1, 1, 1, 1]);
+
+    const expected = await shownTitles(page, stamp);
+    expect(expected).toHaveLength(4);
+    await expect.poll(() => shownTitles(second, stamp), { timeout: 15_000 }).toEqual(expected);
+    await expect(page.locator('.fc-event.is-pending')).toHaveCount(0);
+    await expect(second.locator('.fc-event.is-pending')).toHaveCount(0);
+    expect([...writes.values()]).toEqual([1, 1, 1, 1]);
+  } finally {
+    await context.unroute(API).catch(() => undefined);
+    await removeAll(
+      page,
+      d,
+      (await onServer(page, d, date, '')).filter((a) => a.description?.includes(stamp)).map((a) => a.id),
+    );
+  }
+});
+
+test("an event's accessible label follows an edit made in place, online and offline", async ({ page }) => {
+  const d = await demo(page);
+  const date = quietDay(d, 6);
+  const stamp = Date.now();
+  const appt = await book(page, d, d.owner, { date, time: '05:00', description: `Label ${stamp}` });
+  const event = page.locator('.fc-event', { hasText: String(stamp) });
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+    await expect(event).toHaveAttribute('aria-label', new RegExp(`Label ${stamp}`));
+
+    await editInModal(page, `Label ${stamp}`, `Renamed ${stamp}`);
+    await expect(event).toHaveAttribute('aria-label', new RegExp(`^Casey Customer, Renamed ${stamp}, .*5:00 AM to 5:30 AM`));
+    await expect(event).toHaveAttribute('title', new RegExp(`Renamed ${stamp}`));
+
+    await cutRequests(page, API);
+    await editInModal(page, `Renamed ${stamp}`, `Offline name ${stamp}`);
+    await expect(event).toHaveAttribute('aria-label', new RegExp(`^Casey Customer, Offline name ${stamp}, .*, waiting to sync$`));
+    await restoreRequests(page, API);
+    await expect(event).not.toHaveAttribute('aria-label', /waiting to sync/, { timeout: 15_000 });
+    await expect(event).toHaveAttribute('aria-label', new RegExp(`^Casey Customer, Offline name ${stamp}, `));
+    expect((await api<Appt>(page.request, d.owner, 'GET', `/appointments/${appt.id}`)).body.description).toBe(`Offline name ${stamp}`);
+  } finally {
+    await page.unroute(API).catch(() => undefined);
+    await removeAll(page, d, [appt.id]);
+  }
+});
