@@ -133,8 +133,8 @@ test('two tabs offline, both editing and booking: one runner sends each change o
   const d = await demo(page);
   const date = quietDay(d, 5);
   const stamp = String(Date.now());
-  const p = await book(page, d, d.owner, { date, time: '05:00', description: `P ${stamp}` });
-  const q = await book(page, d, d.owner, { date, time: '06:00', description: `Q ${stamp}` });
+  await book(page, d, d.owner, { date, time: '05:00', description: `P ${stamp}` });
+  await book(page, d, d.owner, { date, time: '06:00', description: `Q ${stamp}` });
   const writes = answeredWrites(context);
   const second = await context.newPage();
   try {
