@@ -9,6 +9,7 @@ import { useMemberCompany } from '../../data/companies.ts';
 import { BookingLinkCard } from './components/booking-link-card.tsx';
 import { SubscriptionCard } from './components/subscription-card.tsx';
 import { CompanyProfileCard } from './components/company-profile-card.tsx';
+import { PhoneCountryCard } from './components/phone-country-card.tsx';
 import { BookingOptionsCard } from './components/booking-options-card.tsx';
 import { CompanyHoursCard } from './components/company-hours-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
@@ -47,6 +48,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
         </div>
         <div className="cs-col">
           <CompanyProfileCard key={c.id} company={c} />
+          <PhoneCountryCard company={c} />
           <CompanyHoursCard company={c} />
         </div>
       </div>
