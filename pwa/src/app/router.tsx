@@ -43,6 +43,7 @@ const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-p
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx'));
 const BookingPage = lazy(() => import('../features/booking/booking-page.tsx'));
 const AppointmentSuccessPage = lazy(() => import('../features/booking/appointment-success-page.tsx'));
+const ManagePage = lazy(() => import('../features/manage/manage-page.tsx'));
 const SubscriptionSuccessPage = lazy(() => import('../features/confirmation/subscription-success-page.tsx'));
 const PaymentCancelledPage = lazy(() => import('../features/confirmation/payment-cancelled-page.tsx'));
 
@@ -71,6 +72,8 @@ const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
   ['book-appointment/:companyId', BookingPage],
   ['public/booking/:companySlug', BookingPage],
   ['appointment-success', AppointmentSuccessPage],
+  ['manage', ManagePage],
+  ['manage/:token', ManagePage],
   ['success', SubscriptionSuccessPage],
   ['cancel', PaymentCancelledPage],
 ];

@@ -5,7 +5,7 @@ import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import type { BookingFormState } from '../use-booking-form.ts';
-import { DateOptions } from './date-options.tsx';
+import { DateOptions } from '../../../components/date-options.tsx';
 
 function browserZone(): string | null {
   try {

@@ -1,6 +1,8 @@
 // The bookable days as a grid of radio "chips", grouped by month: only the dates the server
-// offered can be chosen (a native date input could not grey out the others).
-import { calendarDate } from '../../../lib/zoned-time.ts';
+// offered can be chosen (a native date input could not grey out the others). The booking page and
+// the self-service page (moving an appointment) pick days with it.
+import { calendarDate } from '../lib/zoned-time.ts';
+import './date-options.css';
 
 const monthFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' });
 const weekdayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short' });
@@ -24,15 +26,18 @@ export function DateOptions({
   onChange,
   invalid,
   describedBy,
+  labelledBy = 'bk-date-label',
 }: {
   dates: string[];
   value: string;
   onChange: (date: string) => void;
   invalid: boolean;
   describedBy?: string;
+  /** The id of the group's visible label. */
+  labelledBy?: string;
 }) {
   return (
-    <div role="radiogroup" aria-labelledby="bk-date-label" aria-invalid={invalid || undefined} aria-describedby={describedBy}>
+    <div role="radiogroup" aria-labelledby={labelledBy} aria-invalid={invalid || undefined} aria-describedby={describedBy}>
       {groupByMonth(dates).map((group) => (
         <div key={group.month} className="date-month">
           <div className="date-month-name" aria-hidden="true">

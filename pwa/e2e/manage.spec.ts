@@ -1,0 +1,135 @@
+// The customer's self-service page (docs/decisions/09-customer-self-service.md, 23-self-service.md) on a
+// phone against the real server: book on the public page, open the link from the confirmation email
+// in the e2e inbox, move the appointment to another day, then cancel it; the emails that follow carry
+// the same link; an unknown link shows its own page. Screenshots at phone, tablet and desktop sizes.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { shootAllSizes, SIZES } from './support/screens.ts';
+import { linkIn, waitForMail } from './support/mail.ts';
+
+const SLUG = 'demo';
+const ZONE = 'America/New_York';
+const LINK = /http:\/\/localhost:\d+\/manage\/[A-Za-z0-9_-]{43}/;
+
+interface Slot {
+  value: string;
+  label: string;
+  start: string;
+}
+
+async function get<T>(request: APIRequestContext, path: string): Promise<{ status: number; body: T }> {
+  const res = await request.get(`/api${path}`);
+  return { status: res.status(), body: (await res.json()) as T };
+}
+
+async function demo(request: APIRequestContext) {
+  const company = (await get<{ id: number; timezone: string }>(request, `/companies/slug/${SLUG}`)).body;
+  const services = (await get<{ id: number; name: string }[]>(request, `/service-types?company_id=${company.id}`)).body;
+  const staff = (await get<{ id: number; name: string }[]>(request, `/employees?company_id=${company.id}`)).body;
+  return { company, haircut: services.find((s) => s.name === 'Haircut')!.id, emma: staff.find((e) => e.name === 'Emma Stylist')!.id };
+}
+
+async function freeDates(request: APIRequestContext, q: { company: number; service: number; employee: number }): Promise<string[]> {
+  const res = await get<{ dates: string[] }>(
+    request,
+    `/appointments/available-dates?company_id=${q.company}&service_type_id=${q.service}&employee_id=${q.employee}`,
+  );
+  expect(res.status).toBe(200);
+  // Not today: today's slots run out as the clock moves on.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return res.body.dates.filter((d) => d !== today);
+}
+
+async function freeSlots(request: APIRequestContext, q: { company: number; service: number; employee: number }, date: string) {
+  const res = await get<{ slots: Slot[] }>(
+    request,
+    `/appointments/available-slots?company_id=${q.company}&service_type_id=${q.service}&employee_id=${q.employee}&date=${date}`,
+  );
+  expect(res.status).toBe(200);
+  return res.body.slots;
+}
+
+const dateChip = (page: Page, date: string) => page.locator(`label[for="bk-date-${date}"]`);
+
+test.describe('self-service link on a phone', () => {
+  test.use({ viewport: SIZES.phone });
+
+  test('book, open the link from the email, reschedule, then cancel', async ({ page }) => {
+    const { company, haircut, emma } = await demo(page.request);
+    const q = { company: company.id, service: haircut, employee: emma };
+    const who = { name: 'Morgan Manage', email: `manage-${Date.now().toString(36)}@example.org`, phone: '+1 646 555 0199' };
+
+    // Book on the public page.
+    const dates = await freeDates(page.request, q);
+    expect(dates.length).toBeGreaterThan(1);
+    const [bookDate, moveDate] = [dates[0]!, dates[dates.length - 1]!];
+    const bookSlot = (await freeSlots(page.request, q, bookDate))[0]!;
+    await page.goto(`/public/booking/${SLUG}`);
+    await page.getByLabel('Full Name').fill(who.name);
+    await page.getByLabel('Email Address').fill(who.email);
+    await page.getByLabel('Phone Number').fill(who.phone);
+    await page.getByRole('radio', { name: /^Haircut\b/ }).check();
+    await page.getByLabel('Team Member').selectOption({ label: 'Emma Stylist' });
+    await dateChip(page, bookDate).click();
+    await page.getByLabel('Time', { exact: true }).selectOption(bookSlot.value);
+    await page.getByRole('button', { name: 'Book Appointment' }).click();
+    await expect(page.getByRole('heading', { name: 'Your appointment is booked!' })).toBeVisible();
+
+    // The confirmation email carries the link (instead of "contact the business").
+    const confirmation = await waitForMail(who.email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000);
+    expect(confirmation).toContain('To change or cancel it, open your booking page');
+    const link = linkIn(confirmation, LINK);
+    const token = link.slice(link.lastIndexOf('/') + 1);
+
+    // Opened in the browser: the appointment, without signing in; the token leaves the address bar.
+    await page.goto(link);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your appointment' })).toBeVisible();
+    await expect(page).toHaveURL(/\/manage$/);
+    const summary = page.locator('.manage-summary');
+    await expect(summary).toContainText('Haircut');
+    await expect(summary).toContainText('Emma Stylist');
+    await expect(summary).toContainText('Demo Studio');
+    await expect(page.getByText('You can change or cancel online until')).toBeVisible();
+    await shootAllSizes(page, 'manage-booked');
+
+    // Reschedule to another day, from the offered slots of the same service and employee.
+    await page.getByRole('button', { name: 'Reschedule' }).click();
+    await expect(page.getByRole('heading', { name: 'Choose a new time' })).toBeVisible();
+    await dateChip(page, moveDate).click();
+    const moveSlot = (await freeSlots(page.request, q, moveDate)).at(-1)!;
+    const time = page.getByLabel('Time', { exact: true });
+    await expect(time).toBeEnabled();
+    await time.selectOption(moveSlot.start);
+    await shootAllSizes(page, 'manage-reschedule');
+    await page.getByRole('button', { name: 'Move appointment' }).click();
+    await expect(page.getByText('Your appointment has moved.')).toBeVisible();
+    await expect(summary.locator('time')).toHaveAttribute('datetime', moveSlot.start);
+    const moved = await get<{ start_time: string; version: number; status: string }>(page.request, `/manage/${token}`);
+    expect(moved.body).toMatchObject({ start_time: moveSlot.start, version: 2, status: 'booked' });
+    const notice = await waitForMail(who.email, (b) => b.includes('Appointment moved'), 30_000);
+    expect(linkIn(notice, LINK)).toBe(link);
+
+    // A reload keeps the page (the token stays with this tab).
+    await page.reload();
+    await expect(summary.locator('time')).toHaveAttribute('datetime', moveSlot.start);
+
+    // Cancel, with a confirming step.
+    await page.getByRole('button', { name: 'Cancel appointment' }).click();
+    await expect(page.getByText('Cancel this appointment?')).toBeVisible();
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await page.getByRole('button', { name: 'Cancel appointment' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect(page.getByText('Your appointment is cancelled.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reschedule' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Book a new appointment' })).toHaveAttribute('href', `/public/booking/${SLUG}`);
+    const cancelled = await get<{ status: string; version: number }>(page.request, `/manage/${token}`);
+    expect(cancelled.body).toMatchObject({ status: 'cancelled', version: 3 });
+    await waitForMail(who.email, (b) => b.includes('Appointment cancelled'), 30_000);
+    await shootAllSizes(page, 'manage-cancelled');
+  });
+
+  test('an unknown link says so', async ({ page }) => {
+    await page.goto(`/manage/${'x'.repeat(43)}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This link is not valid any more' })).toBeVisible();
+    await shootAllSizes(page, 'manage-invalid');
+  });
+});
