@@ -3,6 +3,7 @@ import { useAuth } from '../../lib/auth.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { SETTINGS_TEXT, UserSettingsEditor } from './components/user-settings-editor.tsx';
 import { CalendarFeedCard } from './components/calendar-feed-card.tsx';
+import { BookingNoticesCard } from './components/booking-notices-card.tsx';
 import { STAFF_ROLES } from '../../lib/api-types.ts';
 
 export default function SettingsPage() {
@@ -11,6 +12,7 @@ export default function SettingsPage() {
   return (
     <div className="settings-page">
       <UserSettingsEditor userId={user.id} />
+      {STAFF_ROLES.includes(user.role) && <BookingNoticesCard userId={user.id} />}
       {STAFF_ROLES.includes(user.role) && <CalendarFeedCard />}
     </div>
   );
