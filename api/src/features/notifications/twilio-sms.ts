@@ -1,6 +1,6 @@
-// Texts through Twilio's REST API with fetch (no SDK), as docs/decisions/22-messaging.md ("SMS through
-// Twilio") describes: POST {TWILIO_API_URL}/2010-04-01/Accounts/{sid}/Messages.json, form-encoded
-// To (E.164), From and Body, HTTP Basic auth with the account SID and auth token.
+// Texts through Twilio's REST API with fetch (no SDK), as docs/decisions/22-messaging.md ("SMS and
+// phone numbers") describes: POST {TWILIO_API_URL}/2010-04-01/Accounts/{sid}/Messages.json,
+// form-encoded To (E.164), From and Body, HTTP Basic auth with the account SID and auth token.
 //
 // What an answer means for the dispatcher (delivery-error.ts):
 // - 2xx: sent.
