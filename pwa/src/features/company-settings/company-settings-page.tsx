@@ -11,6 +11,7 @@ import { SubscriptionCard } from './components/subscription-card.tsx';
 import { CompanyProfileCard } from './components/company-profile-card.tsx';
 import { PhoneCountryCard } from './components/phone-country-card.tsx';
 import { BookingOptionsCard } from './components/booking-options-card.tsx';
+import { RemindersCard } from './components/reminders-card.tsx';
 import { CompanyHoursCard } from './components/company-hours-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
 import { CompanyFeedCard } from './components/company-feed-card.tsx';
@@ -44,6 +45,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
           <BookingLinkCard company={c} />
           <SubscriptionCard company={c} canManageBilling={canManageBilling} />
           <BookingOptionsCard company={c} />
+          <RemindersCard key={c.id} company={c} />
           <CompanyFeedCard company={c} />
         </div>
         <div className="cs-col">
