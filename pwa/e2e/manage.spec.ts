@@ -1,10 +1,12 @@
 // The customer's self-service page (docs/decisions/09-customer-self-service.md, 23-self-service.md) on a
 // phone against the real server: book on the public page, open the link from the confirmation email
 // in the e2e inbox, move the appointment to another day, then cancel it; the emails that follow carry
-// the same link; an unknown link shows its own page. Screenshots at phone, tablet and desktop sizes.
+// the same link; an unknown link shows its own page; the admin's cancellation notice in Company settings
+// closes the link's Cancel and Reschedule in time. Screenshots at phone, tablet and desktop sizes.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { shootAllSizes, SIZES } from './support/screens.ts';
 import { linkIn, waitForMail } from './support/mail.ts';
+import { DEMO, signInAs } from './support/session.ts';
 
 const SLUG = 'demo';
 const ZONE = 'America/New_York';
@@ -131,5 +133,52 @@ test.describe('self-service link on a phone', () => {
     await page.goto(`/manage/${'x'.repeat(43)}`);
     await expect(page.getByRole('heading', { level: 1, name: 'This link is not valid any more' })).toBeVisible();
     await shootAllSizes(page, 'manage-invalid');
+  });
+
+  test("the company's cancellation notice, set in Company settings, closes changes in time", async ({ page }) => {
+    const { company, haircut, emma } = await demo(page.request);
+    const q = { company: company.id, service: haircut, employee: emma };
+    const date = (await freeDates(page.request, q))[0]!;
+    const slot = (await freeSlots(page.request, q, date))[0]!;
+    const email = `notice-${Date.now().toString(36)}@example.org`;
+    const booked = await page.request.post('/api/appointments', {
+      data: {
+        company_id: company.id,
+        employee_id: emma,
+        service_type_ids: [haircut],
+        start_time: slot.start,
+        customer: { name: 'Nia Notice', email, phone: '+1 646 555 0123' },
+      },
+    });
+    expect(booked.status()).toBe(201);
+    const link = linkIn(await waitForMail(email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000), LINK);
+
+    const owner = await signInAs(page, DEMO.owner, '/company-settings');
+    const field = page.getByLabel('Cancellation notice (hours)');
+    const save = page.getByRole('button', { name: 'Save Cancellation Notice' });
+    try {
+      await expect(field).toHaveValue('0');
+      await field.fill('200');
+      await save.click();
+      await expect(page.getByText('Enter a whole number of hours from 0 to 168 (one week).')).toBeVisible();
+      // A week: the next free day is inside it.
+      await field.fill('168');
+      await save.click();
+      await expect(page.getByText('Cancellation notice saved.')).toBeVisible();
+      const saved = await page.request.get(`/api/companies/${company.id}`, { headers: { authorization: `Bearer ${owner}` } });
+      expect(((await saved.json()) as { cancellation_notice_hours: number }).cancellation_notice_hours).toBe(168);
+
+      await page.goto(link);
+      await expect(page.getByText('Changes online were possible until')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Cancel appointment' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Reschedule' })).toHaveCount(0);
+      await shootAllSizes(page, 'manage-too-late');
+    } finally {
+      // Other specs expect the demo company's default.
+      await page.request.put(`/api/companies/${company.id}`, {
+        headers: { authorization: `Bearer ${owner}` },
+        data: { cancellation_notice_hours: 0 },
+      });
+    }
   });
 });
