@@ -426,7 +426,7 @@ test.describe('anonymous visitor on a phone', () => {
       status: 'booked',
       service_types: [{ id: haircut.id, name: 'Haircut' }],
     });
-    expect(created!.booking_contact).toEqual(who);
+    expect(created!.booking_contact).toEqual({ ...who, phone: '+16465550142' }); // stored in E.164
 
     // The confirmation email at the SMTP inbox.
     const raw = await waitForRawMail(who.email, (m) => /^Subject: Booking confirmed/m.test(m));
