@@ -7,6 +7,7 @@
 //   npm run bench -- --appointments 1000000     another table size
 //   npm run bench -- --scaling                  10,000 and 1,000,000 side by side
 //   BENCH_DATABASE_URL=postgres://... npm run bench   PostgreSQL (a fresh database is created)
+//   npm run bench -- --only messages            1,000 queued emails to a local SMTP server (scripts/lib/bench-messages.ts)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { SERVICES, STAFF, TZ, seedBenchCompany } from './lib/bench-seed.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
+import { benchMessages } from './lib/bench-messages.ts';
 
 const args = process.argv.slice(2);
 const argValue = (name: string) => {
@@ -285,7 +287,8 @@ function countBy(xs: number[]): Record<string, number> {
 }
 
 const bundle = await buildServer();
-const sizes = args.includes('--scaling') ? [10_000, 1_000_000] : [Number(argValue('--appointments') ?? 100_000)];
+const messagesOnly = !!only?.every((load) => load === 'messages');
+const sizes = messagesOnly ? [] : args.includes('--scaling') ? [10_000, 1_000_000] : [Number(argValue('--appointments') ?? 100_000)];
 const runs = [];
 for (const size of sizes) runs.push(await benchOnce(size));
 const report = {
@@ -293,13 +296,15 @@ const report = {
   machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   duration_seconds_per_load: seconds,
   // Availability answers kept until the next write (SQLite only); AVAILABILITY_CACHE=off measures the computation alone.
-  availability_cache: runs[0].database === 'sqlite' && !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+  availability_cache: runs[0]?.database === 'sqlite' && !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
   connections: 50,
   runs,
+  messages: measures('messages') ? await benchMessages(bundle) : skipped,
 };
 const json = JSON.stringify(report, null, 2);
 console.log(json);
 fs.mkdirSync(path.join(import.meta.dirname, '..', 'bench', 'results'), { recursive: true });
-const file = path.join(import.meta.dirname, '..', 'bench', 'results', `${report.at.replace(/[:.]/g, '-')}-${runs[0].database}.json`);
+const label = runs[0]?.database ?? ('database' in report.messages ? report.messages.database : 'messages');
+const file = path.join(import.meta.dirname, '..', 'bench', 'results', `${report.at.replace(/[:.]/g, '-')}-${label}.json`);
 fs.writeFileSync(file, json + '\n');
 console.error(`written to ${path.relative(process.cwd(), file)}`);
