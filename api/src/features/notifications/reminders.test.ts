@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { decodeQuotedPrintable, startTestSmtp, type TestSmtp } from '../../testing/smtp.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { manageLinkKey } from '../../lib/manage-token.ts';
+import { manageLinkKey, manageToken } from '../../lib/manage-token.ts';
 import { createDispatcher } from './dispatcher.service.ts';
 import { renderAppointmentEmail, type AppointmentEmailInput } from './appointment-emails.ts';
 import { queueStaffNotice, reminderDueAt, reminderKey, reminderSmsText } from './reminders.ts';
@@ -329,6 +329,32 @@ describe.each(testDialects())('reminders on %s', (dialect) => {
       expect((await notices(own.body.id)).map((r) => r.subject)).toEqual([
         'New booking: Haircut with customer person',
         'Booking cancelled: Haircut with customer person',
+      ]);
+    });
+
+    it("the customer's self-service link moves the reminder and tells the employee of the move and the cancellation", async () => {
+      const first = '2026-12-03T09:00:00.000Z';
+      const second = '2026-12-03T11:00:00.000Z';
+      const b = await book(first, { extra: { employee_id: a.employee.id } });
+      const { manage_nonce } = await t.db
+        .selectFrom('appointments')
+        .select('manage_nonce')
+        .where('id', '=', b.id)
+        .executeTakeFirstOrThrow();
+      const token = manageToken(manageLinkKey(t.server.deps.jwtKey), manage_nonce!);
+      const moved = await t.call('POST', `/manage/${token}/reschedule`, { body: { start_time: second } });
+      expect(moved.status, moved.text).toBe(200);
+      expect((await rows(b.id)).map((r) => [r.dedupe_key, r.state])).toEqual([
+        [`reminder:email:${b.id}:${first}`, 'cancelled'],
+        [`reminder:email:${b.id}:${second}`, 'pending'],
+      ]);
+      const cancelled = await t.call('POST', `/manage/${token}/cancel`);
+      expect(cancelled.status, cancelled.text).toBe(200);
+      expect((await rows(b.id)).map((r) => r.state)).toEqual(['cancelled', 'cancelled']);
+      expect((await notices(b.id)).map((r) => r.subject)).toEqual([
+        'New booking: Haircut with Rita Reminded',
+        'Booking moved: Haircut with Rita Reminded',
+        'Booking cancelled: Haircut with Rita Reminded',
       ]);
     });
 
