@@ -7,7 +7,8 @@ import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { startTestSmtp, type TestSmtp } from '../../testing/smtp.ts';
 import { mailHtml, mailText, manageLinkIn } from '../../testing/mime.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
-import { manageTokenHash } from '../../lib/manage-token.ts';
+import { manageLinkKey, manageToken, manageTokenHash, newManageNonce } from '../../lib/manage-token.ts';
+import { renderQueuedEmail, type AppointmentEmailInput } from '../notifications/appointment-emails.ts';
 
 // Monday 23 November 2026, 08:00 in London (UTC in winter); the company is open 09:00-17:00 every day.
 const NOW = new Date('2026-11-23T08:00:00.000Z');
@@ -37,10 +38,10 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
   });
 
   /** Books on the public page's endpoint and answers the token of the link in the confirmation received. */
-  async function book(start: string) {
+  async function book(start: string, extra: { employee_id?: number } = {}) {
     const who = customerContact('Lena Link');
     const res = await t.call('POST', '/appointments', {
-      body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: who },
+      body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer: who, ...extra },
     });
     expect(res.status, res.text).toBe(201);
     const mail = await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
@@ -193,5 +194,64 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
     await t.call('GET', `/manage/${link.token}`);
     await t.call('POST', `/manage/${'D'.repeat(43)}/cancel`);
     expect(await hits()).toBe(before + 2);
+  });
+
+  it('the reminder carries the same link, and a change through it tells the assigned employee', async () => {
+    await t.db.updateTable('companies').set({ enable_employee_booking: 1 }).where('id', '=', co.companyId).execute();
+    const employee = await t.db.selectFrom('users').select(['email']).where('id', '=', co.employee.id).executeTakeFirstOrThrow();
+    const { who, link } = await book('2026-11-28T10:00:00Z', { employee_id: co.employee.id });
+    await t.db.updateTable('companies').set({ enable_employee_booking: 0 }).where('id', '=', co.companyId).execute();
+
+    now = new Date('2026-11-27T10:30:00.000Z'); // the reminder (24 hours before) is due
+    await t.server.dispatcher.runOnce();
+    const reminder = await smtp.waitFor((m) => m.to.includes(who.email) && /Reminder:/.test(m.raw));
+    expect(manageLinkIn(mailText(reminder)).token).toBe(link.token);
+
+    const moved = await t.call('POST', `/manage/${link.token}/reschedule`, { body: { start_time: '2026-11-28T13:00:00Z' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ employee_id: co.employee.id, start_time: '2026-11-28T13:00:00.000Z' });
+    const notice = await smtp.waitFor((m) => m.to.includes(employee.email!) && /Booking moved/.test(m.raw));
+    expect(() => manageLinkIn(mailText(notice))).toThrow(); // the employee's email has no customer link
+  });
+});
+
+describe('the manage link in rendered emails', () => {
+  const key = manageLinkKey(new TextEncoder().encode('test signing key'));
+  const nonce = newManageNonce();
+  const token = manageToken(key, nonce);
+  const input: AppointmentEmailInput = {
+    kind: 'confirmation',
+    appointment: { id: 7, start_time: '2026-11-24T09:30:00.000Z', end_time: '2026-11-24T10:00:00.000Z', version: 1, description: null },
+    company: { id: 1, name: 'Link Salon', email: 'desk@link-salon.example', timezone: 'Europe/London' },
+    serviceNames: ['Haircut'],
+    customer: { name: 'Lena', email: 'lena@example.test' },
+    appUrl: APP_URL,
+    mailFrom: 'no-reply@book.example.com',
+    manageNonce: nonce,
+  };
+  const snapshot = (over: Partial<AppointmentEmailInput>) =>
+    JSON.stringify({ template: 'appointment', input: { ...input, ...over }, at: NOW.toISOString() });
+
+  it('confirmation, reschedule notice and reminder carry it in text and HTML; the kept copy does not', () => {
+    for (const kind of ['confirmation', 'reschedule', 'reminder'] as const) {
+      const email = renderQueuedEmail(snapshot({ kind }), { manageKey: key });
+      expect(email.text).toContain(`To change or cancel it, open your booking page (no account needed):\n${APP_URL}/manage/${token}\n`);
+      expect(email.text).not.toContain('To change or cancel it, contact');
+      expect(email.html).toContain(`<a href="${APP_URL}/manage/${token}">`);
+      expect(JSON.stringify(email.record)).not.toContain(token);
+      expect(email.record!.text).toContain(`${APP_URL}/manage/(personal link, not kept)`);
+    }
+  });
+
+  it('is left out of cancellations and staff notices, and without the key the customer is told to contact the business', () => {
+    expect(renderQueuedEmail(snapshot({ kind: 'cancellation' }), { manageKey: key }).text).not.toContain('/manage/');
+    const notice = renderQueuedEmail(snapshot({ kind: 'staff_notice', staffNotice: { change: 'booked', recipientName: 'Emma' } }), {
+      manageKey: key,
+    });
+    expect(notice.text + notice.html).not.toContain('/manage/');
+    const keyless = renderQueuedEmail(snapshot({}));
+    expect(keyless.text).toContain('To change or cancel it, contact Link Salon at desk@link-salon.example.');
+    expect(keyless.text).not.toContain('/manage/');
+    expect(keyless.record).toBeUndefined();
   });
 });
