@@ -126,18 +126,17 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
   // The skip rule. With the start unchanged, a reminder already due stays (it is being sent).
   if (reminderTooLate(due, now)) return;
   const dueIso = due.toISOString();
+  // A new appointment has no reminder rows yet: insert only (this runs inside every booking).
+  const fresh = t.previousStart === null;
 
   const emailKey = reminderKey('email', t.appointmentId, t.start);
   if (t.emailTo) {
     const input: AppointmentEmailInput = { ...t.details, kind: 'reminder', customer: { ...t.details.customer, email: t.emailTo } };
     const subject = appointmentEmailSubject(input);
     const render = appointmentRenderSnapshot(input, now);
-    const state = await refreshReminder(
-      db,
-      emailKey,
-      { due_at: dueIso, to_address: input.customer.email, subject, body_text: '', render },
-      now,
-    );
+    const state = fresh
+      ? 'missing'
+      : await refreshReminder(db, emailKey, { due_at: dueIso, to_address: input.customer.email, subject, body_text: '', render }, now);
     if (state === 'missing') {
       await enqueueEmail(
         db,
@@ -155,19 +154,16 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
         now,
       );
     }
-  } else {
+  } else if (!fresh) {
     await cancelByKeys(db, [emailKey]);
   }
 
   const smsKey = reminderKey('sms', t.appointmentId, t.start);
   if (t.sms && !(await smsOptedOut(db, t.companyId, t.sms.to, t.sms.userId))) {
     const text = reminderSmsText(t.details);
-    const state = await refreshReminder(
-      db,
-      smsKey,
-      { due_at: dueIso, to_address: t.sms.to, subject: null, body_text: text, render: null },
-      now,
-    );
+    const state = fresh
+      ? 'missing'
+      : await refreshReminder(db, smsKey, { due_at: dueIso, to_address: t.sms.to, subject: null, body_text: text, render: null }, now);
     if (state === 'missing') {
       await enqueueSms(
         db,
@@ -175,7 +171,7 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
         now,
       );
     }
-  } else {
+  } else if (!fresh) {
     await cancelByKeys(db, [smsKey]);
   }
 }
