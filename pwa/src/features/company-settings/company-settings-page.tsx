@@ -16,6 +16,7 @@ import { CompanyHoursCard } from './components/company-hours-card.tsx';
 import { SelfServiceCard } from './components/self-service-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
 import { CompanyFeedCard } from './components/company-feed-card.tsx';
+import { MessagesCard } from './components/messages-card.tsx';
 import './company-settings-page.css';
 
 export default function CompanySettingsPage() {
@@ -57,6 +58,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
         </div>
       </div>
       <ServicesCard companyId={c.id} />
+      <MessagesCard company={c} />
     </div>
   );
 }
