@@ -196,6 +196,38 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
     expect(await hits()).toBe(before + 2);
   });
 
+  it('two links racing for the same free time: one moves, the other gets 409 slot_taken', async () => {
+    const [a, b] = [await book('2026-11-30T10:00:00Z'), await book('2026-11-30T11:00:00Z')];
+    const race = await Promise.all(
+      [a, b].map((x) => t.call('POST', `/manage/${x.link.token}/reschedule`, { body: { start_time: '2026-11-30T14:00:00Z' } })),
+    );
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+    const there = await t.db
+      .selectFrom('appointments')
+      .select('id')
+      .where('start_time', '=', '2026-11-30T14:00:00.000Z')
+      .where('status', '=', 'booked')
+      .execute();
+    expect(there).toHaveLength(1);
+  });
+
+  it('an appointment made before links existed gets one with its next email', async () => {
+    const { id } = await book('2026-12-01T10:00:00Z');
+    await t.db.updateTable('appointments').set({ manage_nonce: null, manage_token_hash: null }).where('id', '=', id).execute();
+    const moved = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, body: { start_time: '2026-12-01T12:00:00Z' } });
+    expect(moved.status, moved.text).toBe(200);
+    const row = await t.db
+      .selectFrom('appointments')
+      .select(['manage_token_hash', 'customer_email'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.manage_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    const notice = await smtp.waitFor((m) => m.to.includes(row.customer_email!) && /Appointment moved/.test(m.raw));
+    const link = manageLinkIn(mailText(notice));
+    expect(manageTokenHash(link.token)).toBe(row.manage_token_hash);
+    expect((await t.call('GET', `/manage/${link.token}`)).body).toMatchObject({ id, start_time: '2026-12-01T12:00:00.000Z' });
+  });
+
   it('the reminder carries the same link, and a change through it tells the assigned employee', async () => {
     await t.db.updateTable('companies').set({ enable_employee_booking: 1 }).where('id', '=', co.companyId).execute();
     const employee = await t.db.selectFrom('users').select(['email']).where('id', '=', co.employee.id).executeTakeFirstOrThrow();
