@@ -5,8 +5,9 @@
 // to another; an event's accessible label follows its current data. The API is cut with page.route
 // (context.setOffline does not cut a service worker's requests; the worker is blocked).
 import { expect, test, type BrowserContext, type Page, type Route } from '@playwright/test';
-import { DEMO, signInAs } from './support/session.ts';
+import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { cutRequests, restoreRequests } from './support/connection.ts';
+import { shootAllSizes } from './support/screens.ts';
 import {
   API,
   api,
@@ -214,6 +215,105 @@ test("an event's accessible label follows an edit made in place, online and offl
     expect((await api<Appt>(page.request, d.owner, 'GET', `/appointments/${appt.id}`)).body.description).toBe(`Offline name ${stamp}`);
   } finally {
     await page.unroute(API).catch(() => undefined);
+    await removeAll(page, d, [appt.id]);
+  }
+});
+
+/** Signs in through the form of /login (the page the app sent the person to). */
+async function signInWithForm(page: Page, email: string, password: string) {
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+test('a 401 while sending: the sign-in page says the change waits; another user neither sends nor sees it; the author signing in sends it once', async ({
+  context,
+  page,
+}) => {
+  // Ava: a demo employee no other spec signs in as; her password changes here and is put back at the end.
+  const ava = 'ava@demo.test';
+  const newPassword = `Changed-${Date.now()}-pw`;
+  const d = await demo(page);
+  const date = quietDay(d, 7);
+  const stamp = Date.now();
+  const appt = await book(page, d, d.owner, { date, time: '05:00', description: `Theirs ${stamp}` });
+  const mine = `Ava offline ${stamp}`;
+  // Every answered PUT of the appointment: its status and Idempotency-Key. A resend with the same key
+  // (a reload cut off the acknowledgement) is the same change: the server replays its first answer.
+  const answers: { status: number; key: string }[] = [];
+  context.on('requestfinished', async (request) => {
+    if (request.method() === 'PUT' && new URL(request.url()).pathname === `/api/appointments/${appt.id}`)
+      answers.push({ status: (await request.response())!.status(), key: request.headers()['idempotency-key'] ?? '' });
+  });
+  const appliedKeys = () => [...new Set(answers.filter((a) => a.status === 200).map((a) => a.key))];
+  const description = async () => (await api<Appt>(page.request, d.owner, 'GET', `/appointments/${appt.id}`)).body.description;
+  let avaPassword: string = DEMO.password;
+  try {
+    await signInAs(page, ava, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+    await cutRequests(page, API);
+    await editInModal(page, `Theirs ${stamp}`, mine);
+    await expect(page.getByTestId('outbox-count')).toHaveText('1 change waiting to sync');
+
+    // Meanwhile Ava changes her password at another desk: this tablet's token stops working (401).
+    const elsewhere = await apiToken(page, ava);
+    const changed = await api(page.request, elsewhere, 'POST', '/me/change-password', {
+      current_password: DEMO.password,
+      new_password: newPassword,
+    });
+    expect(changed.status).toBe(200);
+    avaPassword = newPassword;
+
+    // Back online: the 401 signs her out (docs/decisions/08-offline-pwa.md); the change waits, and the sign-in page says so.
+    await restoreRequests(page, API);
+    await expect(page).toHaveURL(/\/login/, { timeout: 20_000 });
+    const notice = page.getByTestId('waiting-for-sign-in');
+    await expect(notice).toHaveText(
+      'Sign in to send your changes. 1 change made on this device is waiting and will be sent once the person who made it signs in again.',
+    );
+    await shootAllSizes(page, 'offline-waiting-for-sign-in');
+    expect(await description()).toBe(`Theirs ${stamp}`);
+
+    // Someone else signs in on this tablet: nothing of Ava's is sent or shown to them.
+    await signInWithForm(page, DEMO.owner, DEMO.password);
+    await page.goto(`/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await expect(page.locator('.fc-event', { hasText: `Theirs ${stamp}` })).toBeVisible();
+    await expect(page.locator('.fc-event', { hasText: mine })).toHaveCount(0);
+    await expect(page.getByTestId('offline-strip')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.goto('/login');
+    await expect(notice).toBeVisible();
+    expect(await description()).toBe(`Theirs ${stamp}`);
+    expect(appliedKeys()).toEqual([]);
+
+    // Ava signs in again: her change is sent, once.
+    await signInWithForm(page, ava, newPassword);
+    await expect.poll(description, { timeout: 20_000 }).toBe(mine);
+    await page.goto(`/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await expect(page.locator('.fc-event', { hasText: mine })).toHaveCount(1);
+    await expect(page.getByTestId('offline-strip')).toHaveCount(0);
+    // One change applied once: one key answered 200, and one new version.
+    expect(appliedKeys()).toHaveLength(1);
+    expect((await api<Appt>(page.request, d.owner, 'GET', `/appointments/${appt.id}`)).body.version).toBe(appt.version + 1);
+    // Nothing waits any more: the sign-in page no longer mentions it.
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.goto('/login');
+    await expect(page.getByLabel('Email address')).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  } finally {
+    await page.unroute(API).catch(() => undefined);
+    if (avaPassword !== DEMO.password) {
+      const token = await apiToken(page, ava, avaPassword);
+      expect(
+        (await api(page.request, token, 'POST', '/me/change-password', { current_password: avaPassword, new_password: DEMO.password }))
+          .status,
+      ).toBe(200);
+    }
     await removeAll(page, d, [appt.id]);
   }
 });

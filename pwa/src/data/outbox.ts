@@ -6,6 +6,7 @@ import { useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { createStore, useStore } from '../lib/store.ts';
 import { offlineSession, type OfflineSession } from '../offline/session.ts';
+import { waitingNote, type WaitingNote } from '../offline/waiting-note.ts';
 import { appointmentKeys } from './appointments.ts';
 import type { LocalDb, OutboxEntry, Refusal, ServerAppointment } from '../offline/local-db.ts';
 
@@ -109,6 +110,11 @@ export function useOutboxStatus(): OutboxView {
 /** The changes the server refused, oldest first, for the "Needs attention" list. */
 export function useRefusedChanges(): RefusedChange[] {
   return useOutboxStatus().refused;
+}
+
+/** Changes waiting on this device for their author to sign in again (for the sign-in page); null when none. */
+export function useWaitingForSignIn(): WaitingNote | null {
+  return useStore(waitingNote);
 }
 
 /** Whether the signed-in user has a local store at all (staff, IndexedDB available). */

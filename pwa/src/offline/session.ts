@@ -5,6 +5,7 @@ import { createStore } from '../lib/store.ts';
 import { STAFF_ROLES, type User } from '../lib/api-types.ts';
 import type { LocalDb } from './local-db.ts';
 import type { Outbox } from './outbox.ts';
+import { clearWaitingNote, noteWaitingChanges } from './waiting-note.ts';
 
 export interface OfflineSession {
   userId: number;
@@ -51,6 +52,7 @@ async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSess
     return null;
   }
   const outbox = new Outbox(db, { send: sendEntry });
+  clearWaitingNote(userId);
   const session: OfflineSession = { userId, db, outbox };
   cleanups = [
     installOutboxReloadGuard(outbox),
@@ -100,6 +102,8 @@ export async function endOfflineSession(options: { keepOutbox: true } = { keepOu
   if (!session) return;
   const { clearCachedData, closeLocalDb } = await import('./local-db.ts');
   try {
+    // Changes still queued (a 401 stopped them, or no connection): the sign-in page says so.
+    noteWaitingChanges(session.userId, await session.db.outbox.count());
     await clearCachedData(session.db);
   } finally {
     closeLocalDb(session.db);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHOICE_LABELS, changeTitle, choiceHint, pausedText, refusalView, waitingText } from './offline-texts.ts';
+import { CHOICE_LABELS, changeTitle, choiceHint, pausedText, refusalView, waitingForSignInText, waitingText } from './offline-texts.ts';
 
 const labels = (kind: 'create' | 'update' | 'delete', status: number) => refusalView(kind, status).choices.map((c) => CHOICE_LABELS[c]);
 
@@ -15,6 +15,17 @@ describe('pausedText', () => {
   it('says the changes are kept until the person signs in again', () => {
     expect(pausedText(1)).toBe('Your change is kept on this device and will be sent once you sign in again.');
     expect(pausedText(2)).toBe('Your 2 changes are kept on this device and will be sent once you sign in again.');
+  });
+});
+
+describe('waitingForSignInText', () => {
+  it('says how many changes wait, and that only the person who made them sends them', () => {
+    expect(waitingForSignInText(1)).toBe(
+      '1 change made on this device is waiting and will be sent once the person who made it signs in again.',
+    );
+    expect(waitingForSignInText(2)).toBe(
+      '2 changes made on this device are waiting and will be sent once the person who made them signs in again.',
+    );
   });
 });
 

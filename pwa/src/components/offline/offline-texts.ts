@@ -19,6 +19,16 @@ export function pausedText(count: number): string {
     : `Your ${count} changes are kept on this device and will be sent once you sign in again.`;
 }
 
+/**
+ * The sign-in page, when a 401 signed out the person whose changes wait on this device (or they
+ * signed out with changes queued). Whoever signs in reads it; only the author's sign-in sends them.
+ */
+export function waitingForSignInText(count: number): string {
+  return count === 1
+    ? '1 change made on this device is waiting and will be sent once the person who made it signs in again.'
+    : `${count} changes made on this device are waiting and will be sent once the person who made them signs in again.`;
+}
+
 export type Choice = 'pickAnotherTime' | 'applyAgain' | 'keepTheirs' | 'discard';
 
 export const CHOICE_LABELS: Record<Choice, string> = {

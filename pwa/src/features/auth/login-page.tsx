@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { login } from '../../data/auth.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
 import { redirectTarget } from './redirect-target.ts';
+import { WaitingForSignIn } from '../../components/offline/waiting-for-sign-in.tsx';
 
 const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
 
@@ -57,6 +58,7 @@ export default function LoginPage() {
     <AuthCard title="Sign in to your account" sub="Welcome back. Enter your details to continue.">
       {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
       {error && <Alert tone="error">{error}</Alert>}
+      <WaitingForSignIn />
       <form onSubmit={onSubmit} noValidate={false}>
         <AuthEmailField id="login-email" value={email} onValueChange={setEmail} disabled={submitting} />
         <TextField
