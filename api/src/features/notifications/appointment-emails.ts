@@ -153,7 +153,7 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
   // rendered without the link key, they are told to contact the business.
   const link = manageLink && carriesManageLink(input.kind) ? manageLink : null;
   const contact = link
-    ? `To change or cancel it, open your booking page (no account needed):\n${link}\nQuestions? Contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
+    ? `To change or cancel it, open your booking page (no account needed):\n${link}\nFor anything else, contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
     : company.email
       ? `To change or cancel it, contact ${company.name} at ${company.email}.`
       : `To change or cancel it, contact ${company.name}.`;
