@@ -11,6 +11,8 @@ export interface AvailableDatesParams {
   company_id: number;
   service_type_id: number;
   employee_id?: number;
+  /** Replaces the service's duration (moving an appointment whose length differs, docs/decisions/23-self-service.md). */
+  duration_minutes?: number;
 }
 
 export interface AvailableSlotsParams extends AvailableDatesParams {
@@ -28,6 +30,7 @@ function toQuery(params: AvailableDatesParams) {
     company_id: String(params.company_id),
     service_type_id: String(params.service_type_id),
     ...(params.employee_id ? { employee_id: String(params.employee_id) } : {}),
+    ...(params.duration_minutes ? { duration_minutes: String(params.duration_minutes) } : {}),
   };
 }
 

@@ -24,11 +24,14 @@ export function ReschedulePanel({
   onDone: () => void;
 }) {
   const service = appointment.services[0];
+  // The server keeps the appointment's length when it moves it: offer the times that length fits.
+  const minutes = Math.round((Date.parse(appointment.end_time) - Date.parse(appointment.start_time)) / 60_000);
   const params: AvailableDatesParams | null = service
     ? {
         company_id: appointment.company_id,
         service_type_id: service.id,
         ...(appointment.employee_id ? { employee_id: appointment.employee_id } : {}),
+        ...(minutes !== service.duration_minutes ? { duration_minutes: minutes } : {}),
       }
     : null;
   const [date, setDate] = useState('');
