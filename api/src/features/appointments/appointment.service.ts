@@ -74,7 +74,7 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
   }));
 }
 
-function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
+export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
   return {
     trx,
     dialect: deps.database.dialect,

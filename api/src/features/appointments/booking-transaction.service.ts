@@ -14,6 +14,7 @@ import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as 
 import {
   bookingNeighbours,
   busyAppointments,
+  findBookingCompany,
   startBound,
   type BookableService,
   type BookingCompany,
@@ -22,6 +23,7 @@ import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmai
 import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import {
+  appointmentViewsByIds,
   deleteAppointment,
   findAppointmentRow,
   findAppointmentView,
@@ -222,6 +224,36 @@ async function syncAppointmentReminders(
     },
     ctx.now,
   );
+}
+
+/**
+ * The company's reminder_hours_before became shorter (the settings transaction calls this after the
+ * pending reminders were re-timed, notifications/reminders.ts): appointments whose reminder was
+ * skipped under the longer setting, or dropped when it was longer still, but whose due time under the
+ * new one is ahead, get it now. Only appointments starting between the new and the old lead can be
+ * such, so both ends of the range are bounded.
+ */
+export async function queueRemindersNowAhead(ctx: WriteContext, companyId: number, hoursBefore: number, previousHours: number) {
+  if (hoursBefore >= previousHours) return;
+  const locked = await lockCompanyForBooking(ctx.trx, ctx.dialect, companyId);
+  const company = await findBookingCompany(ctx.trx, companyId);
+  if (!locked || !company) return;
+  const at = (hours: number) => new Date(ctx.now.getTime() + hours * 3600_000).toISOString();
+  const ids = await ctx.trx
+    .selectFrom('appointments')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'booked')
+    .where('start_time', '>', at(hoursBefore))
+    .where('start_time', '<=', at(previousHours))
+    .execute();
+  for (const view of await appointmentViewsByIds(
+    ctx.trx,
+    ids.map((r) => r.id),
+  )) {
+    // As any write of the appointment: a missing reminder is queued, a dropped one revived, a sent one kept.
+    await syncAppointmentReminders(ctx, company, hoursBefore, view, { previousStart: view.start_time });
+  }
 }
 
 /** A customer's booking, move or cancellation: the assigned employee is told (staff changes tell no one). */

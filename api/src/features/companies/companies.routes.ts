@@ -92,6 +92,6 @@ export const companyRoutes = createRouter()
   });
 
 async function updateSettingsImpl(c: Parameters<RouteHandler<typeof updateCompany.put, AppEnv>>[0]) {
-  const { db, now } = c.get('deps');
-  return c.json(await changeCompanySettings(db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), now()), 200);
+  const deps = c.get('deps');
+  return c.json(await changeCompanySettings(deps, currentActor(c), c.req.valid('param').id, c.req.valid('json'), deps.now()), 200);
 }

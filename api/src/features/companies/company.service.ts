@@ -7,6 +7,8 @@ import type { Actor } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { retimeCompanyReminders } from '../notifications/reminders.ts';
+import { writeContext, type AppointmentDeps } from '../appointments/appointment.service.ts';
+import { queueRemindersNowAhead } from '../appointments/booking-transaction.service.ts';
 import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
 import {
   createCompany,
@@ -75,14 +77,26 @@ export async function createCompanyWithSettings(
 }
 
 /** Applies a partial settings change for the company's admins (or global_admin). */
-export async function changeCompanySettings(db: Db, actor: Actor, id: number, settings: CompanySettings, now: Date): Promise<CompanyDto> {
+export async function changeCompanySettings(
+  deps: AppointmentDeps,
+  actor: Actor,
+  id: number,
+  settings: CompanySettings,
+  now: Date,
+): Promise<CompanyDto> {
   assertCompanyAccess(actor, id);
+  const { db } = deps;
   // A new reminder_hours_before re-times the pending reminders in the same transaction: the update
   // holds the company row, so a booking writing a reminder meanwhile waits for it and then reads the
   // new setting (appointments/booking-transaction.service.ts, lockCompanyForBooking).
   const updated = await db.transaction().execute(async (trx) => {
+    const before = settings.reminder_hours_before !== undefined ? await findCompanyById(trx, id) : undefined;
     const row = await updateCompanySettings(trx, id, settings, now);
-    if (row && settings.reminder_hours_before !== undefined) await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
+    if (row && before && row.reminder_hours_before !== before.reminder_hours_before) {
+      await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
+      // A shorter lead: the skip rule read with the new setting may want reminders it skipped.
+      await queueRemindersNowAhead(writeContext(deps, trx, now), id, row.reminder_hours_before, before.reminder_hours_before);
+    }
     return row;
   });
   if (!updated) throw notFound(COMPANY_NOT_FOUND);

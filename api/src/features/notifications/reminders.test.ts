@@ -205,7 +205,21 @@ describe.each(testDialects())('reminders on %s', (dialect) => {
     // New bookings use the new setting.
     const n = await book('2026-11-28T10:00:00.000Z');
     expect((await rows(n.id)).map((r) => r.due_at)).toEqual([at('2026-11-28T10:00:00.000Z', 48)]);
+    // Shorter again: the reminder dropped under 48 hours is due ahead under 24, so it is back.
     expect((await put(24)).status).toBe(200);
+    expect((await rows(s.id)).map((r) => [r.state, r.due_at])).toEqual([['pending', at(soon, 24)]]);
+    expect((await rows(l.id)).map((r) => [r.state, r.due_at])).toEqual([['pending', at(later, 24)]]);
+
+    // Booked 8 hours ahead: skipped under 24 hours; with 2 hours its reminder is ahead, so it is queued.
+    const late = '2026-11-23T16:00:00.000Z';
+    const k = await book(late);
+    expect(await rows(k.id)).toEqual([]);
+    expect((await put(2)).status).toBe(200);
+    expect((await rows(k.id)).map((r) => [r.state, r.due_at, r.dedupe_key])).toEqual([
+      ['pending', at(late, 2), `reminder:email:${k.id}:${late}`],
+    ]);
+    expect((await put(24)).status).toBe(200);
+    expect((await rows(k.id)).map((r) => r.state)).toEqual(['cancelled']);
   });
 
   it('reaches the real SMTP server at its time and not before, once, with two dispatchers on two connections', async () => {
