@@ -40,7 +40,11 @@ export async function sendPasswordLink(
           subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
           text: `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
         };
-  await enqueueEmail(db, { to: opts.user.email, kind: opts.purpose === 'reset' ? 'password_reset' : 'invitation', companyId: opts.user.company_id, ...email }, opts.now);
+  await enqueueEmail(
+    db,
+    { to: opts.user.email, kind: opts.purpose === 'reset' ? 'password_reset' : 'invitation', companyId: opts.user.company_id, ...email },
+    opts.now,
+  );
 }
 
 /** The token's row while it can still be used; undefined for anything else (unknown, used, expired, absurd). */
