@@ -3,6 +3,7 @@
 import { Alert } from '../../../components/alert.tsx';
 import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import { Loading } from '../../../components/loading.tsx';
+import { SlotSelect } from '../../../components/slot-select.tsx';
 import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import type { BookingFormState } from '../use-booking-form.ts';
 import { DateOptions } from '../../../components/date-options.tsx';
@@ -72,31 +73,16 @@ export function TimeField({ form }: { form: BookingFormState }) {
       {(control) => (
         <>
           {slotNotice && <Alert tone="warn">{slotNotice}</Alert>}
-          <select
+          <SlotSelect
             {...control}
-            className="select"
-            required
+            slots={slotList}
+            by="value"
             value={values.time}
-            disabled={!slotsParams || slots.isPending || slotList.length === 0}
+            dateChosen={!!slotsParams}
+            pending={slots.isPending}
+            failed={slots.isError}
             onChange={(e) => edit.time(e.target.value)}
-          >
-            <option value="">
-              {!slotsParams
-                ? 'Select a date first'
-                : slots.isPending
-                  ? 'Loading times...'
-                  : slots.isError
-                    ? 'Could not load times'
-                    : slotList.length === 0
-                      ? 'No times available on this date'
-                      : 'Select a time'}
-            </option>
-            {slotList.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
+          />
           {zoneHint && (
             <span id={zoneHintId} className="hint">
               Times are in the business’s time zone ({zoneHint.replace(/_/g, ' ')}).

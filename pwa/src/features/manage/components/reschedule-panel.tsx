@@ -6,6 +6,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { DateOptions } from '../../../components/date-options.tsx';
 import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import { Loading } from '../../../components/loading.tsx';
+import { SlotSelect } from '../../../components/slot-select.tsx';
 import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import { useAvailableDates, useAvailableSlots, type AvailableDatesParams } from '../../../data/availability.ts';
 import { useRescheduleManagedAppointment, type ManagedAppointment } from '../../../data/manage.ts';
@@ -88,33 +89,18 @@ export function ReschedulePanel({
         )}
       </FieldGroup>
       <FormField label="Time" id="manage-time" hint={zone ? `Times are in the business’s time zone (${zone}).` : undefined}>
-        <select
-          className="select"
-          required
+        <SlotSelect
+          slots={slotList}
+          by="start"
           value={start}
-          disabled={!date || slots.isPending || slotList.length === 0}
+          dateChosen={!!date}
+          pending={slots.isPending}
+          failed={slots.isError}
           onChange={(e) => {
             setStart(e.target.value);
             move.reset();
           }}
-        >
-          <option value="">
-            {!date
-              ? 'Select a date first'
-              : slots.isPending
-                ? 'Loading times...'
-                : slots.isError
-                  ? 'Could not load times'
-                  : slotList.length === 0
-                    ? 'No times available on this date'
-                    : 'Select a time'}
-          </option>
-          {slotList.map((s) => (
-            <option key={s.start} value={s.start}>
-              {s.label}
-            </option>
-          ))}
-        </select>
+        />
       </FormField>
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="manage-actions">
