@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { decodeQuotedPrintable, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
+import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../../testing/smtp.ts';
+import { mailText, mimeParts } from '../../testing/mime.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 import {
   appointmentIcs,
@@ -15,31 +16,10 @@ import {
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
-/** The decoded MIME parts of a raw message: enough to read the text and the .ics attachment. */
-function mimeParts(raw: string): { headers: string; body: string }[] {
-  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]);
-  let chunks = [raw];
-  for (const b of boundaries) chunks = chunks.flatMap((c) => c.split(`--${b}`));
-  return chunks.map((chunk) => {
-    const split = chunk.search(/\r?\n\r?\n/);
-    const headers = split < 0 ? chunk : chunk.slice(0, split);
-    let body = split < 0 ? '' : chunk.slice(split).trim();
-    if (/content-transfer-encoding:\s*base64/i.test(headers)) body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    else if (/content-transfer-encoding:\s*quoted-printable/i.test(headers))
-      body = Buffer.from(decodeQuotedPrintable(body), 'latin1').toString('utf8');
-    return { headers, body };
-  });
-}
-
 function calendarOf(mail: ReceivedMail): string {
   const part = mimeParts(mail.raw).find((p) => /content-type:\s*text\/calendar/i.test(p.headers) && p.body.includes('BEGIN:VCALENDAR'));
   if (!part) throw new Error('no text/calendar part');
   return part.body.replace(/\r?\n[ \t]/g, ''); // unfold
-}
-
-function textOf(mail: ReceivedMail): string {
-  const part = mimeParts(mail.raw).find((p) => /content-type:\s*text\/plain/i.test(p.headers));
-  return part ? part.body : '';
 }
 
 const sample: AppointmentEmailInput = {
@@ -137,7 +117,7 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     const uid = `UID:appointment-${id}@book.example.com`;
 
     const confirmation = await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
-    const text = textOf(confirmation);
+    const text = mailText(confirmation);
     expect(text).toContain('Mail Salon');
     expect(text).toContain('Haircut');
     expect(text).toContain('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
@@ -151,8 +131,8 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     const moved = await t.call('PUT', `/appointments/${id}`, { token: co.admin.token, body: { start_time: '2026-11-24T11:00:00Z' } });
     expect(moved.status).toBe(200);
     const reschedule = await smtp.waitFor((m) => m.to.includes(who.email) && /Appointment moved/.test(m.raw));
-    expect(textOf(reschedule)).toContain('Tuesday, 24 November 2026 at 11:00 AM (Europe/London)');
-    expect(textOf(reschedule)).toContain('Previously: Tuesday, 24 November 2026 at 9:30 AM');
+    expect(mailText(reschedule)).toContain('Tuesday, 24 November 2026 at 11:00 AM (Europe/London)');
+    expect(mailText(reschedule)).toContain('Previously: Tuesday, 24 November 2026 at 9:30 AM');
     const update = calendarOf(reschedule);
     expect(update).toContain('METHOD:REQUEST');
     expect(update).toContain(uid);
