@@ -294,6 +294,24 @@ describe.each(testDialects())('reminders on %s', (dialect) => {
     ]);
   });
 
+  it("a customer's move through their link re-queues the SMS reminder too, at the new time", async () => {
+    const first = '2026-11-27T09:00:00.000Z';
+    const second = '2026-11-27T11:00:00.000Z';
+    // A phone of its own: the customer of the test above opted out of texts on the shared test number.
+    const customer = { ...customerContact('Tess Texted'), phone: '+442079460001' };
+    const b = await book(first, { server: sms, extra: { sms_consent: true, customer } });
+    const { manage_nonce } = await t.db.selectFrom('appointments').select('manage_nonce').where('id', '=', b.id).executeTakeFirstOrThrow();
+    const token = manageToken(manageLinkKey(sms.server.deps.jwtKey), manage_nonce!);
+    const moved = await sms.call('POST', `/manage/${token}/reschedule`, { body: { start_time: second } });
+    expect(moved.status, moved.text).toBe(200);
+    expect((await rows(b.id)).map((r) => [r.dedupe_key, r.state])).toEqual([
+      [`reminder:email:${b.id}:${first}`, 'cancelled'],
+      [`reminder:sms:${b.id}:${first}`, 'cancelled'],
+      [`reminder:email:${b.id}:${second}`, 'pending'],
+      [`reminder:sms:${b.id}:${second}`, 'pending'],
+    ]);
+  });
+
   describe('staff notices', () => {
     const notices = (appointmentId: number) => rows(appointmentId, 'staff_notice');
     const employeeEmail = async (id: number) =>

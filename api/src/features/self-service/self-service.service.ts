@@ -4,18 +4,15 @@
 // so availability, versions, emails, reminders and the employee's notice follow as they do for any change.
 import type { AppDeps } from '../../lib/context.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { looksLikeManageToken, manageLinkKey, manageTokenHash } from '../../lib/manage-token.ts';
+import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts';
 import { canonicalInstant, isoWeekday, localDateOf, parseInstant } from '../../lib/zoned-time.ts';
 import { bookableSlots } from '../availability/availability.ts';
 import { findBookingCompany, type BookingCompany } from '../availability/availability.repository.ts';
 import { notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { findAppointmentView, servicesByIds, type AppointmentView } from '../appointments/appointment.repository.ts';
-import {
-  inBookingTransaction,
-  updateAppointmentChecked,
-  type AppointmentEdit,
-  type WriteContext,
-} from '../appointments/booking-transaction.service.ts';
+import { inBookingTransaction, updateAppointmentChecked, type AppointmentEdit } from '../appointments/booking-transaction.service.ts';
+// The same write context as staff changes, so a customer's move keeps an SMS reminder where SMS is on.
+import { writeContext } from '../appointments/appointment.service.ts';
 import { formatForPeople } from '../notifications/appointment-emails.ts';
 import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
 import { findByManageTokenHash, type ManagedAppointmentRef } from './self-service.repository.ts';
@@ -90,17 +87,6 @@ function tooLate(m: Managed): AppError {
     `Changes online were possible until ${when} (${m.ref.cancellation_notice_hours} hours before the start). Please contact ${m.company.name}.`,
     { extra: { deadline: deadlineOf(m.ref, m.view.start_time).toISOString() } },
   );
-}
-
-function writeContext(deps: SelfServiceDeps, trx: WriteContext['trx'], now: Date): WriteContext {
-  return {
-    trx,
-    dialect: deps.database.dialect,
-    now,
-    appUrl: deps.config.APP_URL,
-    mailFrom: deps.config.MAIL_FROM,
-    manageKey: manageLinkKey(deps.jwtKey),
-  };
 }
 
 /** A change as any customer change: staffView false, so the employee is told and no contact details come back. */
