@@ -1,7 +1,8 @@
 // The card of a secret calendar feed address (docs/decisions/24-calendar-feeds.md), shared by the
 // staff member's Settings and Company settings: the address read-only, Copy with a "Copied"
 // confirmation, and Regenerate behind a confirmation, since every subscription to the old address stops.
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { useCopyText } from '../lib/use-copy-text.ts';
 import { Alert } from './alert.tsx';
 import { Modal } from './modal.tsx';
 import './feed-address-card.css';
@@ -17,24 +18,6 @@ export const FEED_TEXT = {
   refresh: 'Google, Apple and Outlook calendars refresh subscribed calendars on their own schedule, often every few hours.',
   private: 'Keep this address private: anyone who has it can see these appointments.',
 } as const;
-
-/** Copies `text`; falls back to a hidden textarea where the Clipboard API is missing or refused. */
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    if (!ok) throw new Error('copy refused');
-  }
-}
 
 export interface FeedAddressCardProps {
   title: string;
@@ -56,22 +39,16 @@ export interface FeedAddressCardProps {
 export function FeedAddressCard(props: FeedAddressCardProps) {
   const { title, lead, url, loading, loadError, onRetry, onRegenerate, regenerating, className, children } = props;
   const id = useId();
-  const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
+  const { copied, copy, reset: resetCopied } = useCopyText();
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(null), 3000);
-    return () => clearTimeout(t);
-  }, [copied]);
 
   const regenerate = () => {
     setOutcome(null);
     onRegenerate().then(
       () => {
         setConfirming(false);
-        setCopied(null);
+        resetCopied();
         setOutcome({ tone: 'success', text: FEED_TEXT.regenerated });
       },
       (err: unknown) => {
@@ -102,17 +79,7 @@ export function FeedAddressCard(props: FeedAddressCardProps) {
             </label>
             <input id={`${id}-url`} className="input feed-url" value={url ?? ''} readOnly onFocus={(e) => e.target.select()} />
             <div className="feed-buttons">
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={!url}
-                onClick={() =>
-                  copyText(url ?? '').then(
-                    () => setCopied('ok'),
-                    () => setCopied('failed'),
-                  )
-                }
-              >
+              <button type="button" className="btn btn-primary" disabled={!url} onClick={() => copy(url ?? '')}>
                 {FEED_TEXT.copy}
               </button>
               <button type="button" className="btn btn-secondary" disabled={!url || regenerating} onClick={() => setConfirming(true)}>

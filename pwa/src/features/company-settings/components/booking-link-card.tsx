@@ -1,40 +1,16 @@
 // The company's public booking link ({origin}/public/booking/{slug}) with a Copy button.
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
+import { useCopyText } from '../../../lib/use-copy-text.ts';
 import type { Company } from '../../../data/companies.ts';
 
 export function bookingLink(slug: string, origin = window.location.origin): string {
   return `${origin}/public/booking/${slug}`;
 }
 
-/** Copies `text`; falls back to a hidden textarea where the Clipboard API is missing or refused. */
-export async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    if (!ok) throw new Error('copy refused');
-  }
-}
-
 export function BookingLinkCard({ company }: { company: Company }) {
   const id = useId();
   const link = bookingLink(company.slug);
-  const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
-
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(null), 3000);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { copied, copy } = useCopyText();
 
   return (
     <section className="card cs-card" aria-labelledby={`${id}-h`}>
@@ -45,16 +21,7 @@ export function BookingLinkCard({ company }: { company: Company }) {
           Booking link
         </label>
         <input id={`${id}-link`} className="input cs-link" value={link} readOnly onFocus={(e) => e.target.select()} />
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() =>
-            copyText(link).then(
-              () => setCopied('ok'),
-              () => setCopied('failed'),
-            )
-          }
-        >
+        <button type="button" className="btn btn-primary" onClick={() => copy(link)}>
           Copy
         </button>
       </div>
