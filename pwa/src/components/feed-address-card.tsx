@@ -2,6 +2,7 @@
 // staff member's Settings and Company settings: the address read-only, Copy with a "Copied"
 // confirmation, and Regenerate behind a confirmation, since every subscription to the old address stops.
 import { useId, useState, type ReactNode } from 'react';
+import { errorMessage } from '../lib/api-errors.ts';
 import { useCopyText } from '../lib/use-copy-text.ts';
 import { Alert } from './alert.tsx';
 import { Modal } from './modal.tsx';
@@ -34,6 +35,21 @@ export interface FeedAddressCardProps {
   className?: string;
   /** More settings of the feed (the company's hide-names toggle). */
   children?: ReactNode;
+}
+
+/** The address props from a feed's query and its regenerate mutation (the staff and the company feed alike). */
+export function feedAddressProps(
+  feed: { data?: { url: string }; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown },
+  regenerate: { mutateAsync: () => Promise<unknown>; isPending: boolean },
+): Pick<FeedAddressCardProps, 'url' | 'loading' | 'loadError' | 'onRetry' | 'onRegenerate' | 'regenerating'> {
+  return {
+    url: feed.data?.url,
+    loading: feed.isPending,
+    loadError: feed.isError ? errorMessage(feed.error) : null,
+    onRetry: () => void feed.refetch(),
+    onRegenerate: () => regenerate.mutateAsync().catch((err: unknown) => Promise.reject(new Error(errorMessage(err)))),
+    regenerating: regenerate.isPending,
+  };
 }
 
 export function FeedAddressCard(props: FeedAddressCardProps) {

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
-import { FeedAddressCard } from '../../../components/feed-address-card.tsx';
+import { FeedAddressCard, feedAddressProps } from '../../../components/feed-address-card.tsx';
 import { useCompanyCalendarFeed, useRegenerateCompanyCalendarFeed } from '../../../data/calendar-feeds.ts';
 import { useOptimisticCompanySetting, type Company } from '../../../data/companies.ts';
 
@@ -20,12 +20,7 @@ export function CompanyFeedCard({ company }: { company: Company }) {
       className="cs-card"
       title="Company calendar feed"
       lead="Every appointment of the company, for a shared calendar in Google Calendar, Apple Calendar or Outlook. Each staff member finds a feed of their own appointments in their Settings."
-      url={feed.data?.url}
-      loading={feed.isPending}
-      loadError={feed.isError ? errorMessage(feed.error) : null}
-      onRetry={() => void feed.refetch()}
-      onRegenerate={() => regenerate.mutateAsync().catch((err: unknown) => Promise.reject(new Error(errorMessage(err))))}
-      regenerating={regenerate.isPending}
+      {...feedAddressProps(feed, regenerate)}
     >
       <div className="feed-options">
         {notice && (

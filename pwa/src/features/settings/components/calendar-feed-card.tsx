@@ -1,7 +1,6 @@
 // Settings (staff): the secret address of one's own appointments for Google, Apple or Outlook
 // calendars (docs/decisions/24-calendar-feeds.md).
-import { errorMessage } from '../../../lib/api-errors.ts';
-import { FeedAddressCard } from '../../../components/feed-address-card.tsx';
+import { FeedAddressCard, feedAddressProps } from '../../../components/feed-address-card.tsx';
 import { useMyCalendarFeed, useRegenerateMyCalendarFeed } from '../../../data/calendar-feeds.ts';
 import './calendar-feed-card.css';
 
@@ -13,12 +12,7 @@ export function CalendarFeedCard() {
       className="settings-section settings-feed"
       title="Calendar feed"
       lead="Subscribe to this address in Google Calendar, Apple Calendar or Outlook to see the appointments you are booked for there."
-      url={feed.data?.url}
-      loading={feed.isPending}
-      loadError={feed.isError ? errorMessage(feed.error) : null}
-      onRetry={() => void feed.refetch()}
-      onRegenerate={() => regenerate.mutateAsync().catch((err: unknown) => Promise.reject(new Error(errorMessage(err))))}
-      regenerating={regenerate.isPending}
+      {...feedAddressProps(feed, regenerate)}
     />
   );
 }
