@@ -211,23 +211,25 @@ export type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_t
  * Records the message as sent, only while the claim is still ours (state, attempts and lease as the
  * claim set them): a holder whose lease was taken over changes nothing. False in that case.
  */
-export async function markSent(db: DbOrTx, claim: Claim, rendered: RenderedColumns, now: Date): Promise<boolean> {
-  const res = await db
-    .updateTable('outbox_messages')
-    .set({ ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null })
-    .where('id', '=', claim.id)
-    .where('state', '=', 'sending')
-    .where('attempts', '=', claim.attempts)
-    .where('locked_until', '=', claim.locked_until)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+export function markSent(db: DbOrTx, claim: Claim, rendered: RenderedColumns, now: Date): Promise<boolean> {
+  return updateClaimed(db, claim, { ...rendered, state: 'sent', sent_at: now.toISOString(), locked_until: null, last_error: null });
 }
 
 /** A failed attempt: retried at `retryAt`, or given up (`dead`). Only while the claim is still ours. */
-export async function markFailed(db: DbOrTx, claim: Claim, f: { dead: boolean; retryAt: Date; error: string }): Promise<boolean> {
+export function markFailed(db: DbOrTx, claim: Claim, f: { dead: boolean; retryAt: Date; error: string }): Promise<boolean> {
+  return updateClaimed(db, claim, {
+    state: f.dead ? 'dead' : 'failed',
+    due_at: f.retryAt.toISOString(),
+    locked_until: null,
+    last_error: f.error,
+  });
+}
+
+/** Updates the claimed row only while the claim is still ours (state, attempts and lease as the claim set them). */
+async function updateClaimed(db: DbOrTx, claim: Claim, changes: Partial<Omit<OutboxMessageRow, 'id' | 'created_at'>>): Promise<boolean> {
   const res = await db
     .updateTable('outbox_messages')
-    .set({ state: f.dead ? 'dead' : 'failed', due_at: f.retryAt.toISOString(), locked_until: null, last_error: f.error })
+    .set(changes)
     .where('id', '=', claim.id)
     .where('state', '=', 'sending')
     .where('attempts', '=', claim.attempts)
