@@ -1,10 +1,9 @@
 // The E.164 migration on both databases: stored numbers are rewritten with their company's country
 // (US without one), numbers that cannot be read are kept as typed, and large tables are done page by page.
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, migrateToLatest, type DatabaseHandle } from '../connect.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../testing/index.ts';
-import { migrations } from './index.ts';
+import { migrateToLatest, type DatabaseHandle } from '../connect.ts';
+import { testDialects, type TestDatabase } from '../testing/index.ts';
+import { databaseWithout } from '../testing/migration-test.ts';
 import { e164Of } from './2026-11-25-042-phone-e164.ts';
 
 const NAME = '2026-11-25-042-phone-e164';
@@ -29,13 +28,7 @@ describe.each(testDialects())('migration %s on %s', (dialect) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    h = connect(database.url);
-    // The schema as it was before this migration (every other migration, as a database that is ahead would have).
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== NAME));
-    const migrator = new Migrator({ db: h.db, provider: { getMigrations: async () => before }, allowUnorderedMigrations: true });
-    const res = await migrator.migrateToLatest();
-    if (res.error) throw res.error;
+    ({ database, h } = await databaseWithout(dialect, NAME));
 
     const company = async (slug: string, country?: string) =>
       (

@@ -1,9 +1,8 @@
 // The message-kind migration on both databases: rows queued under the old names get DECISIONS 10's.
-import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, migrateToLatest, type DatabaseHandle } from '../connect.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from '../testing/index.ts';
-import { migrations } from './index.ts';
+import { migrateToLatest, type DatabaseHandle } from '../connect.ts';
+import { testDialects, type TestDatabase } from '../testing/index.ts';
+import { databaseWithout } from '../testing/migration-test.ts';
 
 const NAME = '2026-11-25-044-message-kinds';
 
@@ -12,12 +11,7 @@ describe.each(testDialects())('migration %s on %s', (dialect) => {
   let h: DatabaseHandle;
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    h = connect(database.url);
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== NAME));
-    const migrator = new Migrator({ db: h.db, provider: { getMigrations: async () => before }, allowUnorderedMigrations: true });
-    const res = await migrator.migrateToLatest();
-    if (res.error) throw res.error;
+    ({ database, h } = await databaseWithout(dialect, NAME));
   });
   afterAll(async () => {
     await h?.close();
