@@ -14,6 +14,8 @@
 //   npm run bench:offline                        builds the PWA into a temporary folder
 //   npm run bench:offline -- --dist /tmp/x-dist  uses a PWA already built there
 //   npm run bench:offline -- --runs 10           offline reloads to time (default 5)
+//   BENCH_DEBUG=1 npm run bench:offline          also logs the page's requests and console
+//   BENCH_PROFILE=1 npm run bench:offline        also logs the renderer's busiest functions while the outbox drains
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +26,16 @@ import { connect, migrateToLatest } from '@bookwell/db';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { seedOfflineCompany } from './lib/offline-bench-seed.ts';
-import { drawnCount, drawnTimer, queueEdits, readStore, timeCatchUp, timeDrain, type StoreState } from './lib/offline-bench-browser.ts';
+import {
+  drawnCount,
+  drawnTimer,
+  queueEdits,
+  readStore,
+  reloadMarks,
+  timeCatchUp,
+  timeDrain,
+  type StoreState,
+} from './lib/offline-bench-browser.ts';
 
 const args = process.argv.slice(2);
 const argValue = (name: string) => {
@@ -57,6 +68,24 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const round = (x: number) => Math.round(x);
+
+/** BENCH_PROFILE=1: the renderer's busiest functions (self time) while the outbox drains. */
+function logProfile(profile: {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  const busy = [...self].filter(([name]) => !name.startsWith('(idle)')).reduce((sum, [, ms]) => sum + ms, 0);
+  log(`profile: renderer busy ${Math.round(busy)} ms`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`profile ${Math.round(ms)} ms  ${name}`);
+}
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -100,6 +129,15 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 // Service workers allowed: the offline reload takes the app shell from the precache, as on a tablet.
 const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
 const page = await context.newPage();
+if (process.env.BENCH_DEBUG) {
+  // Where a slow run spends its time: every request with its timing, failures and console lines.
+  const t = () => new Date().toISOString().slice(17, 23);
+  page.on('request', (r) => console.error(t(), 'REQ', r.method(), r.url().slice(0, 120), r.serviceWorker() ? 'sw' : ''));
+  page.on('requestfinished', (r) => console.error(t(), 'FIN', r.url().slice(0, 120), JSON.stringify(r.timing())));
+  page.on('requestfailed', (r) => console.error(t(), 'FAIL', r.url().slice(0, 120), r.failure()?.errorText));
+  page.on('console', (m) => console.error(t(), 'CONSOLE', m.text().slice(0, 200)));
+  page.on('framenavigated', (f) => console.error(t(), 'NAV', f.url()));
+}
 const dbName = `bookwell-${world.adminId}`;
 const calendarUrl = `/calendar?view=week&date=${world.today}`;
 let refused = 0;
@@ -108,12 +146,15 @@ const restoreApi = () => page.unroute(API);
 const store = async (p: Page) => (await p.evaluate(readStore(dbName))) as StoreState | null;
 
 let report: Record<string, unknown>;
+// The figures move with whatever else runs on the machine: the report keeps the load around them.
+const loadBefore = os.loadavg()[0];
 try {
   // Online once: sign in (the token where the app keeps it), open the week, wait for the first catch-up.
   await page.goto('/faq');
   await page.evaluate(`localStorage.setItem('token', ${JSON.stringify(world.token)})`);
   const t0 = Date.now();
   await page.goto(calendarUrl);
+  log('calendar opened online; waiting for the first catch-up');
   const synced = await until('the first catch-up', async () => {
     const s = await store(page);
     return s && s.appointments === world.total && s.cursor !== null && !s.cursor.startsWith('snapshot') && s;
@@ -123,22 +164,28 @@ try {
     const n = (await page.evaluate(drawnCount)) as number;
     return n >= world.weekCount && n;
   });
-  await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+  log('first catch-up done; waiting for the service worker');
+  // The offline reloads take the shell from the service worker's precache: wait until it is active.
+  const swActive = await page.evaluate(
+    `Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 60000))])`,
+  );
+  if (!swActive) log('the service worker did not become active: the offline reloads get the shell from the server');
   log(`online: ${synced.appointments} appointments stored in ${firstSyncMs} ms, ${drawnOnline} drawn in the week`);
 
   // 1. Offline reloads of the week.
   await context.addInitScript(drawnTimer(world.weekCount));
   await cutApi();
-  const reloads: { ms: number; controlled: boolean; api_requests_refused: number }[] = [];
+  const reloads: Record<string, unknown>[] = [];
   for (let i = 0; i < runs; i++) {
     const before = refused;
     await page.goto(calendarUrl, { waitUntil: 'commit' });
     const ms = (await (await page.waitForFunction('window.__benchDrawnAt', undefined, { timeout: 60_000 })).jsonValue()) as number;
     const controlled = (await page.evaluate('navigator.serviceWorker.controller !== null')) as boolean;
-    reloads.push({ ms: round(ms), controlled, api_requests_refused: refused - before });
+    const marks = (await page.evaluate(reloadMarks)) as Record<string, number | null>;
+    reloads.push({ ms: round(ms), ...marks, controlled, api_requests_refused: refused - before });
     log(`offline reload ${i + 1}: ${round(ms)} ms`);
   }
-  const reloadMs = reloads.map((r) => r.ms);
+  const reloadMs = reloads.map((r) => r.ms as number);
 
   // 2. Catch-up of 10,000 changed appointments. Back online first, synced to the newest cursor.
   await restoreApi();
@@ -201,7 +248,13 @@ try {
   await page.reload();
   await page.getByText(`${EDITS} changes waiting to sync`).first().waitFor({ timeout: 60_000 });
   await restoreApi();
+  const profiler = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.start');
+  }
   const drain = (await page.evaluate(timeDrain(dbName, 120_000))) as { ms: number | null; left: number; states?: string[] };
+  if (profiler) logProfile((await profiler.send('Profiler.stop')).profile);
   log(`outbox drain: ${drain.ms === null ? `timed out with ${drain.left} left` : `${round(drain.ms)} ms`}`);
 
   // Exactly once: the API shows each edit with the version one above the one it was based on, and
@@ -224,7 +277,13 @@ try {
   const chromiumVersion = browser.version();
   report = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model,
+      memory_gb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      load_average_1min: { before: Math.round(loadBefore * 10) / 10, after: Math.round(os.loadavg()[0] * 10) / 10 },
+    },
     browser: `Chromium ${chromiumVersion} (headless, Playwright)`,
     database: h.dialect,
     store: { appointments: world.total, in_window: world.windowCount, in_viewed_week: world.weekCount, drawn_online: drawnOnline },

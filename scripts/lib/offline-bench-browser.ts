@@ -68,13 +68,32 @@ const DRAWN_COUNT = `
 export const drawnCount = `(() => { ${DRAWN_COUNT} return drawnCount(); })()`;
 
 /**
+ * Where an offline reload's time went: the document's arrival and parsing (Navigation Timing), the
+ * first frame with the calendar's grid and with an event (noted by drawnTimer), in milliseconds
+ * since navigation start.
+ */
+export const reloadMarks = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const marks = window.__benchMarks || {};
+  return {
+    document_ms: nav ? Math.round(nav.responseEnd) : null,
+    dom_content_loaded_ms: nav ? Math.round(nav.domContentLoadedEventEnd) : null,
+    calendar_grid_ms: marks.calendar === undefined ? null : Math.round(marks.calendar),
+    first_event_ms: marks.firstEvent === undefined ? null : Math.round(marks.firstEvent),
+  };
+})()`;
+
+/**
  * Init script: on every calendar load, checks each animation frame whether the week's `target`
  * appointments are drawn, and notes when (performance.now(): milliseconds since navigation start).
  */
 export const drawnTimer = (target: number) => `(() => {
   ${DRAWN_COUNT}
   if (!location.pathname.startsWith('/calendar')) return;
+  const marks = (window.__benchMarks = {});
   const tick = () => {
+    if (marks.calendar === undefined && document.querySelector('.fc')) marks.calendar = performance.now();
+    if (marks.firstEvent === undefined && document.querySelector('.fc-timegrid-event')) marks.firstEvent = performance.now();
     if (drawnCount() >= ${target}) {
       window.__benchDrawnAt = performance.now();
       return;
