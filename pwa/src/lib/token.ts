@@ -21,12 +21,26 @@ export function getToken(): string | null {
   return storage()?.getItem(TOKEN_KEY) ?? null;
 }
 
+const tokenListeners = new Set<() => void>();
+
+/** Calls `listener` after this tab sets or clears the token (other tabs' changes come as 'storage' events). */
+export function onTokenChange(listener: () => void): () => void {
+  tokenListeners.add(listener);
+  return () => tokenListeners.delete(listener);
+}
+
+function tokenChanged(): void {
+  for (const l of [...tokenListeners]) l();
+}
+
 export function setToken(token: string): void {
   storage()?.setItem(TOKEN_KEY, token);
+  tokenChanged();
 }
 
 export function clearToken(): void {
   storage()?.removeItem(TOKEN_KEY);
+  tokenChanged();
 }
 
 /** Reads the JWT payload without verifying it (the server verifies; this only routes the UI). */

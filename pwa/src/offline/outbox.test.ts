@@ -256,6 +256,72 @@ describe('outbox: failures and retries', () => {
   });
 });
 
+describe('outbox: a 401 and the token (docs/decisions/08-offline-pwa.md: any 401 logs the user out)', () => {
+  /** An outbox whose token source the test sets: the signed-in user's token, or null. */
+  async function withToken(initial: string | null) {
+    let token = initial;
+    const hooks: { whileSending?: () => void } = {};
+    const db = await freshDb();
+    const server = fakeServer();
+    const send = (e: Parameters<typeof server.send>[0]) => {
+      hooks.whileSending?.();
+      return server.send(e);
+    };
+    const outbox = new Outbox(db, { send, clock: manualClock(), lock: memoryLock(), token: () => token });
+    return { db, server, outbox, hooks, setToken: (t: string | null) => (token = t) };
+  }
+
+  it('stays paused after a 401 on the token still in use, and while signed out; resumes with a new token', async () => {
+    const { db, server, outbox, setToken } = await withToken('old');
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    server.next({ ok: false, status: 401, code: 'unauthorized' });
+    await outbox.start();
+    expect(outbox.status.get()).toMatchObject({ paused: true, pending: 1 });
+
+    await outbox.tokenChanged(); // nothing changed: still the refused token
+    setToken(null); // the app signed out
+    await outbox.tokenChanged();
+    expect(outbox.status.get().paused).toBe(true);
+    expect(server.received).toHaveLength(1);
+
+    setToken('new'); // the same user signed in again in this tab
+    await outbox.tokenChanged();
+    expect(outbox.status.get()).toMatchObject({ paused: false, pending: 0 });
+    expect(server.received).toHaveLength(2);
+    expect(server.rows.get(1)).toMatchObject({ start_time: TEN, version: 2 });
+  });
+
+  it('does not pause on a 401 for a token replaced while the request was out: it sends again with the new one', async () => {
+    const { db, server, outbox, hooks, setToken } = await withToken('old');
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    // The change-password answer replaced the token in this tab while the request was on its way.
+    hooks.whileSending = () => {
+      setToken('replaced');
+      hooks.whileSending = undefined;
+    };
+    server.next({ ok: false, status: 401, code: 'unauthorized' });
+    await outbox.start();
+    expect(outbox.status.get()).toMatchObject({ paused: false, pending: 0 });
+    expect(server.received).toHaveLength(2);
+    expect(server.received[0].idempotencyKey).toBe(server.received[1].idempotencyKey);
+    expect(server.rows.get(1)).toMatchObject({ start_time: TEN, version: 2 });
+  });
+
+  it('pauses on a 401 without a token of this user (another user signed in) until one exists', async () => {
+    const { db, server, outbox, setToken } = await withToken(null);
+    await known(db, server, 1, NINE);
+    await outbox.enqueue(move(1, TEN));
+    server.next({ ok: false, status: 401, code: 'unauthorized' });
+    await outbox.start();
+    expect(outbox.status.get().paused).toBe(true);
+    setToken('mine');
+    await outbox.tokenChanged();
+    expect(outbox.status.get()).toMatchObject({ paused: false, pending: 0 });
+  });
+});
+
 describe('outbox: refusals, never dropped', () => {
   it.each([
     [409, 'slot_taken'],

@@ -121,6 +121,11 @@ export interface OutboxOptions {
   send: Send;
   clock?: Clock;
   lock?: OutboxLock;
+  /**
+   * The signed-in user's token now: null when there is none, or when it is another user's. With it,
+   * a 401 pauses only while the token that was refused is still the current one (see tokenChanged).
+   */
+  token?: () => string | null;
 }
 
 export class Outbox {
@@ -128,6 +133,9 @@ export class Outbox {
   private readonly send: Send;
   private readonly clock: Clock;
   private readonly lock: OutboxLock;
+  private readonly token: () => string | null | undefined;
+  /** The token a 401 refused (undefined without a token source): sending waits for another one. */
+  private refusedToken: string | null | undefined = undefined;
   private current: Promise<void> | null = null;
   private runAgain = false;
   private started = false;
@@ -144,6 +152,7 @@ export class Outbox {
     this.send = options.send;
     this.clock = options.clock ?? systemClock;
     this.lock = options.lock ?? defaultLock(db, this.clock);
+    this.token = options.token ?? (() => undefined);
   }
 
   /** Starts sending: now, when the connection returns and when the tab becomes visible. */
@@ -212,8 +221,26 @@ export class Outbox {
 
   /** After a 401 pause, once the same user has signed in again. */
   resume(): Promise<void> {
+    this.refusedToken = undefined;
     this.status.set((s) => ({ ...s, paused: false }));
     return this.run();
+  }
+
+  /**
+   * The signed-in user's token changed (a new sign-in, or the change-password answer replaced it in
+   * this tab). A 401 refused the old token: with a new token of the same user, sending resumes. A
+   * 401 on the token still in use signs the person out instead (docs/decisions/08-offline-pwa.md:
+   * "any 401 logs the user out"), and the entries wait for the same user's next sign-in.
+   */
+  tokenChanged(): Promise<void> {
+    if (!this.status.get().paused || !this.hasNewToken()) return Promise.resolve();
+    return this.resume();
+  }
+
+  /** A token of the same user other than the one a 401 refused. */
+  private hasNewToken(): boolean {
+    const now = this.token();
+    return typeof now === 'string' && now !== this.refusedToken;
   }
 
   /** The connection returned or the tab came back: retry without waiting out the backoff. */
@@ -269,6 +296,8 @@ export class Outbox {
       if (wait > 0) return this.schedule(wait);
       if (!(await stillHeld())) return this.schedule(LEASE_RETRY_MS);
       await this.db.outbox.update(entry.seq!, { state: 'sending' });
+      // The request carries the token current now (apiFetch reads the same store).
+      const tokenUsed = this.token();
       let result: SendResult;
       try {
         result = await this.send(entry);
@@ -280,9 +309,11 @@ export class Outbox {
       else if (result.status === 404 && entry.kind === 'delete') await this.acknowledge(entry, undefined);
       else if (isTransient(result.status)) await this.retryLater(entry);
       else if (result.status === 401) {
-        // Keep everything; it is sent after the same user signs in again.
+        // Keep everything; it is sent after the same user signs in again. If the token was
+        // replaced while the request was out (same user), the 401 was the old token's: send again.
         await this.db.outbox.update(entry.seq!, { state: 'queued' });
-        this.status.set((s) => ({ ...s, paused: true }));
+        this.refusedToken = tokenUsed;
+        if (!this.hasNewToken()) this.status.set((s) => ({ ...s, paused: true }));
       } else {
         const { status, code, message, current } = result;
         await this.db.outbox.update(entry.seq!, { state: 'refused', refusal: { status, code, message, current } });

@@ -3,6 +3,7 @@
 // imported lazily, so public pages never download them (docs/decisions/08-offline-pwa.md).
 import { createStore } from '../lib/store.ts';
 import { STAFF_ROLES, type User } from '../lib/api-types.ts';
+import { decodeClaims, getToken, onTokenChange, TOKEN_KEY } from '../lib/token.ts';
 import type { LocalDb } from './local-db.ts';
 import type { Outbox } from './outbox.ts';
 import { clearWaitingNote, noteWaitingChanges } from './waiting-note.ts';
@@ -26,21 +27,46 @@ let cleanups: (() => void)[] = [];
 
 /**
  * Opens the user's local store and starts their outbox and catch-up (staff only); `onSynced` runs
- * after a catch-up stored changes. A second call for the same user is a no-op.
+ * after a catch-up stored changes and when a queued change left the outbox or was refused;
+ * `onCaughtUp` after every catch-up that reached the server (the app refreshes the directory and
+ * settings kept locally then). A second call for the same user is a no-op.
  */
 export function startOfflineSession(
   user: Pick<User, 'id' | 'role'>,
   onSynced: () => void = () => undefined,
+  onCaughtUp: () => void = () => undefined,
 ): Promise<OfflineSession | null> {
   if (!STAFF_ROLES.includes(user.role)) return Promise.resolve(null);
   if (opening?.userId === user.id) return opening.ready;
   const attempt: Opening = { userId: user.id, ready: Promise.resolve(null) };
   opening = attempt;
-  attempt.ready = open(attempt, onSynced).catch(() => null); // IndexedDB unavailable (private mode): online only
+  attempt.ready = open(attempt, onSynced, onCaughtUp).catch(() => null); // IndexedDB unavailable (private mode): online only
   return attempt.ready;
 }
 
-async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSession | null> {
+/** The token in localStorage when it is this user's (a token of someone else never sends their changes). */
+export function tokenOf(userId: number): () => string | null {
+  return () => {
+    const token = getToken();
+    return decodeClaims(token)?.user_id === userId ? token : null;
+  };
+}
+
+/** Tells the outbox when the token changes, in this tab (setToken) or another ('storage' event). */
+function watchToken(outbox: Outbox): () => void {
+  const changed = () => void outbox.tokenChanged();
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === TOKEN_KEY || e.key === null) changed();
+  };
+  const stop = onTokenChange(changed);
+  if (typeof window !== 'undefined') window.addEventListener('storage', onStorage);
+  return () => {
+    stop();
+    if (typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
+  };
+}
+
+async function open(attempt: Opening, onSynced: () => void, onCaughtUp: () => void): Promise<OfflineSession | null> {
   const userId = attempt.userId;
   const [{ openLocalDb }, { Outbox, installOutboxReloadGuard }, { sendEntry }, { onCatchUp, startSync }, { liveQuery }] = await Promise.all(
     [import('./local-db.ts'), import('./outbox.ts'), import('./send.ts'), import('./sync.ts'), import('dexie')],
@@ -51,14 +77,15 @@ async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSess
     db.close();
     return null;
   }
-  const outbox = new Outbox(db, { send: sendEntry });
+  const outbox = new Outbox(db, { send: sendEntry, token: tokenOf(userId) });
   clearWaitingNote(userId);
   const session: OfflineSession = { userId, db, outbox };
   cleanups = [
     installOutboxReloadGuard(outbox),
     onCatchUp(onSynced),
-    startSync(session),
+    startSync(session, undefined, onCaughtUp),
     whenChangesLeave(liveQuery, db, onSynced),
+    watchToken(outbox),
     () => outbox.stop(),
   ];
   offlineSession.set(session);
@@ -68,18 +95,24 @@ async function open(attempt: Opening, onSynced: () => void): Promise<OfflineSess
 
 /**
  * Calls `onLeave` whenever a queued change leaves the outbox: sent (its row now holds the server's
- * answer, or its temporary id gave way to the server's), or settled from "Needs attention". Dexie's
- * liveQuery sees the other tabs' writes too, so every tab re-reads when one tab's runner sends
- * what another tab queued (issue 11: both tabs show the same afterwards).
+ * answer, or its temporary id gave way to the server's), or settled from "Needs attention"; and
+ * when the server refuses one, so its event shows "needs attention" instead of "waiting to sync".
+ * Dexie's liveQuery sees the other tabs' writes too, so every tab re-reads when one tab's runner
+ * sends what another tab queued (issue 11: both tabs show the same afterwards).
  */
 function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, onLeave: () => void): () => void {
   let before: Set<number> | null = null;
+  let refusedBefore = new Set<number>();
   // Whole entries, not primaryKeys(): Dexie's liveQuery missed additions to a primaryKeys() query.
   const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
     next: (entries) => {
       const now = new Set(entries.map((e) => e.seq!));
-      if (before && [...before].some((seq) => !now.has(seq))) onLeave();
+      const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.seq!));
+      const left = before !== null && [...before].some((seq) => !now.has(seq));
+      const newlyRefused = [...refused].some((seq) => !refusedBefore.has(seq));
+      if (left || (before !== null && newlyRefused)) onLeave();
       before = now;
+      refusedBefore = refused;
     },
     error: () => undefined, // the database closed at sign-out
   });
