@@ -30,15 +30,20 @@ export async function catchUp(db: LocalDb, fetch: FetchPage = fetchPage): Promis
   }
 }
 
-/** Starts the catch-up triggers for one session; returns the function that stops them. */
-export function startSync(session: { db: LocalDb }, fetch: FetchPage = fetchPage): () => void {
+/**
+ * Starts the catch-up triggers for one session; returns the function that stops them. `onCaughtUp`
+ * runs after every catch-up the server answered, whether or not anything changed.
+ */
+export function startSync(session: { db: LocalDb }, fetch: FetchPage = fetchPage, onCaughtUp: () => void = () => undefined): () => void {
   let running: Promise<void> | null = null;
   let stopped = false;
   const run = () => {
     if (stopped || running) return;
     running = catchUp(session.db, fetch)
       .then((count) => {
-        if (count > 0 && !stopped) for (const l of [...listeners]) l();
+        if (stopped) return;
+        if (count > 0) for (const l of [...listeners]) l();
+        onCaughtUp();
       })
       .catch(() => undefined) // offline or refused: the next trigger tries again
       .finally(() => {
