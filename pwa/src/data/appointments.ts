@@ -9,8 +9,14 @@ import { client, rpc } from '../lib/rpc.ts';
 import { offlineSession, type OfflineSession } from '../offline/session.ts';
 import { isUnreachable, sessionForFallback } from './local-first.ts';
 
-/** `pending` is true while a change made offline waits to be sent (staff; docs/decisions/08-offline-pwa.md). */
-export type Appointment = InferResponseType<typeof client.appointments.$get, 200>[number] & { pending?: boolean };
+/**
+ * `pending` is true while a change made offline waits to be sent, `needsAttention` when the server
+ * refused it and it waits in "Needs attention" (staff; docs/decisions/08-offline-pwa.md).
+ */
+export type Appointment = InferResponseType<typeof client.appointments.$get, 200>[number] & {
+  pending?: boolean;
+  needsAttention?: boolean;
+};
 export type AppointmentStatus = Appointment['status'];
 export type AppointmentInput = InferRequestType<typeof client.appointments.$post>['json'];
 export type AppointmentChanges = InferRequestType<(typeof client.appointments)[':id']['$put']>['json'];

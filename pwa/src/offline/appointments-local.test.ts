@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { freshDb, serverAppointment } from './testing/offline-fixtures.ts';
+import { freshDb, memoryLock, serverAppointment } from './testing/offline-fixtures.ts';
 import { createChange, keepServerList, localAppointments } from './appointments-local.ts';
 import { Outbox } from './outbox.ts';
 
@@ -29,5 +29,25 @@ describe("the calendar's local rows", () => {
       [1, true],
     ]);
     expect(await localAppointments(db, { start: '2026-11-25', end: '2026-11-25' })).toEqual([]);
+  });
+
+  it('marks the row of a refused change as needing attention, and drops the mark after the choice', async () => {
+    const db = await freshDb();
+    await db.company.put({ id: 1, key: 'company:1', data: { id: 1, timezone: 'UTC' } });
+    const a = serverAppointment(1, '2026-11-24T09:00:00.000Z');
+    await keepServerList(db, range, [a]);
+    const outbox = new Outbox(db, { send: async () => ({ ok: false, status: 409, code: 'slot_taken' }), lock: memoryLock() });
+    await outbox.enqueue({ kind: 'update', appointmentId: 1, payload: { description: 'mine' }, row: { description: 'mine' } });
+    const marks = async () => (await localAppointments(db, range)).map((r) => [r.id, r.pending ?? false, r.needsAttention ?? false]);
+    expect(await marks()).toEqual([[1, true, false]]);
+
+    await outbox.start();
+    expect(outbox.status.get().refused).toHaveLength(1);
+    expect(await marks()).toEqual([[1, true, true]]);
+    expect((await keepServerList(db, range, [a])).map((r) => r.needsAttention)).toEqual([true]);
+
+    await outbox.discard(outbox.status.get().refused[0].seq!);
+    outbox.stop();
+    expect(await marks()).toEqual([[1, false, false]]);
   });
 });

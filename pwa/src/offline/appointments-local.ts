@@ -1,12 +1,13 @@
 // The calendar's side of the local store: the appointments of a range as the screens read them
-// (with `pending: true` on rows an outbox change is waiting for), the server's list kept on each
+// (with `pending: true` on rows an outbox change is waiting for, and `needsAttention: true` as well
+// when the server refused that change and it waits in "Needs attention"), the server's list kept on each
 // online read, and the optimistic rows of changes queued while offline. Loaded lazily by
 // pwa/src/data/appointments.ts for signed-in staff (docs/decisions/08-offline-pwa.md).
 import { addDays, browserZone, isKnownZone, zonedTimeToUtc } from '../lib/zoned-time.ts';
 import { appointmentsBetween, type LocalAppointment, type LocalDb, type ServerAppointment } from './local-db.ts';
 import type { Change } from './outbox.ts';
 
-export type ShownAppointment = ServerAppointment & { pending?: boolean };
+export type ShownAppointment = ServerAppointment & { pending?: boolean; needsAttention?: boolean };
 
 /** A range of company-local days, as the calendar asks for it. */
 export interface DayRange {
@@ -14,9 +15,16 @@ export interface DayRange {
   end: string;
 }
 
-export function shown(row: LocalAppointment): ShownAppointment {
+/** A row as the screens get it; `refused` holds the appointments with a refused change. */
+export function shown(row: LocalAppointment, refused: ReadonlySet<number> = new Set()): ShownAppointment {
   const { pending, ...rest } = row;
+  if (refused.has(row.id)) return { ...rest, pending: true, needsAttention: true };
   return pending ? { ...rest, pending: true } : rest;
+}
+
+/** The appointments whose change the server refused (they wait in "Needs attention"). */
+async function refusedIds(db: LocalDb): Promise<Set<number>> {
+  return new Set((await db.outbox.where('state').equals('refused').toArray()).map((e) => e.appointmentId));
 }
 
 /** Every row kept in one cached table's answers (each answer is `{ key, data }`, data a list or one row). */
@@ -43,7 +51,8 @@ async function bounds(db: LocalDb, range: DayRange): Promise<[string, string]> {
 /** The last known calendar for a range (offline). */
 export async function localAppointments(db: LocalDb, range: DayRange): Promise<ShownAppointment[]> {
   const [from, to] = await bounds(db, range);
-  return (await appointmentsBetween(db, from, to)).map(shown);
+  const [rows, refused] = await Promise.all([appointmentsBetween(db, from, to), refusedIds(db)]);
+  return rows.map((r) => shown(r, refused));
 }
 
 /**
@@ -52,18 +61,20 @@ export async function localAppointments(db: LocalDb, range: DayRange): Promise<S
  * created offline appear in their place.
  */
 export async function keepServerList(db: LocalDb, range: DayRange | null, rows: ServerAppointment[]): Promise<ShownAppointment[]> {
-  const queued = new Set((await db.outbox.toArray()).map((e) => e.appointmentId));
+  const entries = await db.outbox.toArray();
+  const queued = new Set(entries.map((e) => e.appointmentId));
+  const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.appointmentId));
   await db.appointments.bulkPut(rows.filter((r) => !queued.has(r.id)).map((r) => ({ ...r, pending: 0 as const })));
   if (queued.size === 0) return rows;
   const local = new Map((await db.appointments.bulkGet([...queued])).flatMap((r) => (r ? [[r.id, r] as const] : [])));
   const list: ShownAppointment[] = rows.flatMap((r) => {
     if (!queued.has(r.id)) return [r];
     const mine = local.get(r.id);
-    return mine ? [shown(mine)] : [];
+    return mine ? [shown(mine, refused)] : [];
   });
   if (range) {
     const [from, to] = await bounds(db, range);
-    for (const row of local.values()) if (row.id < 0 && row.start_time >= from && row.start_time < to) list.push(shown(row));
+    for (const row of local.values()) if (row.id < 0 && row.start_time >= from && row.start_time < to) list.push(shown(row, refused));
   }
   return list.sort((a, b) => a.start_time.localeCompare(b.start_time));
 }
@@ -138,6 +149,6 @@ export async function updateChange(db: LocalDb, id: number, body: Body, idempote
 
 /** The row the calendar now shows for an appointment (after a queued change). */
 export async function shownRow(db: LocalDb, id: number): Promise<ShownAppointment | undefined> {
-  const row = await db.appointments.get(id);
-  return row && shown(row);
+  const [row, refused] = await Promise.all([db.appointments.get(id), refusedIds(db)]);
+  return row && shown(row, refused);
 }

@@ -5,6 +5,7 @@ import {
   eventLabel,
   isPending,
   labelEventElement,
+  needsAttention,
   slotBounds,
   staffColours,
   toEvents,
@@ -69,6 +70,18 @@ describe('toEvents', () => {
     expect(cancelledMarked.classNames).toEqual(['appt-event', 'is-cancelled', 'is-pending']);
     expect(plain.classNames).toEqual(['appt-event']);
   });
+
+  it('marks a change the server refused as needing attention, not as waiting to sync, until the choice', () => {
+    const refused = { ...appt({ id: 7 }), pending: true as const, needsAttention: true as const };
+    const [marked] = toEvents([refused], zone, new Map(), true);
+    expect(needsAttention(refused)).toBe(true);
+    expect(isPending(refused)).toBe(false);
+    expect(marked.classNames).toEqual(['appt-event', 'needs-attention']);
+    // After "Apply again" or "Pick another time" it waits to sync; after "Discard" or "Keep theirs" it is plain.
+    const [requeued, settled] = toEvents([{ ...appt({ id: 7 }), pending: true as const }, appt({ id: 7 })], zone, new Map(), true);
+    expect(requeued.classNames).toEqual(['appt-event', 'is-pending']);
+    expect(settled.classNames).toEqual(['appt-event']);
+  });
 });
 
 describe('slotBounds', () => {
@@ -95,6 +108,9 @@ describe('eventLabel', () => {
     expect(eventLabel('Liam Smith', { ...appt({}), pending: true as const }, zone)).toBe(
       'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, waiting to sync',
     );
+    expect(eventLabel('Liam Smith', { ...appt({}), pending: true as const, needsAttention: true as const }, zone)).toBe(
+      'Liam Smith, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, needs attention',
+    );
   });
 });
 
@@ -116,5 +132,9 @@ describe('labelEventElement', () => {
     labelEventElement(el as unknown as HTMLElement, { ...appt({ description: 'Colour' }), pending: true as const }, zone);
     expect(el.attrs.get('aria-label')).toBe('Liam Smith, Colour, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, waiting to sync');
     expect(el.attrs.get('title')).toBe(el.attrs.get('aria-label'));
+    labelEventElement(el as unknown as HTMLElement, { ...appt({ description: 'Colour' }), pending: true, needsAttention: true }, zone);
+    expect(el.attrs.get('aria-label')).toBe('Liam Smith, Colour, Mon, Mar 2, 2026 10:00 AM to 10:30 AM, needs attention');
+    labelEventElement(el as unknown as HTMLElement, appt({ description: 'Colour' }), zone);
+    expect(el.attrs.get('aria-label')).toBe('Liam Smith, Colour, Mon, Mar 2, 2026 10:00 AM to 10:30 AM');
   });
 });

@@ -25,9 +25,27 @@ export function visibleAppointments(list: Appointment[], employeeFilter: string,
   return shown;
 }
 
-/** True while the appointment has changes on this device the server has not received yet. */
+/** True when the server refused this device's change to the appointment: it waits in "Needs attention". */
+export function needsAttention(a: Appointment): boolean {
+  return a.needsAttention === true;
+}
+
+/**
+ * True while the appointment has changes on this device the server has not received yet, and has
+ * not refused: a refused change is marked "needs attention" instead (docs/decisions/08-offline-pwa.md).
+ */
 export function isPending(a: Appointment): boolean {
-  return (a as Appointment & { pending?: boolean }).pending === true;
+  return a.pending === true && !needsAttention(a);
+}
+
+/** The event's classes: cancelled, waiting to sync, or needs attention. */
+function eventClasses(a: Appointment): string[] {
+  return [
+    'appt-event',
+    ...(a.status === 'cancelled' ? ['is-cancelled'] : []),
+    ...(isPending(a) ? ['is-pending'] : []),
+    ...(needsAttention(a) ? ['needs-attention'] : []),
+  ];
 }
 
 /** FullCalendar events at the company's wall times; the appointment rides along in extendedProps. */
@@ -43,7 +61,7 @@ export function toEvents(list: Appointment[], zone: string, colours: Map<number,
       backgroundColor: colour,
       borderColor: cancelled ? '#94a3b8' : colour,
       textColor: cancelled ? '#334155' : '#ffffff',
-      classNames: ['appt-event', ...(cancelled ? ['is-cancelled'] : []), ...(isPending(a) ? ['is-pending'] : [])],
+      classNames: eventClasses(a),
       editable: canEdit && !cancelled,
       extendedProps: { appointment: a },
     };
@@ -66,13 +84,16 @@ export function slotBounds(list: Appointment[], zone: string): { slotMinTime: st
   return { slotMinTime: hhmm(min), slotMaxTime: hhmm(Math.min(max, 24 * 60)) };
 }
 
-/** What an event says to a screen reader and in its tooltip: title, when, with whom, whether cancelled, and whether waiting to sync. */
+/**
+ * What an event says to a screen reader and in its tooltip: title, when, with whom, whether
+ * cancelled, and whether waiting to sync or needing attention.
+ */
 export function eventLabel(title: string, a: Appointment, zone: string): string {
   const s = toWallTime(a.start_time, zone);
   const e = toWallTime(a.end_time, zone);
   return `${title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
     a.employee_name ? `, with ${a.employee_name}` : ''
-  }${a.status === 'cancelled' ? ', cancelled' : ''}${isPending(a) ? ', waiting to sync' : ''}`;
+  }${a.status === 'cancelled' ? ', cancelled' : ''}${isPending(a) ? ', waiting to sync' : ''}${needsAttention(a) ? ', needs attention' : ''}`;
 }
 
 /**
