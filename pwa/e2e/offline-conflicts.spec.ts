@@ -60,6 +60,13 @@ test('409 slot taken: "Pick another time" sends it once at the new time; "Discar
     }
     await shootAllSizes(page, 'offline-409-slot-taken');
     expect(await onServer(page, d, date, moved)).toEqual([]);
+    // Each refused booking's event says it needs attention, not that it waits to sync.
+    for (const description of [moved, dropped]) {
+      const event = page.locator('.fc-event', { hasText: description });
+      await expect(event).toHaveClass(/needs-attention/);
+      await expect(event).not.toHaveClass(/is-pending/);
+      await expect(event).toHaveAttribute('aria-label', /, needs attention$/);
+    }
 
     // Pick another time: 7:00, free. The server holds it exactly once, at 7:00.
     const first = items.filter({ hasText: '5:00 AM' });
@@ -75,6 +82,7 @@ test('409 slot taken: "Pick another time" sends it once at the new time; "Discar
     await expect(page.getByTestId('refused-change')).toHaveCount(1);
     await expect(page.locator('.fc-event', { hasText: moved })).toHaveCount(1);
     await expect(page.locator('.fc-event', { hasText: moved })).toContainText('7:00');
+    await expect(page.locator('.fc-event', { hasText: moved })).not.toHaveClass(/needs-attention|is-pending/, { timeout: 15_000 });
 
     // Discard: gone from the calendar, never on the server.
     await page.getByTestId('refused-change').getByRole('button', { name: 'Discard' }).click();
@@ -172,6 +180,10 @@ test('403 no longer allowed: the change shows with "Discard", which puts the ser
     const items = await openNeedsAttention(page, 1);
     await expect(items).toContainText('You are no longer allowed to make this change.');
     await expect(items.getByRole('button')).toHaveText(['Discard']);
+    const refused = page.locator('.fc-event', { hasText: `Not allowed ${stamp}` });
+    await expect(refused).toHaveClass(/needs-attention/);
+    await expect(refused).not.toHaveClass(/is-pending/);
+    await expect(refused).toHaveAttribute('aria-label', /, needs attention$/);
     await shootAllSizes(page, 'offline-403-not-allowed');
 
     await items.getByRole('button', { name: 'Discard' }).click();
@@ -179,6 +191,11 @@ test('403 no longer allowed: the change shows with "Discard", which puts the ser
     await expect(page.locator('.fc-event', { hasText: `Allowed ${stamp}` })).toHaveCount(1);
     await expect(page.locator('.fc-event', { hasText: `Not allowed ${stamp}` })).toHaveCount(0);
     await expect(page.locator('.fc-event.is-pending')).toHaveCount(0);
+    await expect(page.locator('.fc-event.needs-attention')).toHaveCount(0);
+    await expect(page.locator('.fc-event', { hasText: `Allowed ${stamp}` })).not.toHaveAttribute(
+      'aria-label',
+      /needs attention|waiting to sync/,
+    );
     await page.reload();
     await waitForCalendar(page);
     await expect(page.locator('.fc-event', { hasText: `Allowed ${stamp}` })).toHaveCount(1);

@@ -6,6 +6,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
+import { keptAnswers } from './support/offline.ts';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -114,4 +115,64 @@ test('the calendar, the directory and the services open offline; an offline book
   await expect(page.locator('.fc-event', { hasText: edited })).toHaveCount(0);
   await restoreApi(page);
   await expect.poll(onServerNow, { timeout: 15_000 }).toEqual([]);
+});
+
+test('a tablet that only showed the calendar online books offline: the form opens from the local store', async ({ page }) => {
+  const token = await apiToken(page, DEMO.owner);
+  const me = await api<{ id: number; company_id: number }>(page.request, token, '/me');
+  const company = await api<{ timezone: string }>(page.request, token, `/companies/${me.company_id}`);
+  const today = wallDate(new Date().toISOString(), company.timezone);
+  const day = new Date(Date.parse(`${today}T12:00:00Z`) + 27 * 86_400_000).toISOString().slice(0, 10);
+  const description = `Calendar only ${Date.now()}`;
+
+  // Online: the calendar and nothing else. The session keeps the company, its people, services,
+  // lengths and hours as it starts (issue 11), without the form ever opening.
+  await signInAs(page, DEMO.owner, `/calendar?view=day&date=${day}`);
+  await waitForCalendar(page);
+  // At least: the company; the directory and its customers; the services; the lengths catalogue,
+  // the company's lengths and its default; the company's hours.
+  const least: Record<string, number> = { company: 1, users: 2, services: 1, durations: 3, hours: 1 };
+  const missing = async () => {
+    const kept = await keptAnswers(page, me.id);
+    return Object.keys(least).filter((t) => (kept[t] ?? 0) < least[t]);
+  };
+  await expect.poll(missing, { timeout: 20_000 }).toEqual([]);
+
+  // Without the server, after a reload: the form opens with the customers, services and lengths.
+  await cutApi(page);
+  await page.reload();
+  await waitForCalendar(page);
+  await page.getByRole('button', { name: 'Create Appointment' }).click();
+  const d = page.getByRole('dialog');
+  await expect(d.getByRole('heading', { name: 'Create Appointment' })).toBeVisible();
+  await expect(d.getByText('Failed to load form data', { exact: false })).toHaveCount(0);
+  await d.getByLabel('Customer', { exact: true }).selectOption({ label: 'Casey Customer (customer@demo.test)' });
+  await d.getByLabel('Start date').fill(day);
+  await d.getByLabel('Start time').fill('05:45');
+  await d.getByRole('checkbox', { name: /Haircut/ }).check();
+  await d.getByLabel('Description').fill(description);
+  await d.getByRole('button', { name: 'Create Appointment' }).click();
+  await expect(d.getByText('Appointment created successfully!')).toBeVisible();
+  await expect(d).toBeHidden({ timeout: 5_000 });
+  const event = page.locator('.fc-event', { hasText: description });
+  await expect(event).toHaveClass(/is-pending/);
+  await expect(event).toHaveAttribute('aria-label', /, waiting to sync$/);
+
+  // Back online: it reaches the server exactly once and loses its mark.
+  const onServer = async () =>
+    (await api<Appt[]>(page.request, token, `/appointments?start_date=${day}&end_date=${day}`)).filter(
+      (a) => a.description === description,
+    );
+  await restoreApi(page);
+  await expect.poll(async () => (await onServer()).length, { timeout: 20_000 }).toBe(1);
+  await expect(event).not.toHaveClass(/is-pending/, { timeout: 15_000 });
+  await page.reload();
+  await waitForCalendar(page);
+  await expect(page.locator('.fc-event', { hasText: description })).toHaveCount(1);
+  const [booked] = await onServer();
+  expect((await onServer()).length).toBe(1);
+  const del = await page.request.delete(`/api/appointments/${booked.id}`, {
+    headers: { Authorization: `Bearer ${token}`, 'If-Match': `"${(booked as Appt & { version: number }).version}"` },
+  });
+  expect(del.status()).toBe(204);
 });

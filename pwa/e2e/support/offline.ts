@@ -137,10 +137,40 @@ export async function waitForCalendar(page: Page): Promise<void> {
   await expect(page.getByText('Loading appointments...')).toHaveCount(0);
 }
 
+/** How many kept answers each cached table of the signed-in user's local store holds (IndexedDB, read in the page). */
+export async function keptAnswers(page: Page, userId: number): Promise<Record<string, number>> {
+  return page.evaluate(
+    (name) =>
+      new Promise<Record<string, number>>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tables = ['users', 'services', 'durations', 'hours', 'company'].filter((t) => db.objectStoreNames.contains(t));
+          const counts: Record<string, number> = {};
+          if (tables.length === 0) {
+            db.close();
+            return resolve(counts);
+          }
+          const tx = db.transaction(tables, 'readonly');
+          for (const t of tables) {
+            const req = tx.objectStore(t).count();
+            req.onsuccess = () => (counts[t] = req.result);
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve(counts);
+          };
+        };
+      }),
+    `bookwell-${userId}`,
+  );
+}
+
 /**
- * Opens the appointment modal once while online and closes it: the form's customers, staff and
- * services are kept in the local store only once read (pwa/src/data/local-first.ts), so a tablet
- * must have opened it before it can book offline.
+ * Opens the appointment modal once while online and closes it. Since the offline session fills
+ * the local store at start (components/offline/offline-prefill.ts) a tablet no longer needs this
+ * to book offline; the conflict specs keep it so the form is warm and quick under load.
  */
 export async function openFormOnce(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Create Appointment' }).click();
