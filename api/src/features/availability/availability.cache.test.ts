@@ -6,6 +6,7 @@ import { connect, type DatabaseHandle } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { bookableCompany, customerContact, setHours, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 
 // Monday 23 November 2026, 10:15 in London.
 const NOW = new Date('2026-11-23T10:15:00.000Z');
@@ -56,24 +57,15 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
     await other.db.transaction().execute(async (trx) => {
       const { id } = await trx
         .insertInto('appointments')
-        .values({
-          company_id: co.companyId,
-          user_id: null,
-          employee_id: null,
-          start_time: '2026-11-25T11:00:00.000Z',
-          end_time: '2026-11-25T11:30:00.000Z',
-          description: null,
-          appointment_duration_option_id: null,
-          status: 'booked',
-          version: 1,
-          customer_name: null,
-          customer_email: null,
-          customer_phone: null,
-          sms_consent: 0,
-          created_by: null,
-          created_at: NOW.toISOString(),
-          updated_at: NOW.toISOString(),
-        })
+        .values(
+          appointmentRow({
+            company_id: co.companyId,
+            start_time: '2026-11-25T11:00:00.000Z',
+            end_time: '2026-11-25T11:30:00.000Z',
+            created_at: NOW.toISOString(),
+            updated_at: NOW.toISOString(),
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('appointment_service_types').values({ appointment_id: id, service_type_id: co.serviceId }).execute();

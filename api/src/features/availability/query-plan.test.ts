@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { appointmentRow, companyRow } from '../../testing/rows.ts';
 import { busyAppointmentsQuery, employeeAppointmentsQuery, serviceBookingsQuery, startBound } from './availability.repository.ts';
 import { appointmentListQuery } from '../appointments/appointment.repository.ts';
 
@@ -24,23 +25,7 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
     for (let c = 0; c < COMPANIES; c++) {
       const company = await t.db
         .insertInto('companies')
-        .values({
-          name: `Plan ${c}`,
-          slug: `plan-${c}`,
-          email: null,
-          logo_url: null,
-          timezone: 'UTC',
-          enable_employee_booking: 0,
-          time_increment_minutes: 30,
-          listed_publicly: 0,
-          hide_customer_names_in_feeds: 0,
-          subscription_plan: null,
-          subscription_expires_at: null,
-          stripe_customer_id: null,
-          stripe_subscription_id: null,
-          created_at: iso,
-          updated_at: iso,
-        })
+        .values(companyRow({ name: `Plan ${c}`, slug: `plan-${c}`, created_at: iso, updated_at: iso }))
         .returning('id')
         .executeTakeFirstOrThrow();
       companyIds.push(company.id);
@@ -87,24 +72,16 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
     for (let c = 0; c < COMPANIES; c++) {
       for (let i = 0; i < PER_COMPANY; i++) {
         const start = Date.parse('2026-01-01T08:00:00Z') + Math.floor((i * 365) / PER_COMPANY) * 86_400_000 + (i % 8) * 3600_000;
-        rows.push({
-          company_id: companyIds[c],
-          user_id: null,
-          employee_id: employeeIds[c * 5 + (i % 5)],
-          start_time: new Date(start).toISOString(),
-          end_time: new Date(start + 45 * 60_000).toISOString(),
-          description: null,
-          appointment_duration_option_id: null,
-          status: 'booked' as const,
-          version: 1,
-          customer_name: null,
-          customer_email: null,
-          customer_phone: null,
-          sms_consent: 0,
-          created_by: null,
-          created_at: iso,
-          updated_at: iso,
-        });
+        rows.push(
+          appointmentRow({
+            company_id: companyIds[c],
+            employee_id: employeeIds[c * 5 + (i % 5)],
+            start_time: new Date(start).toISOString(),
+            end_time: new Date(start + 45 * 60_000).toISOString(),
+            created_at: iso,
+            updated_at: iso,
+          }),
+        );
       }
     }
     for (let i = 0; i < rows.length; i += 1000) {

@@ -6,6 +6,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 import { appointmentUid } from '../notifications/appointment-emails.ts';
 
 // Tuesday 20 October 2026, New York still on daylight time (EDT, UTC-4); it ends on Sunday 1 November.
@@ -184,24 +185,17 @@ describe.each(testDialects())('calendar feeds on %s', (dialect) => {
       (
         await t.db
           .insertInto('appointments')
-          .values({
-            company_id: a.companyId,
-            user_id: null,
-            employee_id: a.employee.id,
-            start_time: at(startDays),
-            end_time: at(startDays + 0.02),
-            description: null,
-            appointment_duration_option_id: null,
-            status: 'booked',
-            version: 1,
-            customer_name: 'Window Case',
-            customer_email: null,
-            customer_phone: null,
-            sms_consent: 0,
-            created_by: null,
-            created_at: NOW.toISOString(),
-            updated_at: NOW.toISOString(),
-          })
+          .values(
+            appointmentRow({
+              company_id: a.companyId,
+              employee_id: a.employee.id,
+              start_time: at(startDays),
+              end_time: at(startDays + 0.02),
+              customer_name: 'Window Case',
+              created_at: NOW.toISOString(),
+              updated_at: NOW.toISOString(),
+            }),
+          )
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;

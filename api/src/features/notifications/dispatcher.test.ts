@@ -7,6 +7,7 @@ import { loadConfig } from '../../config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { startTestSmtp, messageIdOf, type HeldSmtp } from '../../testing/smtp.ts';
 import { spawnServer } from '../../testing/process.ts';
+import { companyRow } from '../../testing/rows.ts';
 import { CLAIM_MS, MAX_ATTEMPTS, backoffMs, createDispatcher, type SmsSender } from './dispatcher.service.ts';
 import { DeliveryError } from './delivery-error.ts';
 import { claimDueMessages, enqueueEmail, enqueueSms, requeueMessage } from './outbox.repository.ts';
@@ -71,22 +72,14 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
   const company = (name: string) =>
     a.db
       .insertInto('companies')
-      .values({
-        name,
-        slug: `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 8)}`,
-        email: null,
-        logo_url: null,
-        timezone: 'UTC',
-        enable_employee_booking: 1,
-        time_increment_minutes: 30,
-        listed_publicly: 0,
-        hide_customer_names_in_feeds: 0,
-        subscription_plan: null,
-        subscription_expires_at: null,
-        stripe_customer_id: null,
-        stripe_subscription_id: null,
-        updated_at: T0.toISOString(),
-      } as never)
+      .values(
+        companyRow({
+          name,
+          slug: `${name.toLowerCase()}-${Math.random().toString(36).slice(2, 8)}`,
+          enable_employee_booking: 1,
+          updated_at: T0.toISOString(),
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow();
   const customer = (companyId: number, phone: string) =>
