@@ -4,7 +4,7 @@
 // the email export (preview, CSV file name and header, both clipboard copies with their alerts),
 // every error text with Retry, the role guard, screenshots and axe-core.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 
@@ -35,15 +35,6 @@ async function call<T>(request: APIRequestContext, token: string, method: string
   const res = await request.fetch(`/api${path}`, { method, headers: { Authorization: `Bearer ${token}` }, data });
   const text = await res.text();
   return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
-}
-
-async function expectNoSeriousAxe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    what,
-  ).toEqual([]);
 }
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name });

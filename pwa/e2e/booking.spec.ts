@@ -8,11 +8,11 @@
 // Every test reads what it needs from the server at run time (free dates and slots, ids) and uses
 // its own email addresses, so it does not depend on run order or on other specs.
 import { expect, test, type APIRequestContext, type Browser, type Page, type Request } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { shootAllSizes, SIZES } from './support/screens.ts';
-import { apiToken, DEMO } from './support/session.ts';
+import { apiToken, DEMO, openWithToken } from './support/session.ts';
 import { MAIL_URL, linkIn, waitForMail, type Mail } from './support/mail.ts';
 
 const SLUG = 'demo';
@@ -469,9 +469,7 @@ test('a signed-in customer books with their account: name and email prefilled an
   const watched = watchBookings(page);
 
   // From their calendar's Book button; Cancel goes back one page.
-  await page.goto('/faq');
-  await page.evaluate((t) => localStorage.setItem('token', t), customerToken);
-  await page.goto('/calendar');
+  await openWithToken(page, customerToken, '/calendar');
   await page.getByRole('link', { name: 'Book an Appointment' }).click();
   await expect(page).toHaveURL(new RegExp(`/public/booking/${SLUG}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Book Appointment' })).toBeVisible();
@@ -844,14 +842,7 @@ test('booking page screenshots (form, success panel) at three sizes and no serio
 
   await openBookingPage(page);
   const f = form(page);
-  const axe = async (what: string) => {
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(
-      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      `${what} accessibility`,
-    ).toEqual([]);
-  };
+  const axe = (what: string) => expectNoSeriousAxe(page, what, { wcag21aa: true });
   await axe('empty booking form');
 
   // Errors on an empty submit are announced next to their fields (and pass axe too).

@@ -3,7 +3,7 @@
 // from the server, 409/412 answers, drag to move, the phone list view, a customer's own list,
 // screenshots at three sizes and axe-core.
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
 import { addDays, titleOf } from './support/appointments.ts';
@@ -96,17 +96,6 @@ async function dragEventTo(page: Page, event: Locator, time: string) {
     if (m && m.y > target.y + 2) throw new Error(`the drag outline passed ${time}`);
   }
   await page.mouse.up();
-}
-
-async function expectNoSeriousAxe(page: Page, what: string, include?: string) {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const result = await builder.analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')}`),
-    `${what}: serious/critical axe violations`,
-  ).toEqual([]);
 }
 
 // ---------- staff ----------
@@ -274,7 +263,7 @@ test.describe('staff calendar', () => {
       await expect(d.getByLabel('Start date')).toHaveValue(target);
       await expect(d.getByLabel('Start time')).toHaveValue('07:00');
 
-      await expectNoSeriousAxe(page, 'appointment modal', 'dialog');
+      await expectNoSeriousAxe(page, 'appointment modal', { include: 'dialog' });
       await shootAllSizes(page, 'appointment-modal');
 
       await d.getByLabel('Customer', { exact: true }).selectOption({ label: 'Casey Customer (customer@demo.test)' });

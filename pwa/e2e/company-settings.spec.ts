@@ -6,7 +6,7 @@
 //
 // Every test puts the demo company back as it found it: the calendar and booking specs rely on it.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 
@@ -55,15 +55,6 @@ async function companyHours(page: Page, token: string, companyId: number): Promi
   const r = await call<HoursRow[]>(page.request, token, 'GET', `/operating-hours?company_id=${companyId}`);
   expect(r.status).toBe(200);
   return r.body.filter((x) => x.user_id === null);
-}
-
-async function expectNoSeriousAxe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    what,
-  ).toEqual([]);
 }
 
 const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });

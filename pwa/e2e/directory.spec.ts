@@ -5,7 +5,7 @@
 // Appointment opening the calendar's modal with the customer chosen, employees without the add
 // buttons, a phone-size run, screenshots and axe-core.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
 import { waitForMail } from './support/mail.ts';
@@ -23,15 +23,6 @@ async function people(request: APIRequestContext, token: string, search: string)
   const res = await request.get(`/api/users?search=${encodeURIComponent(search)}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(res.status()).toBe(200);
   return res.json();
-}
-
-async function expectNoSeriousAxe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    what,
-  ).toEqual([]);
 }
 
 const staffColumn = (page: Page) => page.getByRole('region', { name: 'Staff' });

@@ -4,7 +4,7 @@
 // the same link; an unknown link shows its own page; the admin's cancellation notice in Company settings
 // closes the link's Cancel and Reschedule in time. Screenshots at phone, tablet and desktop sizes.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { shootAllSizes, SIZES } from './support/screens.ts';
 import { linkIn, waitForMail } from './support/mail.ts';
 import { DEMO, signInAs } from './support/session.ts';
@@ -53,16 +53,6 @@ async function freeSlots(request: APIRequestContext, q: { company: number; servi
 
 const dateChip = (page: Page, date: string) => page.locator(`label[for="bk-date-${date}"]`);
 
-/** No serious or critical WCAG 2.1 AA problem on the page as it is now. */
-async function expectAccessible(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    `${what} accessibility`,
-  ).toEqual([]);
-}
-
 test.describe('self-service link on a phone', () => {
   test.use({ viewport: SIZES.phone });
 
@@ -103,7 +93,7 @@ test.describe('self-service link on a phone', () => {
     await expect(summary).toContainText('Demo Studio');
     await expect(page.getByText('You can change or cancel online until')).toBeVisible();
     await shootAllSizes(page, 'manage-booked');
-    await expectAccessible(page, 'the booked appointment');
+    await expectNoSeriousAxe(page, 'the booked appointment', { wcag21aa: true });
 
     // Reschedule to another day, from the offered slots of the same service and employee.
     await page.getByRole('button', { name: 'Reschedule' }).click();
@@ -114,7 +104,7 @@ test.describe('self-service link on a phone', () => {
     await expect(time).toBeEnabled();
     await time.selectOption(moveSlot.start);
     await shootAllSizes(page, 'manage-reschedule');
-    await expectAccessible(page, 'the reschedule picker');
+    await expectNoSeriousAxe(page, 'the reschedule picker', { wcag21aa: true });
     await page.getByRole('button', { name: 'Move appointment' }).click();
     await expect(page.getByText('Your appointment has moved.')).toBeVisible();
     await expect(summary.locator('time')).toHaveAttribute('datetime', moveSlot.start);
@@ -140,7 +130,7 @@ test.describe('self-service link on a phone', () => {
     expect(cancelled.body).toMatchObject({ status: 'cancelled', version: 3 });
     await waitForMail(who.email, (b) => b.includes('Appointment cancelled'), 30_000);
     await shootAllSizes(page, 'manage-cancelled');
-    await expectAccessible(page, 'the cancelled appointment');
+    await expectNoSeriousAxe(page, 'the cancelled appointment', { wcag21aa: true });
   });
 
   test('an unknown link says so', async ({ page }) => {

@@ -6,7 +6,7 @@
 // Each test that changes a password or hours works on a person it creates, so the demo logins the
 // other specs use stay as they are.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 import { linkIn, waitForMail } from './support/mail.ts';
@@ -51,15 +51,6 @@ async function newEmployee(page: Page, password: string): Promise<Person & { pas
   const confirm = await page.request.post('/api/password-reset/confirm', { data: { token, new_password: password } });
   expect(confirm.status()).toBe(200);
   return { ...created.body, password };
-}
-
-async function expectNoSeriousAxe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    what,
-  ).toEqual([]);
 }
 
 const passwordSection = (page: Page) => page.getByRole('region', { name: 'Change Password' });

@@ -3,19 +3,11 @@
 // local way, and the Directory shows it in international (E.164) form; a number that cannot be one is
 // refused with the server's message naming the field. Screenshots and axe-core.
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { expectNoSeriousAxe } from './support/axe.ts';
+import { openWithToken } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-
-async function expectNoSeriousAxe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-    what,
-  ).toEqual([]);
-}
 
 /** A new company and its admin, signed in (a company of its own: the country change touches no other spec's data). */
 async function newCompanyAdmin(page: Page): Promise<{ token: string; companyId: number }> {
@@ -32,8 +24,7 @@ async function newCompanyAdmin(page: Page): Promise<{ token: string; companyId: 
   const token = (await res.json()).token as string;
   const me = await page.request.get('/api/me', { headers: { Authorization: `Bearer ${token}` } });
   const companyId = (await me.json()).company_id as number;
-  await page.goto('/faq');
-  await page.evaluate((t) => localStorage.setItem('token', t), token);
+  await openWithToken(page, token, '/faq');
   return { token, companyId };
 }
 

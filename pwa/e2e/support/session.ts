@@ -17,10 +17,15 @@ export async function apiToken(page: Page, email: string, password: string = DEM
 }
 
 /** Stores a session token the way the app does (localStorage 'token') and opens `path`. */
-export async function signInAs(page: Page, email: string, path = '/calendar', password: string = DEMO.password): Promise<string> {
-  const token = await apiToken(page, email, password);
+export async function openWithToken(page: Page, token: string, path: string): Promise<void> {
   await page.goto('/faq');
   await page.evaluate((t) => localStorage.setItem('token', t), token);
   await page.goto(path);
+}
+
+/** Signs in through the API as `email` and opens `path` with that session. */
+export async function signInAs(page: Page, email: string, path = '/calendar', password: string = DEMO.password): Promise<string> {
+  const token = await apiToken(page, email, password);
+  await openWithToken(page, token, path);
   return token;
 }
