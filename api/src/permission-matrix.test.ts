@@ -9,6 +9,7 @@ import { uniqueEmail, startTestServer, type TestServer } from './testing/harness
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from './testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from './testing/booking-fixtures.ts';
 import { databaseFingerprint } from './testing/fingerprint.ts';
+import { appointmentRow } from './testing/rows.ts';
 import { manageLinkKey, manageToken, manageTokenHash, newManageNonce } from './lib/manage-token.ts';
 
 const ACTORS = ['anonymous', 'customer', 'employee', 'user', 'manager', 'admin', 'other_admin', 'global_admin'] as const;
@@ -71,24 +72,16 @@ async function insertAppointment(w: World, customerId: number) {
   const iso = new Date().toISOString();
   const row = await w.t.db
     .insertInto('appointments')
-    .values({
-      company_id: w.a.companyId,
-      user_id: customerId,
-      employee_id: null,
-      start_time: start.toISO()!,
-      end_time: start.plus({ minutes: 30 }).toISO()!,
-      description: null,
-      appointment_duration_option_id: null,
-      status: 'booked',
-      version: 1,
-      customer_name: null,
-      customer_email: null,
-      customer_phone: null,
-      sms_consent: 0,
-      created_by: null,
-      created_at: iso,
-      updated_at: iso,
-    })
+    .values(
+      appointmentRow({
+        company_id: w.a.companyId,
+        user_id: customerId,
+        start_time: start.toISO()!,
+        end_time: start.plus({ minutes: 30 }).toISO()!,
+        created_at: iso,
+        updated_at: iso,
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   await w.t.db.insertInto('appointment_service_types').values({ appointment_id: row.id, service_type_id: w.a.serviceId }).execute();

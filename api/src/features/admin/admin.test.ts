@@ -5,6 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, uniqueEmail, type CallOptions, type CallResult, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, addPerson, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 import { neutraliseCell } from './user-export.mapper.ts';
 
 const SECRET_FIELDS = /password_hash|token_version|stripe_customer_id|stripe_subscription_id|cus_secret|sub_secret|test-only-not-a-hash/;
@@ -31,24 +32,17 @@ describe.each(testDialects())('admin on %s', (dialect) => {
     const iso = new Date().toISOString();
     await t.db
       .insertInto('appointments')
-      .values({
-        company_id: companyId,
-        user_id: userId,
-        employee_id: employeeId,
-        start_time: isoFromNow(3),
-        end_time: isoFromNow(3.02),
-        description: null,
-        appointment_duration_option_id: null,
-        status: 'booked',
-        version: 1,
-        customer_name: null,
-        customer_email: null,
-        customer_phone: null,
-        sms_consent: 0,
-        created_by: null,
-        created_at: iso,
-        updated_at: iso,
-      })
+      .values(
+        appointmentRow({
+          company_id: companyId,
+          user_id: userId,
+          employee_id: employeeId,
+          start_time: isoFromNow(3),
+          end_time: isoFromNow(3.02),
+          created_at: iso,
+          updated_at: iso,
+        }),
+      )
       .execute();
   }
 

@@ -5,6 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type CallOptions, type CallResult, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 
 const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'timezone'];
 const MEMBER_FIELDS = [
@@ -312,24 +313,18 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       const iso = new Date().toISOString();
       await t.db
         .insertInto('appointments')
-        .values({
-          company_id: doomed.companyId,
-          user_id: doomed.customer.id,
-          employee_id: doomed.employee.id,
-          start_time: '2030-01-07T09:00:00.000Z',
-          end_time: '2030-01-07T09:30:00.000Z',
-          description: null,
-          appointment_duration_option_id: null,
-          status: 'booked',
-          version: 1,
-          customer_name: null,
-          customer_email: null,
-          customer_phone: null,
-          sms_consent: 0,
-          created_by: doomed.admin.id,
-          created_at: iso,
-          updated_at: iso,
-        })
+        .values(
+          appointmentRow({
+            company_id: doomed.companyId,
+            user_id: doomed.customer.id,
+            employee_id: doomed.employee.id,
+            start_time: '2030-01-07T09:00:00.000Z',
+            end_time: '2030-01-07T09:30:00.000Z',
+            created_by: doomed.admin.id,
+            created_at: iso,
+            updated_at: iso,
+          }),
+        )
         .execute();
       const before = await databaseFingerprint(t.db);
       for (const who of [doomed.admin, doomed.manager, a.admin, doomed.customer]) {

@@ -5,6 +5,7 @@ import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, type TestPerson } from '../../testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 import { SYNC_PAGE_SIZE } from './sync.service.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
@@ -88,24 +89,15 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
   it(`pages by ${SYNC_PAGE_SIZE}: the first copy and the change log alike`, async () => {
     const c = await bookableCompany(t, { name: 'Many' });
     const iso = NOW.toISOString();
-    const rows = Array.from({ length: SYNC_PAGE_SIZE + 20 }, (_, i) => ({
-      company_id: c.companyId,
-      user_id: null,
-      employee_id: null,
-      start_time: new Date(Date.parse('2026-12-01T00:00:00Z') + i * 3600_000).toISOString(),
-      end_time: new Date(Date.parse('2026-12-01T00:30:00Z') + i * 3600_000).toISOString(),
-      description: null,
-      appointment_duration_option_id: null,
-      status: 'booked' as const,
-      version: 1,
-      customer_name: null,
-      customer_email: null,
-      customer_phone: null,
-      sms_consent: 0,
-      created_by: null,
-      created_at: iso,
-      updated_at: iso,
-    }));
+    const rows = Array.from({ length: SYNC_PAGE_SIZE + 20 }, (_, i) =>
+      appointmentRow({
+        company_id: c.companyId,
+        start_time: new Date(Date.parse('2026-12-01T00:00:00Z') + i * 3600_000).toISOString(),
+        end_time: new Date(Date.parse('2026-12-01T00:30:00Z') + i * 3600_000).toISOString(),
+        created_at: iso,
+        updated_at: iso,
+      }),
+    );
     const ids: number[] = [];
     for (let i = 0; i < rows.length; i += 200) {
       ids.push(

@@ -18,6 +18,7 @@ import {
   type TestPerson,
 } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
+import { appointmentRow } from '../../testing/rows.ts';
 
 const SECRET_FIELDS = /password_hash|token_version|stripe_customer_id|stripe_subscription_id|test-only-not-a-hash|\$argon2/;
 
@@ -39,24 +40,17 @@ describe.each(testDialects())('users on %s', (dialect) => {
     const iso = new Date().toISOString();
     await t.db
       .insertInto('appointments')
-      .values({
-        company_id: companyId,
-        user_id: people.user_id ?? null,
-        employee_id: people.employee_id ?? null,
-        start_time: '2030-01-07T09:00:00.000Z',
-        end_time: '2030-01-07T09:30:00.000Z',
-        description: null,
-        appointment_duration_option_id: null,
-        status: 'booked',
-        version: 1,
-        customer_name: null,
-        customer_email: null,
-        customer_phone: null,
-        sms_consent: 0,
-        created_by: null,
-        created_at: iso,
-        updated_at: iso,
-      })
+      .values(
+        appointmentRow({
+          company_id: companyId,
+          user_id: people.user_id ?? null,
+          employee_id: people.employee_id ?? null,
+          start_time: '2030-01-07T09:00:00.000Z',
+          end_time: '2030-01-07T09:30:00.000Z',
+          created_at: iso,
+          updated_at: iso,
+        }),
+      )
       .execute();
   }
 
