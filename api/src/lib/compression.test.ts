@@ -28,6 +28,9 @@ describe('compression middleware', () => {
   app.use('*', compression());
   app.get('/big', (c) => c.json(big, 200, { ETag: '"7"' }));
   app.get('/small', (c) => c.json({ ok: true }));
+  // A file-like answer that states its length up front, as the static file handler does.
+  const text = 'const appointment = {};\n'.repeat(400);
+  app.get('/file.js', (c) => c.body(text, 200, { 'Content-Type': 'text/javascript', 'Content-Length': String(Buffer.byteLength(text)) }));
   app.get('/png', (c) => c.body(new Uint8Array(4096), 200, { 'Content-Type': 'image/png' }));
   app.get('/no-transform', (c) => c.json(big, 200, { 'Cache-Control': 'no-transform' }));
 
@@ -45,6 +48,14 @@ describe('compression middleware', () => {
     const gz = await get('/big', 'gzip');
     expect(gz.headers.get('Content-Encoding')).toBe('gzip');
     expect(JSON.parse(zlib.gunzipSync(Buffer.from(await gz.arrayBuffer())).toString())).toEqual(big);
+  });
+
+  it('states the compressed length, not the original one, for an answer that had a Content-Length', async () => {
+    const res = await get('/file.js', 'gzip');
+    expect(res.headers.get('Content-Encoding')).toBe('gzip');
+    const packed = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('Content-Length'))).toBe(packed.byteLength);
+    expect(zlib.gunzipSync(packed).toString()).toBe(text);
   });
 
   it('leaves small answers, images, no-transform and clients without Accept-Encoding alone', async () => {

@@ -61,9 +61,8 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
     if (!encoding) return;
 
     const body = Buffer.from(await res.arrayBuffer());
-    const headers = new Headers(res.headers);
     if (body.byteLength < threshold) {
-      c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+      c.res = new Response(body, res);
       return;
     }
     // Quality 5 / level 6: most of the size win at a small fraction of maximum brotli's CPU, for
@@ -74,9 +73,11 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
             params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
           })
         : await gzip(body, { level: 6 });
-    headers.set('Content-Encoding', encoding);
-    headers.set('Content-Length', String(packed.byteLength));
+    // Headers are set after the assignment: Hono copies the previous answer's headers (its
+    // Content-Length among them) onto the new one when c.res is replaced.
+    c.res = new Response(packed, res);
+    c.res.headers.set('Content-Encoding', encoding);
+    c.res.headers.set('Content-Length', String(packed.byteLength));
     // The ETag stays as it is: ours name an appointment's version (If-Match), not the bytes.
-    c.res = new Response(packed, { status: res.status, statusText: res.statusText, headers });
   };
 }
