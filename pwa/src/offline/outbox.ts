@@ -295,7 +295,8 @@ export class Outbox {
       const wait = entry.nextAttemptAt - this.clock.now();
       if (wait > 0) return this.schedule(wait);
       if (!(await stillHeld())) return this.schedule(LEASE_RETRY_MS);
-      await this.db.outbox.update(entry.seq!, { state: 'sending' });
+      // No 'sending' write before the request: nothing reads it differently from 'queued' (the lock
+      // says who sends), and with 200 changes waiting it was a write and a re-read of the strip each.
       // The request carries the token current now (apiFetch reads the same store).
       const tokenUsed = this.token();
       let result: SendResult;
@@ -318,7 +319,7 @@ export class Outbox {
         const { status, code, message, current } = result;
         await this.db.outbox.update(entry.seq!, { state: 'refused', refusal: { status, code, message, current } });
       }
-      await this.refresh();
+      // The status is read once the pass ends (passes()); the strip follows the table itself.
     }
   }
 
@@ -328,11 +329,15 @@ export class Outbox {
    */
   private async nextEntry(): Promise<OutboxEntry | undefined> {
     const held = new Set<number>();
-    for (const entry of await this.db.outbox.orderBy('seq').toArray()) {
-      if (entry.state === 'refused') held.add(entry.appointmentId);
-      else if (!held.has(entry.appointmentId)) return entry;
-    }
-    return undefined;
+    // A cursor that stops at the first sendable entry, instead of reading the whole queue each time.
+    return this.db.outbox
+      .orderBy('seq')
+      .filter((entry) => {
+        if (entry.state !== 'refused') return !held.has(entry.appointmentId);
+        held.add(entry.appointmentId);
+        return false;
+      })
+      .first();
   }
 
   private async retryLater(entry: OutboxEntry): Promise<void> {

@@ -2,6 +2,7 @@
 // closed at sign-out (the outbox is kept for the same user's next sign-in). Dexie and the outbox are
 // imported lazily, so public pages never download them (docs/decisions/08-offline-pwa.md).
 import { createStore } from '../lib/store.ts';
+import { coalesce } from '../lib/coalesce.ts';
 import { STAFF_ROLES, type User } from '../lib/api-types.ts';
 import { decodeClaims, getToken, onTokenChange, TOKEN_KEY } from '../lib/token.ts';
 import type { LocalDb } from './local-db.ts';
@@ -100,7 +101,8 @@ async function open(attempt: Opening, onSynced: () => void, onCaughtUp: () => vo
  * Dexie's liveQuery sees the other tabs' writes too, so every tab re-reads when one tab's runner
  * sends what another tab queued (issue 11: both tabs show the same afterwards).
  */
-function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, onLeave: () => void): () => void {
+function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, leave: () => void): () => void {
+  const { call: onLeave, cancel } = coalesce(leave);
   let before: Set<number> | null = null;
   let refusedBefore = new Set<number>();
   // Whole entries, not primaryKeys(): Dexie's liveQuery missed additions to a primaryKeys() query.
@@ -116,7 +118,10 @@ function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: Local
     },
     error: () => undefined, // the database closed at sign-out
   });
-  return () => subscription.unsubscribe();
+  return () => {
+    cancel();
+    subscription.unsubscribe();
+  };
 }
 
 /** The session being opened (or open); null when there is none. */
