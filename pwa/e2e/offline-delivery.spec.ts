@@ -174,8 +174,12 @@ test('two tabs offline, both editing and booking: one runner sends each change o
     // Four changes, four keys, each answered once: nothing was sent twice.
     expect([...writes.values()]).toEqual([1, 1, 1, 1]);
 
+    // Each tab re-reads its week once the changes have left the outbox (coalesced, within a second).
+    const descriptions = async (tab: Page) =>
+      (await shownTitles(tab, stamp)).map((t) => /([PQRS](?: first tab| second tab)?) \d+/.exec(t)?.[1]).sort();
+    const sent = ['P first tab', 'Q second tab', 'R first tab', 'S second tab'];
+    await expect.poll(() => descriptions(page), { timeout: 15_000 }).toEqual(sent);
     const expected = await shownTitles(page, stamp);
-    expect(expected).toHaveLength(4);
     await expect.poll(() => shownTitles(second, stamp), { timeout: 15_000 }).toEqual(expected);
     await expect(page.locator('.fc-event.is-pending')).toHaveCount(0);
     await expect(second.locator('.fc-event.is-pending')).toHaveCount(0);
