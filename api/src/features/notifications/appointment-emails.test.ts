@@ -1,5 +1,6 @@
 // Booking emails: their text and calendar invitation, and their delivery to a real SMTP server after
 // booking, moving and cancelling through the API, on every test dialect.
+import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
@@ -20,6 +21,23 @@ function calendarOf(mail: ReceivedMail): string {
   const part = mimeParts(mail.raw).find((p) => /content-type:\s*text\/calendar/i.test(p.headers) && p.body.includes('BEGIN:VCALENDAR'));
   if (!part) throw new Error('no text/calendar part');
   return part.body.replace(/\r?\n[ \t]/g, ''); // unfold
+}
+
+/** The invitation as a calendar app reads it (ical.js): method, and the one event's UID, SEQUENCE and instants. */
+function parseInvite(text: string) {
+  const cal = new ICAL.Component(ICAL.parse(text));
+  const events = cal.getAllSubcomponents('vevent');
+  expect(events).toHaveLength(1);
+  const e = new ICAL.Event(events[0]!);
+  return {
+    method: cal.getFirstPropertyValue('method'),
+    uid: e.uid,
+    sequence: e.sequence,
+    start: e.startDate.toJSDate().toISOString(),
+    end: e.endDate.toJSDate().toISOString(),
+    status: events[0]!.getFirstPropertyValue('status'),
+    organizer: String(events[0]!.getFirstPropertyValue('organizer')),
+  };
 }
 
 const sample: AppointmentEmailInput = {
@@ -61,6 +79,44 @@ describe('booking email content', () => {
     expect(m.attachments).toEqual([
       { filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', content: expect.any(String) },
     ]);
+  });
+
+  it('gives calendar apps the right instants either side of a DST change, with a stable UID, a rising SEQUENCE and CANCEL', () => {
+    // New York leaves daylight time at 2:00 on Sunday 1 November 2026: 10:00 local is 14:00Z the day
+    // before, 15:00Z that day and after.
+    const ny = { ...sample.company, timezone: 'America/New_York' };
+    const at = (start: string, end: string, version: number) => ({ ...sample.appointment, start_time: start, end_time: end, version });
+    const saturday = parseInvite(
+      appointmentIcs({ ...sample, company: ny, appointment: at('2026-10-31T14:00:00.000Z', '2026-10-31T14:45:00.000Z', 1) }, NOW),
+    );
+    expect(saturday).toMatchObject({
+      method: 'REQUEST',
+      uid: 'appointment-42@book.example.com',
+      sequence: 1,
+      start: '2026-10-31T14:00:00.000Z',
+      end: '2026-10-31T14:45:00.000Z',
+      status: 'CONFIRMED',
+      organizer: 'mailto:desk@hair.example',
+    });
+    const moved = {
+      ...sample,
+      kind: 'reschedule' as const,
+      company: ny,
+      appointment: at('2026-11-01T15:00:00.000Z', '2026-11-01T15:45:00.000Z', 2),
+    };
+    const sunday = parseInvite(renderAppointmentEmail(moved, NOW).attachments[0]!.content);
+    expect(sunday).toMatchObject({ method: 'REQUEST', uid: saturday.uid, sequence: 2, start: '2026-11-01T15:00:00.000Z' });
+    expect(renderAppointmentEmail(moved, NOW).text).toContain('Sunday, 1 November 2026 at 10:00 AM (America/New_York)');
+    const cancelled = parseInvite(
+      appointmentIcs({ ...moved, kind: 'cancellation', appointment: at(moved.appointment.start_time, moved.appointment.end_time, 3) }, NOW),
+    );
+    expect(cancelled).toMatchObject({
+      method: 'CANCEL',
+      uid: saturday.uid,
+      sequence: 3,
+      start: '2026-11-01T15:00:00.000Z',
+      status: 'CANCELLED',
+    });
   });
 
   it('renders a queued snapshot exactly as it would have been rendered when queued', () => {
@@ -123,6 +179,7 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     expect(text).toContain('Tuesday, 24 November 2026 at 9:30 AM (Europe/London)');
     expect(text).toContain('desk@mail-salon.example');
     const invite = calendarOf(confirmation);
+    expect(parseInvite(invite)).toMatchObject({ method: 'REQUEST', sequence: 1, start: '2026-11-24T09:30:00.000Z' });
     expect(invite).toContain('METHOD:REQUEST');
     expect(invite).toContain(uid);
     expect(invite).toContain('SEQUENCE:1');
@@ -142,6 +199,12 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     expect(cancelled.status).toBe(204);
     const cancellation = await smtp.waitFor((m) => m.to.includes(who.email) && /Appointment cancelled/.test(m.raw));
     const cancel = calendarOf(cancellation);
+    expect(parseInvite(cancel)).toMatchObject({
+      method: 'CANCEL',
+      uid: parseInvite(invite).uid,
+      sequence: 3,
+      start: '2026-11-24T11:00:00.000Z',
+    });
     expect(cancel).toContain('METHOD:CANCEL');
     expect(cancel).toContain(uid);
     expect(cancel).toContain('SEQUENCE:3');
