@@ -47,12 +47,17 @@ function when(m: OutboxMessage, zone: string): string {
   return text;
 }
 
+/** How many messages the card lists at first, and adds per "Show more messages". */
+const PAGE = 10;
+
 export function MessagesCard({ company }: { company: Company }) {
   const id = useId();
   const [state, setState] = useState<MessageState | null>(null);
   const messages = useCompanyMessages(company.id, state);
   const retry = useRetryMessage(company.id);
   const [problem, setProblem] = useState<string | null>(null);
+  // The newest few first; the rest of the 50 fetched on request, so the card does not fill the page.
+  const [shown, setShown] = useState(PAGE);
 
   return (
     <section className="card cs-card msg-card" aria-labelledby={`${id}-h`}>
@@ -71,7 +76,10 @@ export function MessagesCard({ company }: { company: Company }) {
           id={`${id}-state`}
           className="select"
           value={state ?? ''}
-          onChange={(e) => setState((e.target.value || null) as MessageState | null)}
+          onChange={(e) => {
+            setState((e.target.value || null) as MessageState | null);
+            setShown(PAGE);
+          }}
         >
           <option value="">All messages</option>
           {MESSAGE_STATES.map((s) => (
@@ -99,7 +107,7 @@ export function MessagesCard({ company }: { company: Company }) {
         <p className="cs-muted">No messages{state ? ` in this state` : ' yet'}.</p>
       ) : (
         <ul className="msg-list" aria-label="Messages">
-          {messages.data.map((m) => (
+          {messages.data.slice(0, shown).map((m) => (
             <li key={m.id} className="msg-item" data-state={m.state}>
               <div className="msg-main">
                 <div className="msg-line">
@@ -128,6 +136,11 @@ export function MessagesCard({ company }: { company: Company }) {
             </li>
           ))}
         </ul>
+      )}
+      {messages.data && messages.data.length > shown && (
+        <button type="button" className="btn btn-ghost msg-more" onClick={() => setShown((n) => n + PAGE)}>
+          Show more messages
+        </button>
       )}
     </section>
   );
