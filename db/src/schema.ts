@@ -45,6 +45,10 @@ export interface CompanyTable {
   country: Generated<string>;
   /** Self-service changes close this many hours before the start (0-168; staff are never bound). */
   cancellation_notice_hours: Generated<number>;
+  /** Public and customer bookings start at least this many minutes from now (0-10080). */
+  min_notice_minutes: Generated<number>;
+  /** Public and customer bookings reach this many days ahead (1-365; the available dates cover it). */
+  booking_window_days: Generated<number>;
   subscription_plan: SubscriptionPlan | null;
   subscription_expires_at: Timestamp | null;
   stripe_customer_id: string | null;
@@ -102,6 +106,9 @@ export interface ServiceTypeTable {
   hide_price: Flag;
   /** Simultaneous capacity: how many overlapping appointments with this service may exist. */
   available_slots: number;
+  /** Minutes the employee and the capacity are held before and after the service time (0-240). */
+  buffer_before_minutes: Generated<number>;
+  buffer_after_minutes: Generated<number>;
   archived_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -118,6 +125,27 @@ export interface OperatingHoursTable {
   open_time: string | null;
   close_time: string | null;
   is_closed: Flag;
+}
+
+/** A date whose hours differ from the weekday's: a company closure or special hours, a person's time off. */
+export interface DateOverrideTable {
+  id: Generated<number>;
+  company_id: number;
+  /** Null for the company's own date; a user id for that person's. */
+  user_id: number | null;
+  /** 'YYYY-MM-DD' in the company's time zone. */
+  date: string;
+  is_closed: Flag;
+  /** JSON [{open_time, close_time}] ('HH:MM:SS'): the hours that replace the weekday's; null when closed. */
+  intervals: string | null;
+  note: string | null;
+  created_at: CreatedAt;
+}
+
+/** Who performs a service; a service without rows is performed by every staff member. */
+export interface ServiceEmployeeTable {
+  service_type_id: number;
+  user_id: number;
 }
 
 export interface TimeSlotTable {
@@ -278,6 +306,8 @@ export interface Database {
   company_duration_defaults: CompanyDurationDefaultTable;
   service_types: ServiceTypeTable;
   operating_hours: OperatingHoursTable;
+  date_overrides: DateOverrideTable;
+  service_employees: ServiceEmployeeTable;
   time_slots: TimeSlotTable;
   appointments: AppointmentTable;
   appointment_service_types: AppointmentServiceTypeTable;

@@ -10,6 +10,7 @@ import * as manageToken from './2026-11-25-041-manage-token.ts';
 import * as phoneE164 from './2026-11-25-042-phone-e164.ts';
 import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 import * as messageKinds from './2026-11-25-044-message-kinds.ts';
+import * as schedulingRules from './2026-11-25-050-scheduling-rules.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-042-phone-e164': phoneE164,
   '2026-11-25-043-feed-token-hash': feedTokenHash,
   '2026-11-25-044-message-kinds': messageKinds,
+  '2026-11-25-050-scheduling-rules': schedulingRules,
 };
