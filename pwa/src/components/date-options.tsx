@@ -1,6 +1,8 @@
 // The bookable days as a grid of radio "chips", grouped by month: only the dates the server
-// offered can be chosen (a native date input could not grey out the others). The booking page and
-// the self-service page (moving an appointment) pick days with it.
+// offered can be chosen (a native date input could not grey out the others). The days between them
+// that the server did not offer (closed, a holiday, fully booked: docs/decisions/11-scheduling-rules-beyond-spec.md)
+// show greyed out and cannot be chosen. The booking page and the self-service page (moving an
+// appointment) pick days with it.
 import { calendarDate } from '../lib/zoned-time.ts';
 import './date-options.css';
 
@@ -9,9 +11,21 @@ const weekdayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday
 const dayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', day: 'numeric' });
 const fullFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every date from the first offered one to the last, so a closed day shows as a gap that cannot be chosen. */
+export function daysSpanned(dates: readonly string[]): string[] {
+  const sorted = [...dates].sort();
+  if (sorted.length === 0) return [];
+  const out: string[] = [];
+  const last = calendarDate(sorted[sorted.length - 1]).getTime();
+  for (let t = calendarDate(sorted[0]).getTime(); t <= last; t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
 function groupByMonth(dates: string[]): { month: string; dates: string[] }[] {
   const groups: { month: string; dates: string[] }[] = [];
-  for (const d of [...dates].sort()) {
+  for (const d of daysSpanned(dates)) {
     const month = monthFmt.format(calendarDate(d));
     const last = groups[groups.length - 1];
     if (last?.month === month) last.dates.push(d);
@@ -36,6 +50,7 @@ export function DateOptions({
   /** The id of the group's visible label. */
   labelledBy?: string;
 }) {
+  const offered = new Set(dates);
   return (
     <div role="radiogroup" aria-labelledby={labelledBy} aria-invalid={invalid || undefined} aria-describedby={describedBy}>
       {groupByMonth(dates).map((group) => (
@@ -47,6 +62,21 @@ export function DateOptions({
             {group.dates.map((d) => {
               const day = calendarDate(d);
               const id = `bk-date-${d}`;
+              if (!offered.has(d)) {
+                // Not a radio: only offered days are choices (for keyboards and screen readers too).
+                return (
+                  <span
+                    key={d}
+                    className="date-chip is-off"
+                    data-off-date={d}
+                    title={`${fullFmt.format(day)}: not available`}
+                    aria-hidden="true"
+                  >
+                    <span className="date-chip-wd">{weekdayFmt.format(day)}</span>
+                    <span className="date-chip-day">{dayFmt.format(day)}</span>
+                  </span>
+                );
+              }
               return (
                 <label key={d} htmlFor={id} className={`date-chip${value === d ? ' is-selected' : ''}`}>
                   <input
