@@ -11,6 +11,7 @@ import * as phoneE164 from './2026-11-25-042-phone-e164.ts';
 import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 import * as messageKinds from './2026-11-25-044-message-kinds.ts';
 import * as schedulingRules from './2026-11-25-050-scheduling-rules.ts';
+import * as breaks from './2026-11-25-051-breaks.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-043-feed-token-hash': feedTokenHash,
   '2026-11-25-044-message-kinds': messageKinds,
   '2026-11-25-050-scheduling-rules': schedulingRules,
+  '2026-11-25-051-breaks': breaks,
 };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addPerson, companyWithPeople, type TestCompany } from '../../testing/company-people.ts';
-import { hoursForDay, hoursForWeek } from './operating-hours.repository.ts';
+import { hoursForDay, hoursForWeek, intervalsForDay, intervalsForWeek, staffIntervalsForWeek } from './operating-hours.repository.ts';
 
 describe.each(testDialects())('hoursForDay and hoursForWeek on %s', (dialect) => {
   let t: TestServer;
@@ -72,5 +72,39 @@ describe.each(testDialects())('hoursForDay and hoursForWeek on %s', (dialect) =>
 
   it('refuses a weekday outside 1..7', async () => {
     for (const bad of [0, 8, 1.5, Number.NaN]) await expect(hoursForDay(t.db, c.companyId, bad)).rejects.toThrow(RangeError);
+  });
+
+  it('gives every interval of a day with breaks, sorted, for the company and a person (intervalsForDay/Week)', async () => {
+    const b = await companyWithPeople(t, 'Breaks Co');
+    await hours(b.companyId, null, 1, '13:00:00', '17:00:00');
+    await hours(b.companyId, null, 1, '09:00:00', '12:00:00');
+    await hours(b.companyId, null, 2, '09:00:00', '17:00:00', true);
+    await hours(b.companyId, b.employee.id, 1, '15:00:00', '00:00:00');
+    await hours(b.companyId, b.employee.id, 1, '09:00:00', '10:00:00');
+    const monday = [
+      { open: '09:00:00', close: '12:00:00' },
+      { open: '13:00:00', close: '17:00:00' },
+    ];
+    expect(await intervalsForDay(t.db, b.companyId, 1)).toEqual({ company: monday, employee: undefined });
+    expect(await intervalsForDay(t.db, b.companyId, 1, b.employee.id)).toEqual({
+      company: monday,
+      employee: [
+        { open: '09:00:00', close: '10:00:00' },
+        { open: '15:00:00', close: '24:00:00' },
+      ],
+    });
+    expect(await intervalsForDay(t.db, b.companyId, 2, b.employee.id)).toEqual({ company: [], employee: [] });
+    expect((await intervalsForDay(t.db, b.companyId, 1, b.manager.id)).employee).toBeUndefined();
+    for (const employee of [undefined, b.employee.id, b.manager.id]) {
+      const week = await intervalsForWeek(t.db, b.companyId, employee);
+      for (let d = 1; d <= 7; d++) expect(week[d]).toEqual(await intervalsForDay(t.db, b.companyId, d, employee));
+    }
+    const staff = await staffIntervalsForWeek(t.db, b.companyId, [b.employee.id, b.manager.id, c.employee.id]);
+    expect(staff.get(b.manager.id)).toBeUndefined();
+    expect(staff.has(b.manager.id)).toBe(true);
+    expect(staff.get(c.employee.id)).toBeUndefined();
+    expect(staff.get(b.employee.id)![1]).toEqual((await intervalsForDay(t.db, b.companyId, 1, b.employee.id)).employee);
+    expect(staff.get(b.employee.id)![3]).toEqual([]);
+    await expect(intervalsForDay(t.db, b.companyId, 0)).rejects.toThrow(RangeError);
   });
 });

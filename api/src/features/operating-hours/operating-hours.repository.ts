@@ -1,5 +1,5 @@
 // Operating hours rows (the company's and each staff member's), and the reading of them that scheduling builds on.
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type OperatingHoursRow } from '@bookwell/db';
 
 /** One day's open interval, company-local 'HH:MM:SS'. A close of '24:00:00' is midnight at the end of the day. */
@@ -85,6 +85,85 @@ export async function hoursForWeek(db: DbOrTx, companyId: number, employeeId?: n
 }
 
 // ---------------------------------------------------------------------------
+// Breaks: every opening interval of a weekday (docs/decisions/27-scheduling-rules.md). The readers
+// above give the first interval only; these give them all, sorted by opening time.
+
+/**
+ * A weekday's opening intervals for the company and, optionally, one staff member.
+ * - company: [] when the company is closed that day or has no row for it.
+ * - employee: undefined when no employee was asked for or the person has no work-hours rows at all
+ *   (they work the company's hours); [] when they have rows but are off that day.
+ * A slot must lie inside one company interval and, when employee is an array, inside one of those too.
+ */
+export interface DayIntervals {
+  company: OpenInterval[];
+  employee: OpenInterval[] | undefined;
+}
+
+function intervalsOf(rows: HoursFields[]): OpenInterval[] {
+  return rows
+    .map(intervalOf)
+    .filter((i): i is OpenInterval => i !== null)
+    .sort((x, y) => (x.open < y.open ? -1 : x.open > y.open ? 1 : 0));
+}
+
+function dayIntervalsFrom(rows: HoursFields[], isoWeekday: number, employeeId: number | null | undefined): DayIntervals {
+  const company = intervalsOf(rows.filter((r) => r.user_id === null && r.day_of_week === isoWeekday));
+  if (employeeId == null) return { company, employee: undefined };
+  const personal = rows.filter((r) => r.user_id === employeeId);
+  if (personal.length === 0) return { company, employee: undefined };
+  return { company, employee: intervalsOf(personal.filter((r) => r.day_of_week === isoWeekday)) };
+}
+
+/** One weekday (ISO: 1 Monday .. 7 Sunday): every company interval and, if given, every interval of the employee; one query. */
+export async function intervalsForDay(
+  db: DbOrTx,
+  companyId: number,
+  isoWeekday: number,
+  employeeId?: number | null,
+): Promise<DayIntervals> {
+  assertWeekday(isoWeekday);
+  return dayIntervalsFrom(await hoursRows(db, companyId, employeeId, isoWeekday), isoWeekday, employeeId);
+}
+
+/** The whole week in one query: keys 1 (Monday) .. 7 (Sunday), each as intervalsForDay would answer. */
+export async function intervalsForWeek(db: DbOrTx, companyId: number, employeeId?: number | null): Promise<Record<number, DayIntervals>> {
+  const rows = await hoursRows(db, companyId, employeeId);
+  const week: Record<number, DayIntervals> = {};
+  for (let day = 1; day <= 7; day++) week[day] = dayIntervalsFrom(rows, day, employeeId);
+  return week;
+}
+
+/**
+ * Several staff members' weeks in one query (for "any employee"): for each id, undefined when the
+ * person has no work-hours rows (they work the company's hours), else keys 1..7 with their
+ * intervals ([] when off that day). Ids without rows are present with undefined.
+ */
+export async function staffIntervalsForWeek(
+  db: DbOrTx,
+  companyId: number,
+  userIds: readonly number[],
+): Promise<Map<number, Record<number, OpenInterval[]> | undefined>> {
+  const out = new Map<number, Record<number, OpenInterval[]> | undefined>();
+  for (const id of userIds) out.set(id, undefined);
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', companyId)
+    .where('user_id', 'in', [...userIds])
+    .execute();
+  for (const id of userIds) {
+    const personal = rows.filter((r) => r.user_id === id);
+    if (personal.length === 0) continue;
+    const week: Record<number, OpenInterval[]> = {};
+    for (let day = 1; day <= 7; day++) week[day] = intervalsOf(personal.filter((r) => r.day_of_week === day));
+    out.set(id, week);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Rows, as the hours endpoints read and write them.
 
 export async function listHours(
@@ -102,21 +181,6 @@ export async function listHours(
 
 export async function findHours(db: DbOrTx, id: number): Promise<OperatingHoursRow | undefined> {
   return db.selectFrom('operating_hours').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function findHoursForDay(
-  db: DbOrTx,
-  companyId: number,
-  userId: number | null,
-  dayOfWeek: number,
-): Promise<OperatingHoursRow | undefined> {
-  return db
-    .selectFrom('operating_hours')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('user_id', userId === null ? 'is' : '=', userId)
-    .where('day_of_week', '=', dayOfWeek)
-    .executeTakeFirst();
 }
 
 /** A current (not archived) staff member of the company: the only people with work hours. */
@@ -138,33 +202,49 @@ export interface HoursValues {
 }
 
 /**
- * Sets one day's hours of the company (userId null) or a person, creating the row or updating the
- * existing one ("setting both times creates or updates a row"). The conflict clause covers two
- * writers racing to create the same day on PostgreSQL.
+ * The first statement of every hours write: on PostgreSQL it locks the company row, so two writers
+ * of one company's (or one person's) hours take turns and the overlap check reads what the other
+ * committed (breaks, docs/decisions/27-scheduling-rules.md: no unique index can say "no overlap").
+ * Bookings take the same lock, so a booking transaction reads hours as one write left them.
+ * SQLite needs no row lock: BEGIN IMMEDIATE (db/src/connect.ts) already took the write lock.
  */
-export async function upsertDayHours(
-  trx: Transaction<Database>,
+export async function lockCompanyHours(trx: Transaction<Database>, companyId: number): Promise<void> {
+  const q = trx.selectFrom('companies').select('id').where('id', '=', companyId);
+  await (trx.getExecutor().adapter instanceof PostgresAdapter ? q.forNoKeyUpdate() : q).execute();
+}
+
+export async function insertHours(
+  trx: DbOrTx,
   key: { companyId: number; userId: number | null; dayOfWeek: number },
   values: HoursValues,
-): Promise<{ row: OperatingHoursRow; created: boolean }> {
-  const set = { open_time: values.open_time, close_time: values.close_time, is_closed: values.is_closed ? 1 : 0 };
-  const existing = await findHoursForDay(trx, key.companyId, key.userId, key.dayOfWeek);
-  if (existing) {
-    const row = await trx.updateTable('operating_hours').set(set).where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
-    return { row, created: false };
-  }
-  const row = await trx
+): Promise<OperatingHoursRow> {
+  return trx
     .insertInto('operating_hours')
-    .values({ company_id: key.companyId, user_id: key.userId, day_of_week: key.dayOfWeek, ...set })
-    .onConflict((oc) =>
-      (key.userId === null
-        ? oc.columns(['company_id', 'day_of_week']).where('user_id', 'is', null)
-        : oc.columns(['user_id', 'day_of_week']).where('user_id', 'is not', null)
-      ).doUpdateSet(set),
-    )
+    .values({
+      company_id: key.companyId,
+      user_id: key.userId,
+      day_of_week: key.dayOfWeek,
+      open_time: values.open_time,
+      close_time: values.close_time,
+      is_closed: values.is_closed ? 1 : 0,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { row, created: true };
+}
+
+/** Removes the other rows of a day (closing a day with breaks leaves one closed row). */
+export async function deleteHoursExcept(
+  trx: DbOrTx,
+  key: { companyId: number; userId: number | null; dayOfWeek: number },
+  keepId: number,
+): Promise<void> {
+  await trx
+    .deleteFrom('operating_hours')
+    .where('company_id', '=', key.companyId)
+    .where('user_id', key.userId === null ? 'is' : '=', key.userId)
+    .where('day_of_week', '=', key.dayOfWeek)
+    .where('id', '!=', keepId)
+    .execute();
 }
 
 export async function updateHours(

@@ -34,11 +34,13 @@ const create = defineRoute({
   path: '/operating-hours',
   access: STAFF_OR_GLOBAL,
   tags,
-  summary: "Set one weekday's hours: creates the row, or updates the existing row of that company/person and day",
+  summary:
+    "Set one weekday's hours: a day's first interval creates a row, an interval overlapping the day's only row replaces it, a non-overlapping one adds another interval (a break between them)",
   request: { body: jsonBody(CreateHoursBody) },
   responses: {
     201: jsonResponse(OperatingHoursSchema, 'Created'),
     200: jsonResponse(OperatingHoursSchema, 'That day already had a row: updated'),
+    409: errorResponse('Overlaps one of the several intervals that day already has'),
   },
 });
 
@@ -50,7 +52,7 @@ const update = definePutAndPatch({
   request: { params: IdParam, body: jsonBody(UpdateHoursBody) },
   responses: {
     200: jsonResponse(OperatingHoursSchema, 'Updated'),
-    409: errorResponse('Moved onto a weekday that already has a row'),
+    409: errorResponse('Overlaps another interval of that weekday (or moved onto a closed day)'),
   },
 });
 

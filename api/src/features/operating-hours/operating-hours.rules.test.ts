@@ -7,6 +7,7 @@ import {
   closingSeconds,
   dayHoursProblem,
   normaliseTime,
+  placeDayHours,
   slotValueOf,
 } from './operating-hours.rules.ts';
 
@@ -65,5 +66,35 @@ describe('hours rules', () => {
     expect(check('17:00:00', '09:00:00')?.message).toBe('Wednesday end time must be after start time');
     expect(check('09:00:00', '09:00:00')?.message).toBe('Wednesday end time must be after start time');
     expect(check('22:00:00', '02:00:00')?.message).toBe('Wednesday end time must be after start time');
+  });
+});
+
+describe('placeDayHours (breaks)', () => {
+  const row = (id: number, open: string | null, close: string | null, closed = 0) => ({
+    id,
+    open_time: open,
+    close_time: close,
+    is_closed: closed,
+  });
+  const open = (o: string, c: string) => ({ day_of_week: 1, open_time: o, close_time: c, is_closed: false });
+  it('inserts the first interval, replaces an overlapping only row, adds a non-overlapping one', () => {
+    expect(placeDayHours([], open('09:00:00', '12:00:00'))).toEqual({ kind: 'insert' });
+    const am = row(1, '09:00:00', '12:00:00');
+    expect(placeDayHours([am], open('10:00:00', '13:00:00'))).toEqual({ kind: 'update', row: am, dropOthers: false });
+    expect(placeDayHours([am], open('12:00:00', '13:00:00'))).toEqual({ kind: 'insert' });
+  });
+  it('refuses an interval overlapping one of several; closing or reopening a day makes it one row', () => {
+    const am = row(1, '09:00:00', '12:00:00');
+    const pm = row(2, '13:00:00', '00:00:00');
+    expect(placeDayHours([am, pm], open('11:00:00', '12:30:00'))).toEqual({ kind: 'conflict', row: am });
+    expect(placeDayHours([am, pm], open('23:00:00', '00:00:00'))).toEqual({ kind: 'conflict', row: pm });
+    expect(placeDayHours([am, pm], open('12:00:00', '13:00:00'))).toEqual({ kind: 'insert' });
+    expect(placeDayHours([am, pm], { day_of_week: 1, open_time: null, close_time: null, is_closed: true })).toEqual({
+      kind: 'update',
+      row: am,
+      dropOthers: true,
+    });
+    const closed = row(3, null, null, 1);
+    expect(placeDayHours([closed], open('09:00:00', '10:00:00'))).toEqual({ kind: 'update', row: closed, dropOthers: true });
   });
 });

@@ -5,17 +5,18 @@ import type { Database } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
 import { COMPANY_ADMINS, actingCompanyId, assertCompanyAccess, assertSelfOrCompanyAdmin } from '../../lib/authorize.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
-import { uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
-import { dayHoursProblem, dayName, normaliseTime } from './operating-hours.rules.ts';
+import { changedRowProblem, dayHoursProblem, normaliseTime, overlapMessage, placeDayHours } from './operating-hours.rules.ts';
 import { toHoursDto } from './operating-hours.mapper.ts';
 import {
   deleteHours,
+  deleteHoursExcept,
   findHours,
   findStaffMember,
+  insertHours,
   listHours,
+  lockCompanyHours,
   updateHours,
-  upsertDayHours,
   type HoursValues,
 } from './operating-hours.repository.ts';
 import type { CreateHoursInput, OperatingHoursDto, UpdateHoursInput } from './operating-hours.schema.ts';
@@ -92,10 +93,17 @@ export async function changeHours(db: Db, actor: Actor, id: number, body: Update
     is_closed: body.is_closed ?? row.is_closed === 1,
   };
   assertValidDay(values);
-  const updated = await uniqueOr(
-    () => updateHours(db, id, values),
-    () => new AppError('conflict', `${dayName(values.day_of_week)} already has hours; change that row instead`),
-  );
+  // Breaks (docs/decisions/27-scheduling-rules.md): the row may not overlap another interval of its day.
+  const updated = await db.transaction().execute(async (trx) => {
+    await lockCompanyHours(trx, row.company_id);
+    const dayRows = await listHours(trx, { companyId: row.company_id, userId: row.user_id, dayOfWeek: values.day_of_week });
+    const problem = changedRowProblem(
+      dayRows.filter((r) => r.id !== id),
+      values,
+    );
+    if (problem) throw new AppError('conflict', problem);
+    return updateHours(trx, id, values);
+  });
   if (!updated) throw notFound(NOT_FOUND);
   return toHoursDto(updated, slots);
 }
@@ -125,7 +133,11 @@ export async function getHours(db: Db, id: number): Promise<OperatingHoursDto> {
   return toHoursDto(row, await timeSlotIndex(db));
 }
 
-/** Sets one weekday's hours: creates the row, or updates the existing row of that company/person and day. */
+/**
+ * Sets one weekday's hours: creates a row, or updates the day's row, as placeDayHours decides
+ * (one interval per day keeps the old upsert; a non-overlapping interval adds a break; an interval
+ * overlapping one of several answers 409).
+ */
 export async function setDayHours(db: Db, actor: Actor, body: CreateHoursInput): Promise<{ hours: OperatingHoursDto; created: boolean }> {
   const userId = body.user_id ?? null;
   let companyId: number;
@@ -143,9 +155,16 @@ export async function setDayHours(db: Db, actor: Actor, body: CreateHoursInput):
   const times = resolveTimes(slots, body);
   const values = { open_time: times.open ?? null, close_time: times.close ?? null, is_closed: body.is_closed ?? false };
   assertValidDay({ day_of_week: body.day_of_week, ...values });
-  const { row, created } = await db
-    .transaction()
-    .execute((trx) => upsertDayHours(trx, { companyId, userId, dayOfWeek: body.day_of_week }, values));
+  const key = { companyId, userId, dayOfWeek: body.day_of_week };
+  const { row, created } = await db.transaction().execute(async (trx) => {
+    await lockCompanyHours(trx, companyId);
+    const place = placeDayHours(await listHours(trx, key), { day_of_week: body.day_of_week, ...values });
+    if (place.kind === 'conflict') throw new AppError('conflict', overlapMessage(body.day_of_week, place.row));
+    if (place.kind === 'insert') return { row: await insertHours(trx, key, values), created: true };
+    if (place.dropOthers) await deleteHoursExcept(trx, key, place.row.id);
+    const updated = await updateHours(trx, place.row.id, { day_of_week: body.day_of_week, ...values });
+    return { row: updated!, created: false };
+  });
   return { hours: toHoursDto(row, slots), created };
 }
 

@@ -355,6 +355,108 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
     });
   });
 
+  describe('breaks (several intervals a day, docs/decisions/27-scheduling-rules.md)', () => {
+    const dayRows = (companyId: number, userId: number | null, day: number) =>
+      t.db
+        .selectFrom('operating_hours')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .where('user_id', userId === null ? 'is' : '=', userId)
+        .where('day_of_week', '=', day)
+        .orderBy('open_time')
+        .execute();
+
+    it('adds a non-overlapping interval as a second row; an overlapping one answers 409 with the interval in the way, writing nothing', async () => {
+      const c = await companyWithPeople(t, 'Lunch Break Salon');
+      const morning = await post(c.admin, { day_of_week: 1, open_time: '09:00', close_time: '12:00' });
+      const afternoon = await post(c.manager, { day_of_week: 1, open_time: '13:00', close_time: '17:00' });
+      expect(morning.status, morning.text).toBe(201);
+      expect(afternoon.status, afternoon.text).toBe(201);
+      expect(afternoon.body.id).not.toBe(morning.body.id);
+      const listed = await t.call('GET', `/operating-hours?company_id=${c.companyId}&day_of_week=1`);
+      expect(listed.body.map((r: any) => [r.open_time, r.close_time])).toEqual([
+        ['09:00:00', '12:00:00'],
+        ['13:00:00', '17:00:00'],
+      ]);
+      const before = await snapshot();
+      for (const [open, close] of [
+        ['11:00', '14:00'],
+        ['09:00', '12:00'],
+        ['10:00', '11:00'],
+        ['16:59', '18:00'],
+        ['08:00', '24:00'],
+      ]) {
+        const res = await post(c.admin, { day_of_week: 1, open_time: open, close_time: close });
+        expect(res.status, `${open}-${close}`).toBe(409);
+        expect(res.body.code).toBe('conflict');
+        expect(res.body.error).toMatch(/^Monday already has hours (09:00-12:00|13:00-17:00) that overlap these/);
+      }
+      expect(await snapshot()).toEqual(before);
+      // Touching ends are not an overlap: the gap can be filled, and the evening added.
+      expect((await post(c.admin, { day_of_week: 1, open_time: '12:00', close_time: '13:00' })).status).toBe(201);
+      expect((await post(c.admin, { day_of_week: 1, open_time: '17:00', close_time: '24:00' })).status).toBe(201);
+      expect((await dayRows(c.companyId, null, 1)).length).toBe(4);
+    });
+
+    it("keeps a person's intervals apart from the company's and from other people's", async () => {
+      const c = await companyWithPeople(t, 'Split Shift Spa');
+      await post(c.admin, { day_of_week: 2, open_time: '08:00', close_time: '20:00' });
+      const p1 = await post(c.employee, { user_id: c.employee.id, day_of_week: 2, open_time: '08:00', close_time: '11:00' });
+      const p2 = await post(c.employee, { user_id: c.employee.id, day_of_week: 2, open_time: '15:00', close_time: '20:00' });
+      const other = await post(c.admin, { user_id: c.manager.id, day_of_week: 2, open_time: '10:00', close_time: '16:00' });
+      expect([p1.status, p2.status, other.status]).toEqual([201, 201, 201]);
+      const clash = await post(c.employee, { user_id: c.employee.id, day_of_week: 2, open_time: '10:30', close_time: '15:30' });
+      expect(clash.status).toBe(409);
+      expect(clash.body.error).toContain('Tuesday already has hours 08:00-11:00');
+      expect((await dayRows(c.companyId, c.employee.id, 2)).map((r) => r.open_time)).toEqual(['08:00:00', '15:00:00']);
+      expect((await dayRows(c.companyId, null, 2)).length).toBe(1);
+    });
+
+    it('PUT may not move or stretch an interval over another of its day (409, nothing written); inside the gap it may', async () => {
+      const c = await companyWithPeople(t, 'Stretch Studio');
+      const am = (await post(c.admin, { day_of_week: 3, open_time: '09:00', close_time: '12:00' })).body;
+      const pm = (await post(c.admin, { day_of_week: 3, open_time: '13:00', close_time: '17:00' })).body;
+      const thu = (await post(c.admin, { day_of_week: 4, open_time: '10:00', close_time: '11:00' })).body;
+      const before = await snapshot();
+      const stretch = await t.call('PUT', `/operating-hours/${am.id}`, { token: c.admin.token, body: { close_time: '13:30' } });
+      expect(stretch.status).toBe(409);
+      expect(stretch.body.error).toContain('Wednesday already has hours 13:00-17:00');
+      const move = await t.call('PUT', `/operating-hours/${thu.id}`, { token: c.admin.token, body: { day_of_week: 3 } });
+      expect(move.status).toBe(409);
+      const close = await t.call('PATCH', `/operating-hours/${pm.id}`, { token: c.admin.token, body: { is_closed: true } });
+      expect(close.status).toBe(409);
+      expect(await snapshot()).toEqual(before);
+      const ok = await t.call('PUT', `/operating-hours/${am.id}`, { token: c.admin.token, body: { close_time: '13:00' } });
+      expect(ok.status).toBe(200);
+      expect(ok.body.close_time).toBe('13:00:00');
+    });
+
+    it('closing a day with breaks leaves one closed row; opening it again replaces that row', async () => {
+      const c = await companyWithPeople(t, 'Holiday Hairdresser');
+      const first = (await post(c.admin, { day_of_week: 5, open_time: '09:00', close_time: '12:00' })).body;
+      await post(c.admin, { day_of_week: 5, open_time: '13:00', close_time: '17:00' });
+      const closed = await post(c.admin, { day_of_week: 5, is_closed: true });
+      expect(closed.status).toBe(200);
+      expect(closed.body).toMatchObject({ id: first.id, is_closed: true, open_time: null, close_time: null });
+      expect(await dayRows(c.companyId, null, 5)).toHaveLength(1);
+      const reopened = await post(c.admin, { day_of_week: 5, open_time: '14:00', close_time: '18:00' });
+      expect(reopened.status).toBe(200);
+      expect(reopened.body).toMatchObject({ id: first.id, is_closed: false, open_time: '14:00:00' });
+      expect(await dayRows(c.companyId, null, 5)).toHaveLength(1);
+    });
+
+    it('lets exactly one of several simultaneous overlapping intervals in on a day with breaks', async () => {
+      const c = await companyWithPeople(t, 'Race Break Co');
+      await post(c.admin, { day_of_week: 6, open_time: '09:00', close_time: '10:00' });
+      await post(c.admin, { day_of_week: 6, open_time: '11:00', close_time: '12:00' });
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => post(c.admin, { day_of_week: 6, open_time: `13:${i}0`, close_time: '16:00' })),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      expect(await dayRows(c.companyId, null, 6)).toHaveLength(3);
+    });
+  });
+
   describe('bad input', () => {
     it('answers 400 to malformed JSON, wrong types, out-of-range values and long or injection-like strings; writes nothing', async () => {
       const before = await snapshot();
