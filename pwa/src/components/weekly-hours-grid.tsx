@@ -1,13 +1,17 @@
 // The weekday hours grid shared by personal work hours (/settings) and company hours
-// (/company-settings): a start and end select per weekday, with each day's message under it.
-import { useId } from 'react';
-import { WEEKDAYS, timeChoices, timeLabel, type DayHours, type WeekHours } from './weekly-hours.ts';
+// (/company-settings): a start and end select per interval of each weekday, "Add break" to split a
+// day's hours and Remove for the hours after a break (docs/decisions/11-scheduling-rules-beyond-spec.md),
+// with each day's message under it.
+import { Fragment, useId } from 'react';
+import { EMPTY_DAY, WEEKDAYS, isEmptyDay, timeChoices, timeLabel, type DayHours, type WeekHours } from './weekly-hours.ts';
 import './weekly-hours-grid.css';
 
 export function WeeklyHoursGrid({
   value,
   errors,
   onChange,
+  onAddBreak,
+  onRemove,
   increment = 30,
   disabled = false,
   pendingDays,
@@ -15,7 +19,12 @@ export function WeeklyHoursGrid({
 }: {
   value: WeekHours;
   errors: Record<number, string | undefined>;
-  onChange: (day: number, next: DayHours) => void;
+  /** The interval `index` (0: the first) of `day` changed. */
+  onChange: (day: number, index: number, next: DayHours) => void;
+  /** "Add break" on a day whose last hours are complete; none: no button. */
+  onAddBreak?: (day: number) => void;
+  /** Remove the hours after a break (index 1 and later). */
+  onRemove?: (day: number, index: number) => void;
   /** Minutes between the offered times (the company's time increment). */
   increment?: number;
   disabled?: boolean;
@@ -35,7 +44,7 @@ export function WeeklyHoursGrid({
         <span>End</span>
       </div>
       {WEEKDAYS.map(({ day, name }) => {
-        const h = value[day] ?? { open: '', close: '' };
+        const list = value[day]?.length ? value[day] : [EMPTY_DAY];
         const err = errors[day];
         const dayId = `${id}-d${day}`;
         const errId = `${id}-e${day}`;
@@ -45,13 +54,14 @@ export function WeeklyHoursGrid({
           // As an end, 00:00 is midnight at the end of the day: offered last.
           return field === 'close' ? [...list.filter((x) => x !== '00:00'), '00:00'] : list;
         };
-        const select = (field: 'open' | 'close', label: string) => {
-          const labelId = `${id}-${field}${day}`;
+        const select = (h: DayHours, index: number, field: 'open' | 'close', label: string) => {
+          // The first interval's selects are 'Monday Start' / 'Monday End'; later ones 'Monday Start 2' ...
+          const labelId = `${id}-${field}${day}-${index}`;
           const current = h[field];
           return (
             <div className="hours-field">
               <span className="hours-field-label" id={labelId}>
-                {label}
+                {index === 0 ? label : `${label} ${index + 1}`}
               </span>
               <select
                 className="select"
@@ -60,7 +70,7 @@ export function WeeklyHoursGrid({
                 aria-describedby={err ? errId : undefined}
                 value={current}
                 disabled={disabled}
-                onChange={(e) => onChange(day, { ...h, [field]: e.target.value })}
+                onChange={(e) => onChange(day, index, { ...h, [field]: e.target.value })}
               >
                 <option value="">Not set</option>
                 {choices(field, current).map((t) => (
@@ -76,11 +86,42 @@ export function WeeklyHoursGrid({
           <div className="hours-row" key={day} data-day={day}>
             <div className="hours-day">
               <span id={dayId}>{name}</span>
-              {emptyLabel && !h.open && !h.close && <span className="hours-closed">{emptyLabel}</span>}
+              {emptyLabel && isEmptyDay(list) && <span className="hours-closed">{emptyLabel}</span>}
               {pendingDays?.has(day) && <span className="hours-pending">Saving…</span>}
             </div>
-            {select('open', 'Start')}
-            {select('close', 'End')}
+            {list.map((h, index) => (
+              <Fragment key={index}>
+                {index > 0 && (
+                  <div className="hours-break">
+                    <span>Break, then</span>
+                    {onRemove && !disabled && (
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm"
+                        aria-label={`Remove ${name} hours ${index + 1}`}
+                        onClick={() => onRemove(day, index)}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </div>
+                )}
+                {select(h, index, 'open', 'Start')}
+                {select(h, index, 'close', 'End')}
+              </Fragment>
+            ))}
+            {onAddBreak && !disabled && list[list.length - 1].open && list[list.length - 1].close && (
+              <div className="hours-actions">
+                <button
+                  type="button"
+                  className="btn btn-link hours-add-break"
+                  aria-label={`Add break on ${name}`}
+                  onClick={() => onAddBreak(day)}
+                >
+                  Add break
+                </button>
+              </div>
+            )}
             {err && (
               <p className="field-error hours-error" id={errId}>
                 {err}

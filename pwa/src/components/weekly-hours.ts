@@ -1,6 +1,7 @@
 // Opening or working hours for one week as the hours grids edit them (docs/product/03-entities.md and 05-validation.md):
-// one start and end per weekday (1 Monday .. 7 Sunday), the validation messages, and the
-// time choices offered at the company's time increment.
+// one or more start-end intervals per weekday (1 Monday .. 7 Sunday; several make breaks,
+// docs/decisions/11-scheduling-rules-beyond-spec.md), the validation messages, and the time choices offered
+// at the company's time increment.
 
 export const WEEKDAYS = [
   { day: 1, name: 'Monday' },
@@ -33,7 +34,10 @@ export interface DayHours {
   close: string;
 }
 
-export type WeekHours = Record<number, DayHours>;
+/** A weekday's intervals, earliest first; a day without hours is one empty interval. */
+export type WeekHours = Record<number, DayHours[]>;
+
+export const EMPTY_DAY: DayHours = { open: '', close: '' };
 
 /** A row that says the day is closed (is_closed), which the grids show as a day without hours. */
 export const isClosedRow = (r: OperatingHoursRow) => r.is_closed === true || r.is_closed === 1;
@@ -49,18 +53,28 @@ export function toHHMM(time: string | null | undefined): string {
 export const toApiTime = (hhmm: string) => `${hhmm}:00`;
 
 export function emptyWeek(): WeekHours {
-  return Object.fromEntries(WEEKDAYS.map(({ day }) => [day, { open: '', close: '' }]));
+  return Object.fromEntries(WEEKDAYS.map(({ day }) => [day, [{ ...EMPTY_DAY }]]));
+}
+
+/** A day's stored open rows (not the closed ones), earliest first: the intervals the grid shows. */
+export function openRowsOf<R extends OperatingHoursRow>(rows: readonly R[], day: number): R[] {
+  return rows
+    .filter((r) => r.day_of_week === day && !isClosedRow(r) && r.open_time && r.close_time)
+    .sort((a, b) => toHHMM(a.open_time).localeCompare(toHHMM(b.open_time)) || a.id - b.id);
 }
 
 /** The week shown for `rows` (a closed row shows as a day without hours). */
 export function weekFromRows(rows: readonly OperatingHoursRow[]): WeekHours {
   const week = emptyWeek();
-  for (const r of rows) {
-    if (!week[r.day_of_week] || isClosedRow(r)) continue;
-    week[r.day_of_week] = { open: toHHMM(r.open_time), close: toHHMM(r.close_time) };
+  for (const { day } of WEEKDAYS) {
+    const open = openRowsOf(rows, day);
+    if (open.length > 0) week[day] = open.map((r) => ({ open: toHHMM(r.open_time), close: toHHMM(r.close_time) }));
   }
   return week;
 }
+
+/** True when no interval of the day has a time. */
+export const isEmptyDay = (list: readonly DayHours[] | undefined) => !list || list.every((h) => !h.open && !h.close);
 
 /** The message for one day, or null when it is fine. */
 export function dayError(day: number, hours: DayHours): string | null {
@@ -71,6 +85,40 @@ export function dayError(day: number, hours: DayHours): string | null {
     return `${name} end time must be after start time`;
   }
   return null;
+}
+
+/** The message for a day's intervals: the first interval's problem, or two that overlap. */
+export function dayIntervalsError(day: number, list: readonly DayHours[]): string | null {
+  for (const h of list) {
+    const e = dayError(day, h);
+    if (e) return e;
+  }
+  const spans = list
+    .filter((h) => h.open && h.close)
+    .map((h) => [minutesOf(h.open), closingMinutes(h.close)] as const)
+    .sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i][0] < spans[i - 1][1]) return `${dayName(day)} hours overlap: a break must end before the next hours start`;
+  }
+  return null;
+}
+
+/**
+ * The two intervals "Add break" makes of `h`: the break takes one increment in the middle, on the
+ * increment grid. Null when `h` is too short to hold hours, a break and hours.
+ */
+export function splitForBreak(h: DayHours, increment = 30): [DayHours, DayHours] | null {
+  if (!h.open || !h.close) return null;
+  const step = [15, 30, 45, 60].includes(increment) ? increment : 30;
+  const start = minutesOf(h.open);
+  const end = closingMinutes(h.close);
+  if (end - start < 3 * step) return null;
+  const breakStart = start + Math.floor((end - start - step) / 2 / step) * step;
+  const hhmm = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  return [
+    { open: h.open, close: hhmm(breakStart) },
+    { open: hhmm(breakStart + step), close: h.close },
+  ];
 }
 
 function minutesOf(hhmm: string): number {
@@ -88,7 +136,7 @@ export function closingMinutes(hhmm: string): number {
 export function weekErrors(week: WeekHours): Record<number, string> {
   const errors: Record<number, string> = {};
   for (const { day } of WEEKDAYS) {
-    const e = dayError(day, week[day] ?? { open: '', close: '' });
+    const e = dayIntervalsError(day, week[day] ?? [EMPTY_DAY]);
     if (e) errors[day] = e;
   }
   return errors;
@@ -111,7 +159,12 @@ export function timeLabel(hhmm: string): string {
   return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
 
-/** What must be sent to turn `rows` into `week`: creations/updates of days with hours, deletions of cleared days. */
+/**
+ * What must be sent to turn `rows` into `week`: per day, the stored open rows (earliest first) are
+ * matched to the edited intervals in order; a changed one is updated, extra intervals are created
+ * and extra rows deleted. Deletions come first and creations last, so a row never meets another
+ * that is about to go (the server refuses overlapping intervals with 409).
+ */
 export interface HoursChange {
   day: number;
   kind: 'create' | 'update' | 'delete';
@@ -120,20 +173,19 @@ export interface HoursChange {
 }
 
 export function hoursChanges(rows: readonly OperatingHoursRow[], week: WeekHours): HoursChange[] {
-  const changes: HoursChange[] = [];
+  const deletes: HoursChange[] = [];
+  const updates: HoursChange[] = [];
+  const creates: HoursChange[] = [];
   for (const { day } of WEEKDAYS) {
-    const row = rows.find((r) => r.day_of_week === day);
-    const h = week[day] ?? { open: '', close: '' };
-    const wanted = Boolean(h.open && h.close);
-    const rowOpen = !!row && !isClosedRow(row);
-    if (wanted) {
-      if (!row) changes.push({ day, kind: 'create', hours: h });
-      else if (!rowOpen || toHHMM(row.open_time) !== h.open || toHHMM(row.close_time) !== h.close)
-        changes.push({ day, kind: 'update', row, hours: h });
-    } else if (rowOpen && !h.open && !h.close) {
-      // A day already stored as closed stays as it is.
-      changes.push({ day, kind: 'delete', row });
-    }
+    const stored = openRowsOf(rows, day);
+    const wanted = (week[day] ?? []).filter((h) => h.open && h.close);
+    wanted.forEach((h, i) => {
+      const row = stored[i];
+      if (!row) creates.push({ day, kind: 'create', hours: h });
+      else if (toHHMM(row.open_time) !== h.open || toHHMM(row.close_time) !== h.close) updates.push({ day, kind: 'update', row, hours: h });
+    });
+    // A day stored as closed has no open rows, so it stays as it is until given hours.
+    for (const row of stored.slice(wanted.length)) deletes.push({ day, kind: 'delete', row });
   }
-  return changes;
+  return [...deletes, ...updates, ...creates];
 }

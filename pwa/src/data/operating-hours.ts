@@ -98,7 +98,18 @@ export function useWorkHours(companyId: number | null, userId: number) {
   return useQuery(workHoursQuery(companyId, userId));
 }
 
-export type CompanyHoursChange = { kind: 'set'; day: number; hours: WallHours } | { kind: 'clear'; day: number; row: { id: number } };
+/**
+ * One change of the company's hours. 'set' is the day's only hours (POST: the server creates or
+ * replaces the day's row); with breaks (docs/decisions/11-scheduling-rules-beyond-spec.md) 'update' changes
+ * one interval's row, 'add' adds an interval, 'split' makes a break in one (its row shrinks and the
+ * rest is added) and 'clear' removes one interval's row.
+ */
+export type CompanyHoursChange =
+  | { kind: 'set'; day: number; hours: WallHours }
+  | { kind: 'update'; day: number; row: { id: number }; hours: WallHours }
+  | { kind: 'add'; day: number; hours: WallHours }
+  | { kind: 'split'; day: number; row: { id: number }; first: WallHours; second: WallHours }
+  | { kind: 'clear'; day: number; row: { id: number } };
 
 let tempId = -1;
 
@@ -111,33 +122,53 @@ export function useSaveCompanyHours(companyId: number) {
   const key = operatingHoursKeys.company(companyId);
   return useMutation({
     mutationFn: async (change: CompanyHoursChange): Promise<OperatingHours | null> => {
-      if (change.kind === 'set') return setDayHours(companyId, null, change.day, change.hours);
-      await deleteDayHours(change.row.id);
-      return null;
+      switch (change.kind) {
+        case 'set':
+          return setDayHours(companyId, null, change.day, change.hours);
+        case 'update':
+          return updateDayHours(change.row.id, change.hours);
+        case 'add':
+          return setDayHours(companyId, null, change.day, change.hours);
+        case 'split':
+          // Shrink first: the added interval would otherwise overlap the row and replace it.
+          await updateDayHours(change.row.id, change.first);
+          return setDayHours(companyId, null, change.day, change.second);
+        case 'clear':
+          await deleteDayHours(change.row.id);
+          return null;
+      }
     },
     meta: { errorBanner: false },
     onMutate: async (change) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<OperatingHours[]>(key);
+      const rowOf = (id: number, hours: WallHours): OperatingHours => ({
+        id,
+        hours_id: id,
+        company_id: companyId,
+        user_id: null,
+        day_of_week: change.day,
+        open_time: apiTime(hours.open),
+        close_time: apiTime(hours.close),
+        open_time_slot_id: null,
+        close_time_slot_id: null,
+        is_closed: false,
+      });
       queryClient.setQueryData<OperatingHours[]>(key, (rows = []) => {
-        const others = rows.filter((r) => r.day_of_week !== change.day);
-        if (change.kind === 'clear') return others;
-        const id = rows.find((r) => r.day_of_week === change.day)?.id ?? tempId--;
-        return [
-          ...others,
-          {
-            id,
-            hours_id: id,
-            company_id: companyId,
-            user_id: null,
-            day_of_week: change.day,
-            open_time: apiTime(change.hours.open),
-            close_time: apiTime(change.hours.close),
-            open_time_slot_id: null,
-            close_time_slot_id: null,
-            is_closed: false,
-          },
-        ];
+        switch (change.kind) {
+          case 'set': {
+            const id = rows.find((r) => r.day_of_week === change.day)?.id ?? tempId--;
+            return [...rows.filter((r) => r.day_of_week !== change.day), rowOf(id, change.hours)];
+          }
+          case 'update':
+            return rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.hours) : r));
+          case 'add':
+            return [...rows, rowOf(tempId--, change.hours)];
+          case 'split':
+            return [...rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.first) : r)), rowOf(tempId--, change.second)];
+          case 'clear':
+            return rows.filter((r) => r.id !== change.row.id);
+        }
       });
       return { previous };
     },

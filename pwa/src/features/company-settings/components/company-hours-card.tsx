@@ -1,21 +1,44 @@
-// The company's opening hours per weekday. Setting both times of a day saves it at once (the
-// server creates or updates the row); clearing a time of a saved day removes that day's hours.
+// The company's opening hours per weekday, with breaks (docs/decisions/11-scheduling-rules-beyond-spec.md):
+// a day may have several intervals. Setting both times of an interval saves it at once (the
+// server creates or updates its row); clearing a time of a saved interval removes it; "Add break"
+// splits the day's last hours around their middle and Remove takes away the hours after a break.
 // Each change shows immediately and is put back with a notice if the server refuses it.
 import { useId, useState } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
-import { FIX_ERRORS_TEXT, dayError, dayName, isClosedRow, weekFromRows, type DayHours } from '../../../components/weekly-hours.ts';
+import {
+  EMPTY_DAY,
+  FIX_ERRORS_TEXT,
+  dayError,
+  dayIntervalsError,
+  dayName,
+  openRowsOf,
+  splitForBreak,
+  toHHMM,
+  weekFromRows,
+  type DayHours,
+} from '../../../components/weekly-hours.ts';
 import type { Company } from '../../../data/companies.ts';
-import { useCompanyHours, useSaveCompanyHours } from '../../../data/operating-hours.ts';
+import { useCompanyHours, useSaveCompanyHours, type CompanyHoursChange } from '../../../data/operating-hours.ts';
+
+/** Do two intervals share time (touching ends do not)? */
+function overlaps(a: DayHours, b: DayHours): boolean {
+  const m = (t: string, end = false) => {
+    const [h, mm] = t.split(':').map(Number);
+    const v = h * 60 + mm;
+    return end && v === 0 ? 24 * 60 : v;
+  };
+  return m(a.open) < m(b.close, true) && m(b.open) < m(a.close, true);
+}
 
 export function CompanyHoursCard({ company }: { company: Company }) {
   const id = useId();
   const hours = useCompanyHours(company.id);
   const save = useSaveCompanyHours(company.id);
-  /** Days being edited that are not complete yet (one time only, or end before start). */
-  const [drafts, setDrafts] = useState<Record<number, DayHours>>({});
+  /** Intervals being edited that are not complete yet (one time only, or end before start), by day and index. */
+  const [drafts, setDrafts] = useState<Record<number, Record<number, DayHours>>>({});
   const [pending, setPending] = useState<Set<number>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -23,11 +46,18 @@ export function CompanyHoursCard({ company }: { company: Company }) {
   if (hours.isError) return <Alert tone="error">{errorMessage(hours.error)}</Alert>;
 
   const rows = hours.data;
-  const week = { ...weekFromRows(rows), ...drafts };
+  const stored = weekFromRows(rows);
+  const week: Record<number, DayHours[]> = {};
   const errors: Record<number, string> = {};
-  for (const [day, h] of Object.entries(drafts)) {
-    const e = dayError(Number(day), h);
-    if (e) errors[Number(day)] = e;
+  for (const [key, list] of Object.entries(stored)) {
+    const day = Number(key);
+    const d = drafts[day] ?? {};
+    const count = Math.max(list.length, ...Object.keys(d).map((i) => Number(i) + 1));
+    week[day] = Array.from({ length: count }, (_, i) => d[i] ?? list[i] ?? EMPTY_DAY);
+    if (Object.keys(d).length > 0) {
+      const e = dayIntervalsError(day, week[day]);
+      if (e) errors[day] = e;
+    }
   }
 
   const markPending = (day: number, on: boolean) =>
@@ -38,49 +68,74 @@ export function CompanyHoursCard({ company }: { company: Company }) {
       return next;
     });
 
-  const dropDraft = (day: number) =>
-    setDrafts((d) => {
-      const { [day]: _gone, ...rest } = d;
-      return rest;
+  const dropDraft = (day: number, index?: number) =>
+    setDrafts((all) => {
+      if (index === undefined) {
+        const { [day]: _gone, ...rest } = all;
+        return rest;
+      }
+      const { [index]: _gone, ...restOfDay } = all[day] ?? {};
+      return { ...all, [day]: restOfDay };
     });
 
-  const onChange = (day: number, next: DayHours) => {
+  const send = (change: CompanyHoursChange, what: string) => {
+    const day = change.day;
+    markPending(day, true);
+    save.mutate(change, {
+      onError: (err) => {
+        console.warn(`Saving ${dayName(day)} hours failed`, err);
+        setNotice(`Could not ${what} ${dayName(day)}'s hours: ${errorMessage(err)} The previous hours are back.`);
+      },
+      onSettled: () => markPending(day, false),
+    });
+  };
+
+  const onChange = (day: number, index: number, next: DayHours) => {
     setNotice(null);
-    // A row stored as closed is a day without hours: only open rows are removed by clearing a time.
-    const row = rows.find((r) => r.day_of_week === day && !isClosedRow(r));
-    const complete = next.open && next.close && !dayError(day, next);
+    // Rows stored as closed are a day without hours: only open rows are edited or removed.
+    const open = openRowsOf(rows, day);
+    const row = open[index];
+    const others = week[day].filter((_, i) => i !== index);
+    const complete = next.open && next.close && !dayError(day, next) && !others.some((o) => o.open && o.close && overlaps(o, next));
     if (complete) {
-      dropDraft(day);
-      markPending(day, true);
-      save.mutate(
-        { kind: 'set', day, hours: next },
-        {
-          onError: (err) => {
-            console.warn(`Saving ${dayName(day)} hours failed`, err);
-            setNotice(`Could not save ${dayName(day)}'s hours: ${errorMessage(err)} The previous hours are back.`);
-          },
-          onSettled: () => markPending(day, false),
-        },
-      );
+      dropDraft(day, index);
+      if (!row) send(index === 0 && open.length === 0 ? { kind: 'set', day, hours: next } : { kind: 'add', day, hours: next }, 'save');
+      else if (open.length === 1) {
+        // The day's only hours: POST replaces them when the new ones overlap them (the server's
+        // upsert); otherwise the row is changed in place, as a POST would add a second interval.
+        const current = { open: toHHMM(row.open_time), close: toHHMM(row.close_time) };
+        send(overlaps(current, next) ? { kind: 'set', day, hours: next } : { kind: 'update', day, row, hours: next }, 'save');
+      } else send({ kind: 'update', day, row, hours: next }, 'save');
     } else if (row && (!next.open || !next.close)) {
-      // Clearing a time of a saved day closes that day.
-      dropDraft(day);
-      markPending(day, true);
-      save.mutate(
-        { kind: 'clear', day, row },
-        {
-          onError: (err) => {
-            console.warn(`Clearing ${dayName(day)} hours failed`, err);
-            setNotice(`Could not clear ${dayName(day)}'s hours: ${errorMessage(err)} The previous hours are back.`);
-          },
-          onSettled: () => markPending(day, false),
-        },
-      );
-    } else if (!next.open && !next.close) {
-      dropDraft(day);
+      // Clearing a time of saved hours removes them (the day closes when they were its only hours).
+      dropDraft(day, index);
+      send({ kind: 'clear', day, row }, 'clear');
+    } else if (!next.open && !next.close && !row && index === 0) {
+      dropDraft(day, index);
     } else {
-      setDrafts((d) => ({ ...d, [day]: next }));
+      setDrafts((all) => ({ ...all, [day]: { ...(all[day] ?? {}), [index]: next } }));
     }
+  };
+
+  const onAddBreak = (day: number) => {
+    setNotice(null);
+    const list = week[day];
+    const last = list.length - 1;
+    const row = openRowsOf(rows, day)[last];
+    const parts = splitForBreak(list[last], company.time_increment_minutes);
+    if (row && parts && !drafts[day]?.[last]) {
+      send({ kind: 'split', day, row, first: parts[0], second: parts[1] }, 'save');
+    } else {
+      // Too short to split (or not saved yet): an empty interval to fill in after the break.
+      setDrafts((all) => ({ ...all, [day]: { ...(all[day] ?? {}), [list.length]: EMPTY_DAY } }));
+    }
+  };
+
+  const onRemove = (day: number, index: number) => {
+    setNotice(null);
+    const row = openRowsOf(rows, day)[index];
+    dropDraft(day, index);
+    if (row) send({ kind: 'clear', day, row }, 'remove');
   };
 
   return (
@@ -88,14 +143,22 @@ export function CompanyHoursCard({ company }: { company: Company }) {
       <h2 id={`${id}-h`}>Opening hours</h2>
       <p className="cs-lead">
         Customers can book inside these hours ({company.timezone.replace(/_/g, ' ')} time). A day without hours is closed. Changes are saved
-        as soon as both times of a day are set.
+        as soon as both times of a day are set. Add break splits a day's hours, for lunch for example.
       </p>
       {notice && (
         <Alert tone="warn" onDismiss={() => setNotice(null)}>
           {notice}
         </Alert>
       )}
-      <WeeklyHoursGrid value={week} errors={errors} onChange={onChange} increment={company.time_increment_minutes} pendingDays={pending} />
+      <WeeklyHoursGrid
+        value={week}
+        errors={errors}
+        onChange={onChange}
+        onAddBreak={onAddBreak}
+        onRemove={onRemove}
+        increment={company.time_increment_minutes}
+        pendingDays={pending}
+      />
       {Object.keys(errors).length > 0 && (
         <Alert tone="error" className="cs-hours-fix">
           {FIX_ERRORS_TEXT}

@@ -12,9 +12,12 @@ import { Loading } from '../../../components/loading.tsx';
 import { ROLE_LABELS, RoleBadge } from '../../../components/role-badge.tsx';
 import { WeeklyHoursGrid } from '../../../components/weekly-hours-grid.tsx';
 import {
+  EMPTY_DAY,
   FIX_ERRORS_TEXT,
-  dayError,
+  dayIntervalsError,
   hoursChanges,
+  isEmptyDay,
+  splitForBreak,
   weekErrors,
   weekFromRows,
   type OperatingHoursRow,
@@ -90,21 +93,41 @@ function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: Ope
     if (hourRows) setBaseRows(hourRows);
   }, [hourRows]);
 
-  const anyHours = Object.values(week).some((h) => h.open || h.close);
+  const anyHours = Object.values(week).some((list) => !isEmptyDay(list));
 
-  const onDayChange = (day: number, next: { open: string; close: string }) => {
-    setWeek((w) => ({ ...w, [day]: next }));
+  /** A new list of intervals for `day`; saved with Save Changes. */
+  const setDay = (day: number, list: { open: string; close: string }[]) => {
+    setWeek((w) => ({ ...w, [day]: list.length > 0 ? list : [{ ...EMPTY_DAY }] }));
     setStatus(null);
     // Once a day has shown a message, it updates as the user fixes it.
     setHourErrors((errs) => {
       if (!(day in errs)) return errs;
       const copy = { ...errs };
-      const e = dayError(day, next);
+      const e = dayIntervalsError(day, list);
       if (e) copy[day] = e;
       else delete copy[day];
       return copy;
     });
   };
+
+  const onDayChange = (day: number, index: number, next: { open: string; close: string }) =>
+    setDay(
+      day,
+      (week[day] ?? [EMPTY_DAY]).map((h, i) => (i === index ? next : h)),
+    );
+
+  // Add break splits the day's last hours around their middle (or adds empty hours to fill in).
+  const onAddBreak = (day: number) => {
+    const list = week[day] ?? [EMPTY_DAY];
+    const parts = splitForBreak(list[list.length - 1], increment);
+    setDay(day, parts ? [...list.slice(0, -1), ...parts] : [...list, { ...EMPTY_DAY }]);
+  };
+
+  const onRemove = (day: number, index: number) =>
+    setDay(
+      day,
+      (week[day] ?? []).filter((_, i) => i !== index),
+    );
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -227,6 +250,8 @@ function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: Ope
               value={week}
               errors={hourErrors}
               onChange={onDayChange}
+              onAddBreak={onAddBreak}
+              onRemove={onRemove}
               increment={increment}
               disabled={!canEdit}
               emptyLabel={anyHours ? 'Day off' : null}
