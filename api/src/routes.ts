@@ -9,6 +9,7 @@ import { adminRoutes } from './features/admin/admin.routes.ts';
 import { serviceTypeRoutes } from './features/service-types/service-type.routes.ts';
 import { operatingHoursRoutes } from './features/operating-hours/operating-hours.routes.ts';
 import { timeSlotRoutes } from './features/operating-hours/time-slots.routes.ts';
+import { dateOverrideRoutes } from './features/date-overrides/date-override.routes.ts';
 import { durationOptionRoutes } from './features/durations/duration-options.routes.ts';
 import { companyDurationRoutes } from './features/durations/company-durations.routes.ts';
 import { availabilityRoutes } from './features/availability/availability.routes.ts';
@@ -30,6 +31,7 @@ export function buildApiRoutes() {
       .route('/', serviceTypeRoutes)
       .route('/', operatingHoursRoutes)
       .route('/', timeSlotRoutes)
+      .route('/', dateOverrideRoutes)
       .route('/', durationOptionRoutes)
       .route('/', companyDurationRoutes)
       // Before the appointments, whose /appointments/{id} would otherwise claim 'available-slots' as an id.
