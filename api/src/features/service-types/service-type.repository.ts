@@ -1,6 +1,6 @@
 // Service type rows: the company's active catalogue, lookups for booking, and archive-or-delete.
 import { PostgresAdapter, type Transaction } from 'kysely';
-import { arg, prepared, type Database, type DbOrTx, type ServiceTypeRow } from '@bookwell/db';
+import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type ServiceTypeRow } from '@bookwell/db';
 
 /** Active (not archived) service types of a company, as lists and pickers show them. */
 export async function listActiveServiceTypes(db: DbOrTx, companyId: number): Promise<ServiceTypeRow[]> {
@@ -59,6 +59,8 @@ export interface NewServiceTypeValues {
   price: number | null;
   hide_price: boolean;
   available_slots: number;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
 }
 
 export async function insertServiceType(db: DbOrTx, values: NewServiceTypeValues, now: Date): Promise<ServiceTypeRow> {
@@ -135,4 +137,52 @@ export async function removeServiceType(trx: Transaction<Database>, id: number, 
   }
   await deleteServiceType(trx, id);
   return 'deleted';
+}
+
+// ---------------------------------------------------------------------------
+// Who performs a service (docs/decisions/27-scheduling-rules.md): no rows means every staff member.
+
+/**
+ * The assigned staff of each service, ascending; a service without rows maps to [] (every staff
+ * member performs it). Rows are returned as stored: an archived person stays listed (and is
+ * offered by nobody), so archiving the only assignee never turns a service into "everyone".
+ */
+export async function serviceEmployees(db: DbOrTx, serviceIds: readonly number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>();
+  for (const id of serviceIds) out.set(id, []);
+  if (serviceIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('service_employees')
+    .select(['service_type_id', 'user_id'])
+    .where('service_type_id', 'in', [...new Set(serviceIds)])
+    .orderBy('service_type_id')
+    .orderBy('user_id')
+    .execute();
+  for (const r of rows) out.get(r.service_type_id)?.push(r.user_id);
+  return out;
+}
+
+/** Replaces a service's assigned staff (an empty list: every staff member). */
+export async function setServiceEmployees(db: DbOrTx, serviceId: number, userIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('service_employees').where('service_type_id', '=', serviceId).execute();
+  const unique = [...new Set(userIds)];
+  if (unique.length > 0)
+    await db
+      .insertInto('service_employees')
+      .values(unique.map((user_id) => ({ service_type_id: serviceId, user_id })))
+      .execute();
+}
+
+/** Which of these ids are current (not archived) staff of the company. */
+export async function currentStaffIds(db: DbOrTx, companyId: number, userIds: readonly number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...new Set(userIds)])
+    .where('role', 'in', STAFF_ROLES)
+    .where('archived_at', 'is', null)
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }

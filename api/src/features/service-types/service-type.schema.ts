@@ -31,6 +31,27 @@ const AvailableSlots = z
   .min(1, 'Available slots must be at least 1')
   .max(10_000, 'Available slots is too large');
 
+/** Minutes held before or after the service (docs/decisions/27-scheduling-rules.md): 0 to 240. */
+const bufferField = (field: string) =>
+  z
+    .number({ error: `${field} must be a number` })
+    .int(`${field} must be a whole number of minutes`)
+    .min(0, `${field} must be between 0 and 240`)
+    .max(240, `${field} must be between 0 and 240`);
+
+/** The staff who perform the service; empty: every staff member. */
+const EmployeeIds = z
+  .array(
+    z
+      .number({ error: 'employee_ids must be a list of staff ids' })
+      .int('employee_ids must be a list of staff ids')
+      .positive('employee_ids must be a list of staff ids')
+      .max(2_147_483_647, 'employee_ids must be a list of staff ids'),
+    { error: 'employee_ids must be a list of staff ids' },
+  )
+  .max(1000, 'employee_ids is too long')
+  .openapi({ description: 'Staff of the company who perform this service; empty: every staff member' });
+
 /** A company id inside a JSON body: a real integer, never a coerced string or boolean. */
 const BodyCompanyId = z
   .number({ error: 'company_id must be a positive integer' })
@@ -45,6 +66,9 @@ export const CreateServiceTypeBody = z
     price: Price.optional(),
     hide_price: HidePrice.optional(),
     available_slots: AvailableSlots.optional(),
+    buffer_before_minutes: bufferField('buffer_before_minutes').optional().openapi({ description: 'Default 0' }),
+    buffer_after_minutes: bufferField('buffer_after_minutes').optional().openapi({ description: 'Default 0' }),
+    employee_ids: EmployeeIds.optional(),
     company_id: BodyCompanyId.optional().openapi({ description: 'Required for global_admin; others act on their own company' }),
   })
   .openapi('CreateServiceType');
@@ -56,6 +80,9 @@ export const UpdateServiceTypeBody = z
     price: Price.optional(),
     hide_price: HidePrice.optional(),
     available_slots: AvailableSlots.optional(),
+    buffer_before_minutes: bufferField('buffer_before_minutes').optional(),
+    buffer_after_minutes: bufferField('buffer_after_minutes').optional(),
+    employee_ids: EmployeeIds.optional().openapi({ description: 'Replaces the list; empty: every staff member' }),
     company_id: BodyCompanyId.optional().openapi({ description: 'May be sent back unchanged; a service never moves to another company' }),
   })
   .openapi('UpdateServiceType');
@@ -76,6 +103,12 @@ export const ServiceTypeSchema = z
     hide_price: z.boolean(),
     available_slots: z.number().int().openapi({ description: 'How many overlapping appointments with this service may exist at once' }),
     archived_at: z.string().nullable().openapi({ description: 'Set when deleted while appointments refer to it' }),
+    buffer_before_minutes: z
+      .number()
+      .int()
+      .openapi({ description: 'Minutes the employee and capacity are also held before the service (customers see only the service time)' }),
+    buffer_after_minutes: z.number().int().openapi({ description: 'Minutes held after the service (cleanup)' }),
+    employee_ids: z.array(z.number().int()).openapi({ description: 'Staff who perform it, ascending; empty: every staff member' }),
   })
   .openapi('ServiceType');
 

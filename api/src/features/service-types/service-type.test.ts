@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
-import { findActiveServiceType, findActiveServiceTypes } from './service-type.repository.ts';
+import { findActiveServiceType, findActiveServiceTypes, serviceEmployees } from './service-type.repository.ts';
 
 const BAD_IDS = ['0', '-1', '1.5', 'abc', '99999999999'];
 
@@ -70,6 +70,9 @@ describe.each(testDialects())('service types on %s', (dialect) => {
         hide_price: false,
         available_slots: 1,
         archived_at: null,
+        buffer_before_minutes: 0,
+        buffer_after_minutes: 0,
+        employee_ids: [],
       });
       const byManager = await createService(a.manager, {
         name: 'Beard trim',
@@ -196,11 +199,15 @@ describe.each(testDialects())('service types on %s', (dialect) => {
         expect(find(res.body, hidden.id).price, insider.role).toBe(80);
       }
       // A public response carries nothing beyond the service's public fields.
+      // Buffers and who performs it are public: the booking page offers only those employees.
       expect(Object.keys(find(pub.body, hidden.id)).sort()).toEqual([
         'archived_at',
         'available_slots',
+        'buffer_after_minutes',
+        'buffer_before_minutes',
         'company_id',
         'duration_minutes',
+        'employee_ids',
         'hide_price',
         'id',
         'name',
@@ -302,6 +309,91 @@ describe.each(testDialects())('service types on %s', (dialect) => {
       // global_admin may edit any company's service.
       const byGlobal = await t.call('PUT', `/service-types/${s.id}`, { token: global.token, body: { name: 'Perm (global)' } });
       expect(byGlobal.status).toBe(200);
+    });
+  });
+
+  describe('buffers and who performs it (docs/decisions/27-scheduling-rules.md)', () => {
+    const employeeRows = (serviceId: number) =>
+      t.db.selectFrom('service_employees').select('user_id').where('service_type_id', '=', serviceId).orderBy('user_id').execute();
+
+    it('stores buffers (0..240) and employee_ids on create, reads them back, and serviceEmployees gives [] for everyone', async () => {
+      const res = await t.call('POST', '/service-types', {
+        token: a.admin.token,
+        body: {
+          name: 'Colour',
+          duration_minutes: 90,
+          buffer_before_minutes: 10,
+          buffer_after_minutes: 240,
+          employee_ids: [a.employee.id, a.admin.id, a.employee.id],
+        },
+      });
+      expect(res.status, res.text).toBe(201);
+      const ids = [a.employee.id, a.admin.id].sort((x, y) => x - y);
+      expect(res.body.service_type).toMatchObject({ buffer_before_minutes: 10, buffer_after_minutes: 240, employee_ids: ids });
+      expect((await employeeRows(res.body.service_type.id)).map((r) => r.user_id)).toEqual(ids);
+      const read = await t.call('GET', `/service-types/${res.body.service_type.id}`);
+      expect(read.body).toMatchObject({ buffer_before_minutes: 10, buffer_after_minutes: 240, employee_ids: ids });
+      const listed = await t.call('GET', `/service-types?company_id=${a.companyId}`);
+      expect(listed.body.find((x: any) => x.id === res.body.service_type.id).employee_ids).toEqual(ids);
+      const plain = await createService(a.admin, { name: 'Wash', duration_minutes: 15 });
+      const map = await serviceEmployees(t.db, [res.body.service_type.id, plain.id]);
+      expect(map.get(res.body.service_type.id)).toEqual(ids);
+      expect(map.get(plain.id)).toEqual([]);
+      expect((await serviceEmployees(t.db, [])).size).toBe(0);
+    });
+
+    it('changes buffers alone, replaces employee_ids when sent (empty: everyone), keeps them when left out', async () => {
+      const svc = await createService(a.admin, { name: 'Perm', duration_minutes: 60, employee_ids: [a.employee.id] });
+      const buffers = await t.call('PUT', `/service-types/${svc.id}`, { token: a.manager.token, body: { buffer_after_minutes: 15 } });
+      expect(buffers.status).toBe(200);
+      expect(buffers.body.service_type).toMatchObject({
+        buffer_before_minutes: 0,
+        buffer_after_minutes: 15,
+        employee_ids: [a.employee.id],
+      });
+      const swap = await t.call('PATCH', `/service-types/${svc.id}`, { token: a.admin.token, body: { employee_ids: [a.manager.id] } });
+      expect(swap.body.service_type.employee_ids).toEqual([a.manager.id]);
+      const everyone = await t.call('PUT', `/service-types/${svc.id}`, { token: a.admin.token, body: { employee_ids: [] } });
+      expect(everyone.body.service_type.employee_ids).toEqual([]);
+      expect(await employeeRows(svc.id)).toEqual([]);
+    });
+
+    it('refuses buffers outside 0..240, and employee_ids that are not current staff of the company, writing nothing', async () => {
+      const svc = await createService(a.admin, { name: 'Nails', duration_minutes: 30, employee_ids: [a.employee.id] });
+      const servicesBefore = await t.db.selectFrom('service_types').selectAll().orderBy('id').execute();
+      const employeesBefore = await t.db
+        .selectFrom('service_employees')
+        .selectAll()
+        .orderBy('service_type_id')
+        .orderBy('user_id')
+        .execute();
+      const bad: Record<string, unknown>[] = [
+        { buffer_before_minutes: -1 },
+        { buffer_after_minutes: 241 },
+        { buffer_before_minutes: 1.5 },
+        { buffer_after_minutes: '10' },
+        { buffer_before_minutes: null },
+        { employee_ids: 'all' },
+        { employee_ids: [0] },
+        { employee_ids: ['1'] },
+        { employee_ids: [a.customer.id] },
+        { employee_ids: [b.employee.id] },
+        { employee_ids: [999999] },
+      ];
+      for (const extra of bad) {
+        const created = await t.call('POST', '/service-types', {
+          token: a.admin.token,
+          body: { name: 'Bad', duration_minutes: 30, ...extra },
+        });
+        expect(created.status, JSON.stringify(extra)).toBe(400);
+        expect(created.body.code).toBe('validation');
+        const changed = await t.call('PUT', `/service-types/${svc.id}`, { token: a.admin.token, body: extra });
+        expect(changed.status, JSON.stringify(extra)).toBe(400);
+      }
+      expect(await t.db.selectFrom('service_types').selectAll().orderBy('id').execute()).toEqual(servicesBefore);
+      expect(await t.db.selectFrom('service_employees').selectAll().orderBy('service_type_id').orderBy('user_id').execute()).toEqual(
+        employeesBefore,
+      );
     });
   });
 
