@@ -10,12 +10,12 @@ import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
-import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
 import { bookableSlots } from '../availability/availability.ts';
 import {
   findBookingCompany,
   findCompanyStaffMember,
+  loadSchedules,
   type BookableService,
   type BookingCompany,
 } from '../availability/availability.repository.ts';
@@ -71,6 +71,9 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
     name: s.name,
     duration_minutes: s.duration_minutes,
     available_slots: s.available_slots,
+    // Archived services read without their buffers: the transaction reads every service's buffers itself.
+    buffer_before_minutes: (s as { buffer_before_minutes?: number }).buffer_before_minutes ?? 0,
+    buffer_after_minutes: (s as { buffer_after_minutes?: number }).buffer_after_minutes ?? 0,
   }));
 }
 
@@ -145,12 +148,16 @@ async function preparePublicBooking(
   const start = canonicalInstant(body.start_time);
   const end = new Date(Date.parse(start) + service.duration_minutes * 60_000).toISOString();
   const date = localDateOf(company.timezone, parseInstant(start));
-  const hours = await hoursForDay(db, company.id, isoWeekday(company.timezone, date), employee?.id ?? null);
-  // Is this start on the day's grid, inside hours, ahead, within 30 days? (Other bookings are the transaction's business.)
+  const schedules = await loadSchedules(db, company.id, date, date, employee !== null);
+  const hours = schedules.forDate(date, isoWeekday(company.timezone, date), employee?.id ?? null);
+  // Is this start on the day's grid, inside hours (breaks, overrides), after the notice, within the
+  // window? (Other bookings are the transaction's business; it asks again with the hours read there.)
   const offered = bookableSlots({
     timezone: company.timezone,
     date,
     now,
+    windowDays: company.booking_window_days,
+    minNoticeMinutes: company.min_notice_minutes,
     incrementMinutes: company.time_increment_minutes,
     durationMinutes: service.duration_minutes,
     companyHours: hours.company,
@@ -175,7 +182,7 @@ async function preparePublicBooking(
     durationOptionId: null,
     smsConsent: body.sms_consent ?? false,
     createdBy: actor?.id ?? null,
-    offeredSlot: { date, hours },
+    offeredSlot: { date },
     staffView: isCompanyInsider(actor, company.id),
   };
 }

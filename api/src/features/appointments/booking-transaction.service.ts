@@ -10,12 +10,17 @@ import { arg, prepared, type AppointmentRow, type Database, type Dialect } from 
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { bookableSlots, bookingConflict, type BusyAppointment, type DayHours as OpenHours } from '../availability/availability.ts';
+import { isoWeekday } from '../../lib/zoned-time.ts';
+import { bookableSlots, bookingConflict, type BusyAppointment } from '../availability/availability.ts';
 import {
   bookingNeighbours,
   busyAppointments,
   findBookingCompany,
+  loadSchedules,
+  MAX_BUFFER_MINUTES,
+  serviceBuffers,
   startBound,
+  withBuffers,
   type BookableService,
   type BookingCompany,
 } from '../availability/availability.repository.ts';
@@ -122,14 +127,31 @@ export interface NewBooking {
   durationOptionId: number | null;
   smsConsent: boolean;
   createdBy: number | null;
-  /** Public and customer bookings must start at an offered slot of this day; staff bookings are checked for conflicts only. */
-  offeredSlot: { date: string; hours: { company: OpenHours | null; employee?: OpenHours | null } } | null;
+  /**
+   * Public and customer bookings must start at an offered slot of this company-local day (its hours,
+   * overrides, notice and window read inside the transaction); staff bookings are checked for conflicts only.
+   */
+  offeredSlot: { date: string } | null;
   /** Who will read the result: staff see contact details. */
   staffView: boolean;
 }
 
-function busyFor(ctx: WriteContext, companyId: number, longest: number, start: string, end: string): Promise<BusyAppointment[]> {
-  return busyAppointments(ctx.trx, { companyId, startFrom: startBound(start, longest), startBefore: end });
+/** Every booked neighbour whose hold (buffers included) can meet [start, end), with its hold. */
+async function busyFor(ctx: WriteContext, companyId: number, longest: number, start: string, end: string): Promise<BusyAppointment[]> {
+  const busy = await busyAppointments(ctx.trx, {
+    companyId,
+    startFrom: startBound(start, longest + 2 * MAX_BUFFER_MINUTES),
+    startBefore: new Date(Date.parse(end) + 2 * MAX_BUFFER_MINUTES * 60_000).toISOString(),
+  });
+  return withBuffers(busy, await serviceBuffers(ctx.trx, companyId));
+}
+
+/** The hold of an appointment of these services: the largest buffers among them (docs/decisions/27-scheduling-rules.md). */
+export function holdOf(services: { buffer_before_minutes?: number; buffer_after_minutes?: number }[]) {
+  return {
+    bufferBeforeMinutes: Math.max(0, ...services.map((s) => s.buffer_before_minutes ?? 0)),
+    bufferAfterMinutes: Math.max(0, ...services.map((s) => s.buffer_after_minutes ?? 0)),
+  };
 }
 
 async function queueEmail(
@@ -282,26 +304,38 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
   if (!locked) throw notFound('Company not found');
 
-  const busy = await bookingNeighbours(trx, {
-    companyId: b.company.id,
-    employeeId: b.employee?.id ?? null,
-    services: b.services,
-    start: b.start,
-    end: b.end,
-    longestMinutes: locked.longest_appointment_minutes,
-  });
+  const hold = holdOf(b.services);
+  const buffers = await serviceBuffers(trx, b.company.id);
+  // The neighbours of the held range, so their own holds are read too (each reaches at most MAX_BUFFER_MINUTES).
+  const busy = withBuffers(
+    await bookingNeighbours(trx, {
+      companyId: b.company.id,
+      employeeId: b.employee?.id ?? null,
+      services: b.services,
+      start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + MAX_BUFFER_MINUTES) * 60_000).toISOString(),
+      end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + MAX_BUFFER_MINUTES) * 60_000).toISOString(),
+      longestMinutes: locked.longest_appointment_minutes,
+    }),
+    buffers,
+  );
   if (b.offeredSlot) {
     const service = b.services[0];
+    const { date } = b.offeredSlot;
+    const schedules = await loadSchedules(trx, b.company.id, date, date, b.employee !== null);
+    const hours = schedules.forDate(date, isoWeekday(b.company.timezone, date), b.employee?.id ?? null);
     const slots = bookableSlots({
       timezone: b.company.timezone,
-      date: b.offeredSlot.date,
+      date,
       now,
+      windowDays: b.company.booking_window_days,
+      minNoticeMinutes: b.company.min_notice_minutes,
       incrementMinutes: b.company.time_increment_minutes,
       durationMinutes: service.duration_minutes,
-      companyHours: b.offeredSlot.hours.company,
-      employeeHours: b.offeredSlot.hours.employee,
+      companyHours: hours.company,
+      employeeHours: hours.employee,
       serviceTypeId: service.id,
       capacity: service.available_slots,
+      ...hold,
       employeeId: b.employee?.id ?? null,
       appointments: busy,
     });
@@ -313,6 +347,7 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
       serviceTypes: b.services.map((s) => ({ id: s.id, capacity: s.available_slots })),
       employeeId: b.employee?.id ?? null,
       appointments: busy,
+      ...hold,
     })
   ) {
     throw slotTaken();
@@ -456,6 +491,10 @@ export async function updateAppointmentChecked(
     // Capacities of the services it will have, archived ones included (an old booking keeps its service).
     const capacities = await serviceCapacities(trx, serviceIds);
     const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end);
+    const buffers = await serviceBuffers(trx, company.id);
+    const hold = holdOf(
+      serviceIds.map((sid) => ({ buffer_before_minutes: buffers.get(sid)?.before, buffer_after_minutes: buffers.get(sid)?.after })),
+    );
     if (
       bookingConflict({
         start,
@@ -464,6 +503,7 @@ export async function updateAppointmentChecked(
         employeeId,
         appointments: busy,
         ignoreAppointmentId: id,
+        ...hold,
       })
     )
       throw slotTaken();

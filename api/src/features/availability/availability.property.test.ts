@@ -77,12 +77,24 @@ interface Busy {
   end: number;
 }
 
-/** Booked appointments that occupy time: an empty one (end = start) overlaps nothing, even for its employee. */
+/**
+ * Booked appointments that occupy time, as the instants they hold (buffers included): an empty one
+ * (end = start) holds nothing, even for its employee.
+ */
 function booked(q: SlotQuery): Busy[] {
   return q.appointments
-    .filter((a) => a.status !== 'cancelled')
-    .map((a) => ({ a, start: Date.parse(a.start), end: Date.parse(a.end) }))
-    .filter((b) => b.end > b.start);
+    .filter((a) => a.status !== 'cancelled' && Date.parse(a.end) > Date.parse(a.start))
+    .map((a) => ({
+      a,
+      start: Date.parse(a.start) - (a.bufferBeforeMinutes ?? 0) * MINUTE,
+      end: Date.parse(a.end) + (a.bufferAfterMinutes ?? 0) * MINUTE,
+    }));
+}
+
+/** The hours as a list of intervals ([] when closed). */
+function intervalList(h: SlotQuery['companyHours'] | undefined): DayHours[] {
+  if (h === null || h === undefined) return [];
+  return Array.isArray(h) ? [...(h as DayHours[])] : [h as DayHours];
 }
 
 /** Most appointments of the service running at one instant inside [s, e): the count only rises at s or at an appointment's start. */
@@ -93,14 +105,14 @@ function peak(q: SlotQuery, s: number, e: number): number {
 }
 
 /** The employee's appointments that forbid [s, e): any overlap except the same single service starting at s. */
-function employeeClashes(q: SlotQuery, s: number, e: number): Busy[] {
+function employeeClashes(q: SlotQuery, s: number, e: number, ownStart: number = s): Busy[] {
   if (q.employeeId == null) return [];
   return booked(q).filter(
     (b) =>
       b.a.employeeId === q.employeeId &&
       b.start < e &&
       b.end > s &&
-      !(b.start === s && b.a.serviceTypeIds.length > 0 && b.a.serviceTypeIds.every((id) => id === q.serviceTypeId)),
+      !(Date.parse(b.a.start) === ownStart && b.a.serviceTypeIds.length > 0 && b.a.serviceTypeIds.every((id) => id === q.serviceTypeId)),
   );
 }
 
@@ -115,26 +127,34 @@ function lastWindowDay(zone: string, now: Date, windowDays: number): string {
     .toISODate()!;
 }
 
-/** Brute-force bookableSlots: every grid minute checked against the rules one by one. */
+/**
+ * Brute-force bookableSlots: every wall minute of the day checked against the rules one by one: on the
+ * grid of one company interval and inside it, inside one of the employee's intervals, not sooner than
+ * the notice, and its held range (buffers included) clear of full capacity and of the employee.
+ */
 function referenceSlots(q: SlotQuery): Slot[] {
   const windowDays = q.windowDays ?? 30;
-  if (!q.companyHours || q.employeeHours === null || windowDays < 1) return [];
+  const company = intervalList(q.companyHours).map((h) => ({ open: toMinutes(h.open, false), close: toMinutes(h.close, true) }));
+  const personal =
+    q.employeeHours === undefined
+      ? [{ open: 0, close: 1440 }]
+      : intervalList(q.employeeHours).map((h) => ({ open: toMinutes(h.open, false), close: toMinutes(h.close, true) }));
+  if (company.length === 0 || personal.length === 0 || windowDays < 1) return [];
   if (q.date < todayIn(q.timezone, q.now) || q.date > lastWindowDay(q.timezone, q.now, windowDays)) return [];
   const clock = clockOf(q.timezone, q.date);
-  const open = toMinutes(q.companyHours.open, false);
-  const close = toMinutes(q.companyHours.close, true);
-  const personalOpen = q.employeeHours ? toMinutes(q.employeeHours.open, false) : 0;
-  const personalClose = q.employeeHours ? toMinutes(q.employeeHours.close, true) : 1440;
-  const opensAt = Math.max(clock.reaching(open), clock.reaching(personalOpen));
-  const closesAt = Math.min(clock.reaching(close), clock.reaching(personalClose));
+  const before = (q.bufferBeforeMinutes ?? 0) * MINUTE;
+  const after = (q.bufferAfterMinutes ?? 0) * MINUTE;
   const out: Slot[] = [];
-  for (let m = open; m < close; m += q.incrementMinutes) {
-    if (m < personalOpen) continue;
+  for (let m = 0; m < 1440; m++) {
     const s = clock.firstInstant.get(m);
     if (s === undefined) continue;
     const e = s + q.durationMinutes * MINUTE;
-    if (s < q.now.getTime() || s < opensAt || e > closesAt) continue;
-    if (peak(q, s, e) >= q.capacity || employeeClashes(q, s, e).length > 0) continue;
+    const inside = (iv: { open: number; close: number }) =>
+      m >= iv.open && m < iv.close && s >= clock.reaching(iv.open) && e <= clock.reaching(iv.close);
+    if (!company.some((c) => inside(c) && (m - c.open) % q.incrementMinutes === 0)) continue;
+    if (!personal.some(inside)) continue;
+    if (s < q.now.getTime() + (q.minNoticeMinutes ?? 0) * MINUTE) continue;
+    if (peak(q, s - before, e + after) >= q.capacity || employeeClashes(q, s - before, e + after, s).length > 0) continue;
     const h = Math.floor(m / 60);
     out.push({
       value: hhmm(m),
@@ -154,7 +174,7 @@ const minuteOfDay = fc.oneof(
   fc.integer({ min: 0, max: 1439 }),
 );
 
-const hoursArb: fc.Arbitrary<DayHours> = fc
+const singleHoursArb: fc.Arbitrary<DayHours> = fc
   .tuple(minuteOfDay, fc.oneof(fc.integer({ min: 15, max: 1440 }), fc.integer({ min: -120, max: 0 })), fc.boolean())
   .map(([open, length, alt]) => {
     const close = Math.min(open + length, 1440);
@@ -163,6 +183,29 @@ const hoursArb: fc.Arbitrary<DayHours> = fc
       close: close === 1440 ? (alt ? '24:00' : '00:00') : alt ? `${hhmm(Math.max(close, 0))}:00` : hhmm(Math.max(close, 0)),
     };
   });
+
+/** Two or three non-overlapping intervals (breaks between them), as the hours API stores them. */
+const breaksArb: fc.Arbitrary<DayHours[]> = fc
+  .uniqueArray(
+    fc.oneof(
+      fc.integer({ min: 0, max: 96 }).map((q) => q * 15),
+      fc.integer({ min: 0, max: 1440 }),
+    ),
+    {
+      minLength: 4,
+      maxLength: 6,
+    },
+  )
+  .map((points) => {
+    const sorted = points.sort((x, y) => x - y);
+    const out: DayHours[] = [];
+    for (let i = 0; i + 1 < sorted.length; i += 2)
+      out.push({ open: hhmm(sorted[i]), close: sorted[i + 1] === 1440 ? '24:00' : hhmm(sorted[i + 1]) });
+    return out;
+  });
+
+const hoursArb: fc.Arbitrary<DayHours | DayHours[]> = fc.oneof(singleHoursArb, singleHoursArb, breaksArb, fc.constant<DayHours[]>([]));
+const bufferArb = fc.oneof(fc.constant(0), fc.constant(0), fc.constantFrom(5, 15, 30), fc.integer({ min: 0, max: 240 }));
 
 /** A query for one of the zone's days, with appointments around that day. */
 function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
@@ -176,6 +219,12 @@ function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
       employeeId: fc.option(fc.constant(EMPLOYEE), { freq: 2, nil: undefined }),
       capacity: fc.integer({ min: 1, max: 4 }),
       windowDays: fc.option(fc.integer({ min: 1, max: 31 }), { nil: undefined }),
+      minNoticeMinutes: fc.option(fc.oneof(fc.constantFrom(30, 120, 1440), fc.integer({ min: 0, max: 10080 })), {
+        freq: 2,
+        nil: undefined,
+      }),
+      bufferBefore: bufferArb,
+      bufferAfter: bufferArb,
       nowOffsetMinutes: fc.oneof(fc.integer({ min: -3 * 1440, max: 1440 }), fc.constant(-40 * 1440)),
       appointments: fc.array(
         fc.record({
@@ -187,6 +236,8 @@ function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
           employeeId: fc.constantFrom(null, EMPLOYEE, 2),
           serviceTypeIds: fc.oneof(fc.constant<number[]>([SERVICE]), fc.subarray([1, 2, 3], { minLength: 1 })),
           cancelled: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+          bufferBefore: bufferArb,
+          bufferAfter: bufferArb,
         }),
         { maxLength: 25 },
       ),
@@ -201,6 +252,9 @@ function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
         incrementMinutes: r.incrementMinutes,
         durationMinutes: r.durationMinutes,
         windowDays: r.windowDays,
+        minNoticeMinutes: r.minNoticeMinutes,
+        bufferBeforeMinutes: r.bufferBefore,
+        bufferAfterMinutes: r.bufferAfter,
         companyHours: r.companyHours,
         employeeHours: r.employeeHours,
         serviceTypeId: SERVICE,
@@ -212,6 +266,8 @@ function queryArb(zone: string): fc.Arbitrary<SlotQuery> {
           end: iso(dayStart + (a.startMinutes + a.lengthMinutes) * MINUTE),
           employeeId: a.employeeId,
           serviceTypeIds: a.serviceTypeIds,
+          bufferBeforeMinutes: a.bufferBefore,
+          bufferAfterMinutes: a.bufferAfter,
           ...(a.cancelled ? { status: 'cancelled' } : {}),
         })),
       };
@@ -240,14 +296,16 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
           expect(start.toFormat('HH:mm')).toBe(slot.value);
           expect(start.setLocale('en-US').toFormat('h:mm a')).toBe(slot.label);
           expect(Date.parse(slot.end) - Date.parse(slot.start)).toBe(q.durationMinutes * MINUTE);
-          expect(Date.parse(slot.start)).toBeGreaterThanOrEqual(q.now.getTime());
+          expect(Date.parse(slot.start)).toBeGreaterThanOrEqual(q.now.getTime() + (q.minNoticeMinutes ?? 0) * MINUTE);
           expect(slot.start).toBe(new Date(Date.parse(slot.start)).toISOString());
           const minute = toMinutes(slot.value, false);
           for (const hours of [q.companyHours, q.employeeHours]) {
             if (hours === undefined) continue;
-            expect(hours).not.toBeNull();
-            expect(minute).toBeGreaterThanOrEqual(toMinutes(hours!.open, false));
-            expect(Date.parse(slot.end)).toBeLessThanOrEqual(clock.reaching(toMinutes(hours!.close, true)));
+            // Inside one whole interval: never across a break.
+            const within = intervalList(hours).filter(
+              (h) => minute >= toMinutes(h.open, false) && Date.parse(slot.end) <= clock.reaching(toMinutes(h.close, true)),
+            );
+            expect(within.length).toBeGreaterThan(0);
           }
           // Repeated wall times are offered at their first occurrence.
           expect(Date.parse(slot.start)).toBe(clock.firstInstant.get(minute));
@@ -275,11 +333,13 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
   it('no slot overlaps a period where capacity is full, or a non-group appointment of the chosen employee', () => {
     fc.assert(
       fc.property(queryArb(zone), (q) => {
+        const before = (q.bufferBeforeMinutes ?? 0) * MINUTE;
+        const after = (q.bufferAfterMinutes ?? 0) * MINUTE;
         for (const slot of bookableSlots(q)) {
           const s = Date.parse(slot.start);
           const e = Date.parse(slot.end);
-          expect(peak(q, s, e)).toBeLessThan(q.capacity);
-          expect(employeeClashes(q, s, e)).toEqual([]);
+          expect(peak(q, s - before, e + after)).toBeLessThan(q.capacity);
+          expect(employeeClashes(q, s - before, e + after, s)).toEqual([]);
         }
       }),
       { numRuns: RUNS },
@@ -292,14 +352,17 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
         const offered = bookableSlots(q);
         const serviceTypes = [{ id: q.serviceTypeId, capacity: q.capacity }];
         const employeeId = q.employeeId ?? null;
+        const buffers = { bufferBeforeMinutes: q.bufferBeforeMinutes, bufferAfterMinutes: q.bufferAfterMinutes };
         for (const slot of offered) {
-          expect(bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments })).toBeNull();
+          expect(
+            bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments, ...buffers }),
+          ).toBeNull();
         }
         const offeredStarts = new Set(offered.map((s) => s.start));
         for (const slot of bookableSlots({ ...q, appointments: [] })) {
           if (offeredStarts.has(slot.start)) continue;
           expect(
-            bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments }),
+            bookingConflict({ start: slot.start, end: slot.end, serviceTypes, employeeId, appointments: q.appointments, ...buffers }),
           ).not.toBeNull();
         }
       }),

@@ -1,7 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { STAFF_ROLES, arg, prepared, type DbOrTx } from '@bookwell/db';
-import type { BusyAppointment } from './availability.ts';
+import type { BusyAppointment, DayHours } from './availability.ts';
 
 export interface BookingCompany {
   id: number;
@@ -14,6 +14,9 @@ export interface BookingCompany {
   longest_appointment_minutes: number;
   /** ISO 3166-1 alpha-2: the region of phone numbers typed without a + (lib/phone.ts). */
   country: string;
+  /** Public and customer bookings only (docs/decisions/27-scheduling-rules.md). */
+  min_notice_minutes: number;
+  booking_window_days: number;
 }
 
 export interface BookableService {
@@ -21,6 +24,9 @@ export interface BookableService {
   name: string;
   duration_minutes: number;
   available_slots: number;
+  /** Held before and after the service time; 0 when absent. */
+  buffer_before_minutes?: number;
+  buffer_after_minutes?: number;
 }
 
 const COMPANY_COLUMNS = [
@@ -33,6 +39,8 @@ const COMPANY_COLUMNS = [
   'companies.subscription_expires_at',
   'companies.longest_appointment_minutes',
   'companies.country',
+  'companies.min_notice_minutes',
+  'companies.booking_window_days',
 ] as const;
 
 const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>
@@ -50,6 +58,8 @@ const companyWithService = prepared<
     service_name: string | null;
     duration_minutes: number | null;
     available_slots: number | null;
+    buffer_before_minutes: number | null;
+    buffer_after_minutes: number | null;
   }
 >((db) =>
   db
@@ -58,7 +68,14 @@ const companyWithService = prepared<
       j.on('st.id', '=', arg(1)).onRef('st.company_id', '=', 'companies.id').on('st.archived_at', 'is', null),
     )
     .select(COMPANY_COLUMNS)
-    .select(['st.id as service_id', 'st.name as service_name', 'st.duration_minutes', 'st.available_slots'])
+    .select([
+      'st.id as service_id',
+      'st.name as service_name',
+      'st.duration_minutes',
+      'st.available_slots',
+      'st.buffer_before_minutes',
+      'st.buffer_after_minutes',
+    ])
     .where('companies.id', '=', arg(0)),
 );
 
@@ -73,13 +90,20 @@ export async function findCompanyWithService(
 ): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
   const [row] = await companyWithService(db, [companyId, serviceTypeId]);
   if (!row) return undefined;
-  const { service_id, service_name, duration_minutes, available_slots, ...company } = row;
+  const { service_id, service_name, duration_minutes, available_slots, buffer_before_minutes, buffer_after_minutes, ...company } = row;
   return {
     company,
     service:
       service_id === null
         ? null
-        : { id: service_id, name: service_name!, duration_minutes: duration_minutes!, available_slots: available_slots! },
+        : {
+            id: service_id,
+            name: service_name!,
+            duration_minutes: duration_minutes!,
+            available_slots: available_slots!,
+            buffer_before_minutes: buffer_before_minutes ?? 0,
+            buffer_after_minutes: buffer_after_minutes ?? 0,
+          },
   };
 }
 
@@ -281,4 +305,166 @@ export async function bookingNeighbours(
 /** The look-back of a range query: no stored appointment is longer than this. */
 export function startBound(rangeStart: string, longestMinutes: number): string {
   return new Date(Date.parse(rangeStart) - Math.max(0, longestMinutes) * 60_000).toISOString();
+}
+
+// ---------------------------------------------------------------------------
+// The scheduling rules of docs/decisions/27-scheduling-rules.md: hours with breaks, date overrides,
+// buffers and who performs a service.
+
+/** The widest buffer a service may have (0 to 240 minutes): range reads reach this much further both ways. */
+export const MAX_BUFFER_MINUTES = 240;
+
+/** One local date's hours: the company's intervals and, when the person has their own, theirs (undefined: the company's). */
+export interface DaySchedule {
+  company: DayHours[];
+  employee: DayHours[] | undefined;
+}
+
+interface HoursRow {
+  user_id: number | null;
+  day_of_week: number;
+  open_time: string | null;
+  close_time: string | null;
+  is_closed: number;
+}
+
+interface OverrideRow {
+  user_id: number | null;
+  date: string;
+  is_closed: number;
+  intervals: string | null;
+}
+
+const companyHoursRows = prepared<[companyId: number], HoursRow>((db) =>
+  db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', arg(0))
+    .where('user_id', 'is', null),
+);
+const peopleHoursRows = prepared<[companyId: number], HoursRow>((db) =>
+  db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', arg(0))
+    .where('user_id', 'is not', null),
+);
+const overrideRows = prepared<[companyId: number, from: string, to: string], OverrideRow>((db) =>
+  db
+    .selectFrom('date_overrides')
+    .select(['user_id', 'date', 'is_closed', 'intervals'])
+    .where('company_id', '=', arg(0))
+    .where('date', '>=', arg(1))
+    .where('date', '<=', arg(2))
+    .orderBy('id'),
+);
+
+function rowInterval(open: string | null, close: string | null): DayHours | null {
+  if (!open || !close) return null;
+  // The stored close '00:00:00' means the end of the day.
+  return { open, close: close === '00:00:00' ? '24:00:00' : close };
+}
+
+function weekIntervals(rows: HoursRow[]): DayHours[][] {
+  const week: DayHours[][] = [[], [], [], [], [], [], [], []];
+  for (const r of rows) {
+    if (r.is_closed === 1 || r.day_of_week < 1 || r.day_of_week > 7) continue;
+    const iv = rowInterval(r.open_time, r.close_time);
+    if (iv) week[r.day_of_week].push(iv);
+  }
+  return week;
+}
+
+function overrideIntervals(row: OverrideRow): DayHours[] {
+  if (row.is_closed === 1 || !row.intervals) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(row.intervals);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const out: DayHours[] = [];
+  for (const p of parsed as { open_time?: unknown; close_time?: unknown }[]) {
+    if (typeof p?.open_time !== 'string' || typeof p?.close_time !== 'string') continue;
+    const iv = rowInterval(p.open_time, p.close_time);
+    if (iv) out.push(iv);
+  }
+  return out;
+}
+
+/**
+ * Everyone's hours over local dates `from`..`to` (two reads and one for the overrides): the company's
+ * weekday intervals replaced by its override of a date (closed: none), each person's weekday intervals
+ * (if they have any rows) replaced by their override (time off). `forDate(date, weekday, userId)`
+ * answers one date for the company and, with a user id, that person.
+ */
+export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: boolean) {
+  const [companyRows, peopleRows, overrides] = await Promise.all([
+    companyHoursRows(db, [companyId]),
+    withPeople ? peopleHoursRows(db, [companyId]) : Promise.resolve([] as HoursRow[]),
+    overrideRows(db, [companyId, from, to]),
+  ]);
+  const companyWeek = weekIntervals(companyRows);
+  const byPerson = new Map<number, HoursRow[]>();
+  for (const r of peopleRows) {
+    const list = byPerson.get(r.user_id!) ?? [];
+    list.push(r);
+    byPerson.set(r.user_id!, list);
+  }
+  const personWeeks = new Map<number, DayHours[][]>();
+  for (const [id, rows] of byPerson) personWeeks.set(id, weekIntervals(rows));
+  // The latest override of an owner and date wins (the API keeps one per owner and date).
+  const companyOverrides = new Map<string, DayHours[]>();
+  const personOverrides = new Map<string, DayHours[]>();
+  for (const o of overrides) {
+    if (o.user_id === null) companyOverrides.set(o.date, overrideIntervals(o));
+    else personOverrides.set(`${o.user_id}|${o.date}`, overrideIntervals(o));
+  }
+  return {
+    forDate(date: string, weekday: number, userId: number | null): DaySchedule {
+      const company = companyOverrides.get(date) ?? companyWeek[weekday];
+      if (userId === null) return { company, employee: undefined };
+      const own = personOverrides.get(`${userId}|${date}`);
+      if (own) return { company, employee: own };
+      const week = personWeeks.get(userId);
+      return { company, employee: week ? week[weekday] : undefined };
+    },
+  };
+}
+
+export type Schedules = Awaited<ReturnType<typeof loadSchedules>>;
+
+const bufferRows = prepared<[companyId: number], { id: number; buffer_before_minutes: number; buffer_after_minutes: number }>((db) =>
+  db
+    .selectFrom('service_types')
+    .select(['id', 'buffer_before_minutes', 'buffer_after_minutes'])
+    .where('company_id', '=', arg(0))
+    .where((eb) => eb.or([eb('buffer_before_minutes', '>', 0), eb('buffer_after_minutes', '>', 0)])),
+);
+
+/** The company's services that have buffers (archived ones too: their old appointments still hold them). */
+export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<Map<number, { before: number; after: number }>> {
+  const map = new Map<number, { before: number; after: number }>();
+  for (const r of await bufferRows(db, [companyId])) map.set(r.id, { before: r.buffer_before_minutes, after: r.buffer_after_minutes });
+  return map;
+}
+
+/** Gives each appointment the hold of its services: the largest buffer before and after among them. */
+export function withBuffers(appointments: BusyAppointment[], buffers: Map<number, { before: number; after: number }>): BusyAppointment[] {
+  if (buffers.size === 0) return appointments;
+  for (const a of appointments) {
+    let before = 0;
+    let after = 0;
+    for (const id of a.serviceTypeIds) {
+      const b = buffers.get(id);
+      if (b) {
+        before = Math.max(before, b.before);
+        after = Math.max(after, b.after);
+      }
+    }
+    a.bufferBeforeMinutes = before;
+    a.bufferAfterMinutes = after;
+  }
+  return appointments;
 }

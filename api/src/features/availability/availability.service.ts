@@ -1,5 +1,6 @@
-// The booking page's availability questions: a day's bookable slots, and the next 30 days that still
-// have one. They sit on the hot path, so each answer comes from a handful of bounded queries and, where
+// The booking page's availability questions: a day's bookable slots, and the days of the booking
+// window that still have one, under every scheduling rule (docs/decisions/27-scheduling-rules.md:
+// breaks, date overrides, buffers, minimum notice and window). They sit on the hot path, so each answer comes from a handful of bounded queries and, where
 // the database offers a change stamp (SQLite), from the change-stamped cache while it is provably
 // current: until any write, and until the clock could change it (the first offered start of today
 // passing, local midnight moving the 30-day window, the subscription ending). Writes never read the
@@ -10,15 +11,19 @@ import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
-import { hoursForDay, hoursForWeek } from '../operating-hours/operating-hours.repository.ts';
-import { bookableSlots, windowDates, type BusyAppointment, type DayHours, type Slot } from './availability.ts';
+import { bookableSlots, windowDates, type BusyAppointment, type Slot } from './availability.ts';
 import {
   findCompanyStaffMember,
   findCompanyWithService,
+  loadSchedules,
+  MAX_BUFFER_MINUTES,
+  serviceBuffers,
   slotAppointments,
   startBound,
+  withBuffers,
   type BookableService,
   type BookingCompany,
+  type DaySchedule,
 } from './availability.repository.ts';
 
 export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache'>;
@@ -34,6 +39,8 @@ interface Target {
   company: BookingCompany;
   service: BookableService;
   employeeId: number | null;
+  /** Minimum notice applies to the public and customers only; staff keep their freedom. */
+  noticeMinutes: number;
 }
 
 /** Company, service and employee of the query, or the error the booking page shows. */
@@ -46,13 +53,18 @@ async function target(deps: AvailabilityDeps, caller: Actor | null, q: Availabil
   if (q.employee_id !== undefined && !(await findCompanyStaffMember(deps.db, found.company.id, q.employee_id))) {
     throw notFound('Employee not found');
   }
-  return { company: found.company, service: found.service, employeeId: q.employee_id ?? null };
+  return {
+    company: found.company,
+    service: found.service,
+    employeeId: q.employee_id ?? null,
+    noticeMinutes: isCompanyInsider(caller, found.company.id) ? 0 : found.company.min_notice_minutes,
+  };
 }
 
 function slotsOf(
   t: Target,
   date: string,
-  hours: { company: DayHours | null; employee?: DayHours | null },
+  hours: DaySchedule,
   appointments: BusyAppointment[],
   now: Date,
   durationMinutes?: number,
@@ -62,41 +74,54 @@ function slotsOf(
     timezone: t.company.timezone,
     date,
     now,
+    windowDays: t.company.booking_window_days,
+    minNoticeMinutes: t.noticeMinutes,
     incrementMinutes: t.company.time_increment_minutes,
     durationMinutes: durationMinutes ?? t.service.duration_minutes,
     companyHours: hours.company,
     employeeHours: hours.employee,
     serviceTypeId: t.service.id,
     capacity: t.service.available_slots,
+    bufferBeforeMinutes: t.service.buffer_before_minutes,
+    bufferAfterMinutes: t.service.buffer_after_minutes,
     employeeId: t.employeeId,
     appointments,
     limit,
   });
 }
 
-/** The query's company, service and employee, and the clock's view of them: now and the 30 local dates from today. */
+/** The query's company, service and employee, and the clock's view of them: now and the local dates of the booking window. */
 async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery) {
   const at = deps.now();
   const t = await target(deps, caller, q, at);
-  return { t, at, tz: t.company.timezone, window: windowDates(t.company.timezone, at) };
+  return { t, at, tz: t.company.timezone, window: windowDates(t.company.timezone, at, t.company.booking_window_days) };
 }
 
-/** The bookings that can touch the local days `first` to `last`: one read bounded at both ends. */
-function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
+/**
+ * The bookings that can touch the local days `first` to `last`, each with the hold of its buffers: one
+ * read bounded at both ends, reaching the widest buffer further both ways (a booking starting after
+ * the last day can hold time before it).
+ */
+async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
   const tz = t.company.timezone;
-  return slotAppointments(deps.db, {
-    companyId: t.company.id,
-    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes),
-    startBefore: localDayBounds(tz, last).end,
-    serviceTypeId: t.service.id,
-    employeeId: t.employeeId,
-  });
+  const [busy, buffers] = await Promise.all([
+    slotAppointments(deps.db, {
+      companyId: t.company.id,
+      startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + MAX_BUFFER_MINUTES),
+      startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + MAX_BUFFER_MINUTES * 60_000).toISOString(),
+      serviceTypeId: t.service.id,
+      employeeId: t.employeeId,
+    }),
+    serviceBuffers(deps.db, t.company.id),
+  ]);
+  return withBuffers(busy, buffers);
 }
 
 /** The first instant at which the clock alone could change an answer computed now. */
-function clockLimit(t: Target, window: string[], firstStartToday: string | undefined): number {
+function clockLimit(t: Target, window: string[], firstOfferedStart: string | undefined): number {
   let until = parseInstant(localDayBounds(t.company.timezone, window[0]).end);
-  if (firstStartToday) until = Math.min(until, parseInstant(firstStartToday));
+  // The earliest offered start is the first to fall inside the notice period.
+  if (firstOfferedStart) until = Math.min(until, parseInstant(firstOfferedStart) - t.noticeMinutes * 60_000);
   if (t.company.subscription_expires_at) until = Math.min(until, parseInstant(t.company.subscription_expires_at));
   return until;
 }
@@ -129,29 +154,33 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
     const { t, at, tz, window } = await resolve(deps, caller, q);
     const answer = (slots: Slot[]) => ({
       body: { slots },
-      validUntil: clockLimit(t, window, q.date === window[0] ? slots[0]?.start : undefined),
+      validUntil: clockLimit(t, window, slots[0]?.start),
     });
     if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
-    const hours = await hoursForDay(deps.db, t.company.id, isoWeekday(tz, q.date), t.employeeId);
-    if (!hours.company || hours.employee === null) return answer([]);
+    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, t.employeeId !== null);
+    const hours = schedules.forDate(q.date, isoWeekday(tz, q.date), t.employeeId);
+    if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
     const busy = await busyOver(deps, t, q.date, q.date);
     return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes));
   });
 }
 
-/** `{ dates }` as JSON text: the dates of the next 30 company-local days that still have at least one free slot. */
+/** `{ dates }` as JSON text: the company-local dates of the booking window that still have at least one free slot. */
 export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery): Promise<string> {
   const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
   return cachedJson(deps, key, async () => {
     const { t, at, tz, window } = await resolve(deps, caller, q);
-    const week = await hoursForWeek(deps.db, t.company.id, t.employeeId);
+    if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
+    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], t.employeeId !== null);
+    const hoursOf = new Map(window.map((date) => [date, schedules.forDate(date, isoWeekday(tz, date), t.employeeId)]));
     const open = window.filter((date) => {
-      const h = week[isoWeekday(tz, date)];
-      return h.company !== null && h.employee !== null;
+      const h = hoursOf.get(date)!;
+      return h.company.length > 0 && h.employee?.length !== 0;
     });
     if (open.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
 
-    const lookbackMs = Math.max(0, t.company.longest_appointment_minutes) * 60_000;
+    const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + MAX_BUFFER_MINUTES) * 60_000;
+    const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
     // One bounded query for the whole window, then each day takes its share by binary search.
     const busy = await busyOver(deps, t, open[0], open[open.length - 1]);
     const starts = busy.map((a) => parseInstant(a.start));
@@ -170,15 +199,15 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
     };
 
     const dates: string[] = [];
-    let firstStartToday: string | undefined;
+    let firstOffered: string | undefined;
     for (const date of open) {
       const day = localDayBounds(tz, date);
       const from = lowerBound(parseInstant(day.start) - lookbackMs);
-      const to = lowerBound(parseInstant(day.end));
-      const slots = slotsOf(t, date, week[isoWeekday(tz, date)], sorted.slice(from, to), at, q.duration_minutes, 1);
+      const to = lowerBound(parseInstant(day.end) + lookaheadMs);
+      const slots = slotsOf(t, date, hoursOf.get(date)!, sorted.slice(from, to), at, q.duration_minutes, 1);
       if (slots.length) dates.push(date);
-      if (date === window[0]) firstStartToday = slots[0]?.start;
+      firstOffered ??= slots[0]?.start;
     }
-    return { body: { dates }, validUntil: clockLimit(t, window, firstStartToday) };
+    return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
   });
 }

@@ -21,6 +21,12 @@ export interface DayHours {
   close: string;
 }
 
+/**
+ * One day's opening: a single interval, several (breaks between them, docs/decisions/27-scheduling-rules.md),
+ * or none. null and [] both mean closed.
+ */
+export type Hours = DayHours | readonly DayHours[] | null;
+
 /** A booked appointment (ISO UTC instants). Rows with status 'cancelled' are ignored if one slips through. */
 export interface BusyAppointment {
   id?: number;
@@ -29,6 +35,9 @@ export interface BusyAppointment {
   employeeId: number | null;
   serviceTypeIds: number[];
   status?: string;
+  /** Minutes held before the start and after the end (the services' buffers): the employee and capacity are taken then too. */
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
 }
 
 export interface SlotQuery {
@@ -38,10 +47,17 @@ export interface SlotQuery {
   incrementMinutes: number;
   durationMinutes: number;
   windowDays?: number;
-  companyHours: DayHours | null;
-  employeeHours?: DayHours | null;
+  /** Starts earlier than now + this many minutes are not offered (public and customer bookings). */
+  minNoticeMinutes?: number;
+  /** Each slot must fit inside one of these intervals; its grid starts at that interval's opening. */
+  companyHours: Hours;
+  /** undefined: the company's hours; otherwise a slot must also fit inside one of these. */
+  employeeHours?: Hours;
   serviceTypeId: number;
   capacity: number;
+  /** The service's buffers: [start - before, end + after] is held, customers only see [start, end). */
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
   employeeId?: number | null;
   appointments: BusyAppointment[];
   /** Stop after this many slots (1 answers "is anything left on this day?" for the date picker). */
@@ -86,6 +102,27 @@ function hoursInMinutes(hours: DayHours, who: string): { open: number; close: nu
   return {
     open: Math.ceil(parseHoursField(hours.open, `${who} opening time`, false) / 60),
     close: Math.floor(parseHoursField(hours.close, `${who} closing time`, true) / 60),
+  };
+}
+
+/** The hours as sorted minute intervals (closed: empty). */
+function intervalsInMinutes(hours: Hours | undefined, who: string): { open: number; close: number }[] {
+  if (hours === null || hours === undefined) return [];
+  const list = Array.isArray(hours) ? (hours as readonly DayHours[]) : [hours as DayHours];
+  return list.map((h) => hoursInMinutes(h, who)).sort((x, y) => x.open - y.open || x.close - y.close);
+}
+
+function minutesOf(value: number | undefined, name: string): number {
+  const v = value ?? 0;
+  if (!Number.isFinite(v) || v < 0) throw new Error(`Invalid ${name} ${String(value)}: expected a number >= 0`);
+  return v;
+}
+
+/** The instants an appointment holds: its own time widened by its buffers. */
+function heldRange(a: BusyAppointment): { start: number; end: number } {
+  return {
+    start: parseInstant(a.start) - (a.bufferBeforeMinutes ?? 0) * MINUTE,
+    end: parseInstant(a.end) + (a.bufferAfterMinutes ?? 0) * MINUTE,
   };
 }
 
@@ -144,61 +181,74 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const now = clock(q.now);
   const day = localDay(q.timezone, q.date);
 
-  const company = q.companyHours === null ? null : hoursInMinutes(q.companyHours, 'company');
-  const personal = q.employeeHours == null ? null : hoursInMinutes(q.employeeHours, 'employee');
+  const companyList = intervalsInMinutes(q.companyHours, 'company');
+  const personalList = q.employeeHours === undefined ? null : intervalsInMinutes(q.employeeHours, 'employee');
+  const before = minutesOf(q.bufferBeforeMinutes, 'bufferBeforeMinutes') * MINUTE;
+  const after = minutesOf(q.bufferAfterMinutes, 'bufferAfterMinutes') * MINUTE;
+  const notice = minutesOf(q.minNoticeMinutes, 'minNoticeMinutes') * MINUTE;
 
   const today = localDateOf(q.timezone, now);
   if (q.date < today || windowDays === 0 || q.date > addDays(today, windowDays - 1)) return [];
-  if (company === null || q.employeeHours === null || q.capacity < 1) return [];
-  // The grid is anchored at the company's opening so every employee's slots line up with the
-  // company's; personal hours only narrow which of those starts are offered.
-  const openWall = Math.max(company.open, personal ? personal.open : 0);
-  const closeWall = Math.min(company.close, personal ? personal.close : 24 * 60);
-  if (openWall >= closeWall) return [];
-  const opensAt = instantReaching(day, day.wallMidnight + openWall * MINUTE);
-  const closesAt = instantReaching(day, day.wallMidnight + closeWall * MINUTE);
+  if (companyList.length === 0 || (personalList !== null && personalList.length === 0) || q.capacity < 1) return [];
+  const reach = (minute: number) => instantReaching(day, day.wallMidnight + minute * MINUTE);
+  const personal = (personalList ?? [{ open: 0, close: 24 * 60 }]).map((p) => ({
+    open: p.open,
+    opensAt: reach(p.open),
+    closesAt: reach(p.close),
+  }));
+  // Each company interval anchors its own grid (the grid starts again after a break), so every
+  // employee's slots line up with the company's; personal hours only narrow which starts are offered.
+  const grids = companyList.map((c) => ({ open: c.open, close: c.close, opensAt: reach(c.open), closesAt: reach(c.close) }));
   const durationMs = Math.round(duration * MINUTE);
+  const earliestStart = now + notice;
 
-  // A start is a candidate when it exists on the local clock, is not past, and its whole duration
-  // fits in the open hours; candidates are produced lazily so a caller asking for one slot stops early.
-  const nextCandidate = (fromMinute: number): { minute: number; start: number } | null => {
-    for (let minute = fromMinute; minute < company.close; minute += increment) {
-      if (minute < openWall) continue;
-      const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
-      if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
-      if (start < now || start < opensAt || start + durationMs > closesAt) continue;
-      return { minute, start };
+  // A start is a candidate when it exists on the local clock, is not too soon, and its whole duration
+  // fits in one company interval and one of the employee's; candidates are produced lazily so a
+  // caller asking for one slot stops early. Minutes only grow, so overlapping intervals offer a time once.
+  let lastMinute = -1;
+  const nextCandidate = (g: number, fromMinute: number): { g: number; minute: number; start: number } | null => {
+    for (; g < grids.length; g++, fromMinute = -1) {
+      const c = grids[g];
+      for (let minute = fromMinute < 0 ? c.open : fromMinute; minute < c.close; minute += increment) {
+        if (minute <= lastMinute) continue;
+        const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
+        if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
+        if (start < earliestStart || start < c.opensAt || start + durationMs > c.closesAt) continue;
+        if (!personal.some((p) => minute >= p.open && start >= p.opensAt && start + durationMs <= p.closesAt)) continue;
+        lastMinute = minute;
+        return { g, minute, start };
+      }
     }
     return null;
   };
-  const first = nextCandidate(company.open);
+  const first = nextCandidate(0, -1);
   if (first === null) return [];
 
   // Rows the caller over-fetched (the query reaches back by the longest duration) are dropped before
-  // sorting: nothing ending before the first candidate or starting after the day's last possible end matters.
-  const earliest = first.start;
-  const latest = closesAt;
+  // sorting: nothing held until before the first candidate's hold or from after the day's last possible hold matters.
+  const earliest = first.start - before;
+  const latest = Math.max(...grids.map((c) => c.closesAt)) + after;
   const serviceId = q.serviceTypeId;
   const employeeId = q.employeeId ?? null;
   const serviceStarts: number[] = [];
   const serviceEnds: number[] = [];
   const employeeBusy: { start: number; end: number }[] = [];
-  const employeeGroups: { start: number; end: number }[] = [];
+  const employeeGroups: { start: number; end: number; own: number }[] = [];
   for (const a of q.appointments) {
     const forService = a.serviceTypeIds.includes(serviceId);
     const forEmployee = employeeId !== null && a.employeeId === employeeId;
     if ((!forService && !forEmployee) || !isBooked(a)) continue;
-    const start = parseInstant(a.start);
-    const end = parseInstant(a.end);
-    if (end <= earliest || start >= latest || end <= start) continue;
+    if (parseInstant(a.end) <= parseInstant(a.start)) continue; // an empty appointment occupies nothing
+    const { start, end } = heldRange(a);
+    if (end <= earliest || start >= latest) continue;
     if (forService) {
       serviceStarts.push(start);
       serviceEnds.push(end);
     }
     if (forEmployee) {
-      const iv = { start, end };
-      if (a.serviceTypeIds.every((id) => id === serviceId) && a.serviceTypeIds.length > 0) employeeGroups.push(iv);
-      else employeeBusy.push(iv);
+      if (a.serviceTypeIds.every((id) => id === serviceId) && a.serviceTypeIds.length > 0)
+        employeeGroups.push({ start, end, own: parseInstant(a.start) });
+      else employeeBusy.push({ start, end });
     }
   }
   const full = new IntervalSet(fullPeriods(serviceStarts, serviceEnds, q.capacity));
@@ -208,15 +258,20 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const limit = q.limit ?? Infinity;
   const slots: Slot[] = [];
   for (
-    let c: { minute: number; start: number } | null = first;
+    let c: { g: number; minute: number; start: number } | null = first;
     c !== null && slots.length < limit;
-    c = nextCandidate(c.minute + increment)
+    c = nextCandidate(c.g, c.minute + increment)
   ) {
     const start = c.start;
     const end = start + durationMs;
-    if (full.overlaps(start, end) || busy.overlaps(start, end)) continue;
-    // The employee may join only a session of this service that starts at the same instant.
-    if (groups.runningAt(start) || groups.startsWithin(start, end)) continue;
+    // The held range (buffers included) may not meet another hold of the employee or a full period of the service.
+    const heldStart = start - before;
+    const heldEnd = end + after;
+    if (full.overlaps(heldStart, heldEnd) || busy.overlaps(heldStart, heldEnd)) continue;
+    // The employee may join only a session of this service that starts at the same instant; any other
+    // of their sessions whose hold meets this one's is a clash (rare: checked one by one).
+    if (groups.overlaps(heldStart, heldEnd) && employeeGroups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start))
+      continue;
     const minute = c.minute;
     const h = Math.floor(minute / 60);
     const mm = pad2(minute % 60);
@@ -238,10 +293,15 @@ export function bookingConflict(input: {
   employeeId: number | null;
   appointments: BusyAppointment[];
   ignoreAppointmentId?: number;
+  /** The new booking's buffers: it holds [start - before, end + after]. */
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
 }): BookingConflict | null {
-  const start = parseInstant(input.start);
-  const end = parseInstant(input.end);
-  if (end <= start) throw new Error(`Invalid booking: end ${input.end} is not after start ${input.start}`);
+  const ownStart = parseInstant(input.start);
+  const ownEnd = parseInstant(input.end);
+  if (ownEnd <= ownStart) throw new Error(`Invalid booking: end ${input.end} is not after start ${input.start}`);
+  const start = ownStart - minutesOf(input.bufferBeforeMinutes, 'bufferBeforeMinutes') * MINUTE;
+  const end = ownEnd + minutesOf(input.bufferAfterMinutes, 'bufferAfterMinutes') * MINUTE;
   for (const st of input.serviceTypes) {
     if (!Number.isFinite(st.capacity)) throw new Error(`Invalid capacity ${String(st.capacity)} for service type ${st.id}`);
   }
@@ -250,9 +310,9 @@ export function bookingConflict(input: {
   for (const a of input.appointments) {
     if (!isBooked(a)) continue;
     if (input.ignoreAppointmentId !== undefined && a.id === input.ignoreAppointmentId) continue;
-    const aStart = parseInstant(a.start);
-    const aEnd = parseInstant(a.end);
-    if (aStart < end && aEnd > start && aEnd > aStart) overlapping.push({ a, start: aStart, end: aEnd });
+    if (parseInstant(a.end) <= parseInstant(a.start)) continue;
+    const held = heldRange(a);
+    if (held.start < end && held.end > start) overlapping.push({ a, start: held.start, end: held.end });
   }
 
   // Clipping to [start, end) makes the peak of the clipped intervals the peak inside the booking.
@@ -271,7 +331,7 @@ export function bookingConflict(input: {
     const ids = input.serviceTypes.map((st) => st.id);
     for (const o of overlapping) {
       if (o.a.employeeId !== input.employeeId) continue;
-      if (o.start !== start || !sameServices(o.a.serviceTypeIds, ids)) return 'employee_busy';
+      if (parseInstant(o.a.start) !== ownStart || !sameServices(o.a.serviceTypeIds, ids)) return 'employee_busy';
     }
   }
   return null;

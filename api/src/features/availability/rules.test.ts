@@ -1,0 +1,335 @@
+// The scheduling rules of docs/decisions/27-scheduling-rules.md, one example at a time: breaks, date
+// overrides (closures, special hours, time off), buffers, minimum notice and booking window, in the
+// pure engine and over HTTP on every test dialect (available-slots, available-dates and bookings).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@bookwell/db/testing';
+import { bookableSlots, bookingConflict, type SlotQuery } from './availability.ts';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+
+const LONDON = 'Europe/London';
+const NEW_YORK = 'America/New_York';
+
+function query(overrides: Partial<SlotQuery> = {}): SlotQuery {
+  return {
+    timezone: LONDON,
+    date: '2026-06-15',
+    now: new Date('2026-06-08T00:00:00.000Z'),
+    incrementMinutes: 30,
+    durationMinutes: 30,
+    companyHours: { open: '09:00', close: '17:00' },
+    serviceTypeId: 1,
+    capacity: 1,
+    appointments: [],
+    ...overrides,
+  };
+}
+const values = (q: Partial<SlotQuery>) => bookableSlots(query(q)).map((s) => s.value);
+/** 2026-06-15 London wall time (BST) as an ISO instant. */
+const bst = (hhmm: string) => new Date(Date.parse(`2026-06-15T${hhmm}:00.000Z`) - 3600_000).toISOString();
+
+describe('breaks (engine)', () => {
+  const lunch = [
+    { open: '09:00', close: '12:00' },
+    { open: '13:00', close: '17:00' },
+  ];
+
+  it('a slot fits inside one interval: none crosses the break', () => {
+    const v = values({ companyHours: lunch, durationMinutes: 60 });
+    expect(v).toContain('11:00');
+    expect(v).not.toContain('11:30');
+    expect(v).not.toContain('12:00');
+    expect(v).not.toContain('12:30');
+    expect(v).toContain('13:00');
+    expect(v.at(-1)).toBe('16:00');
+  });
+
+  it("each interval anchors its own grid; the employee's breaks narrow the company's", () => {
+    expect(
+      values({
+        companyHours: [
+          { open: '09:00', close: '10:00' },
+          { open: '10:10', close: '11:00' },
+        ],
+      }),
+    ).toEqual(['09:00', '09:30', '10:10']);
+    expect(
+      values({
+        companyHours: lunch,
+        employeeId: 7,
+        employeeHours: [
+          { open: '09:00', close: '10:00' },
+          { open: '14:00', close: '15:00' },
+        ],
+      }),
+    ).toEqual(['09:00', '09:30', '14:00', '14:30']);
+    expect(values({ companyHours: [] })).toEqual([]);
+    expect(values({ employeeHours: [] })).toEqual([]);
+  });
+
+  it('New York spring forward with breaks: a break ending in the missing hour ends at the jump', () => {
+    const v = values({
+      timezone: NEW_YORK,
+      date: '2026-03-08',
+      now: new Date('2026-03-01T00:00:00Z'),
+      companyHours: [
+        { open: '00:30', close: '02:30' },
+        { open: '03:00', close: '05:00' },
+      ],
+    });
+    // 01:30 EST + 30 min is 03:00 EDT, the instant 02:30 "reaches".
+    expect(v).toEqual(['00:30', '01:00', '01:30', '03:00', '03:30', '04:00', '04:30']);
+  });
+
+  it('New York fall back with breaks: the repeated hour is offered once, the break holds', () => {
+    const slots = bookableSlots(
+      query({
+        timezone: NEW_YORK,
+        date: '2026-11-01',
+        now: new Date('2026-10-25T00:00:00Z'),
+        companyHours: [
+          { open: '00:00', close: '01:30' },
+          { open: '02:00', close: '03:00' },
+        ],
+      }),
+    );
+    expect(slots.map((s) => s.value)).toEqual(['00:00', '00:30', '01:00', '02:00', '02:30']);
+    expect(slots[2].start).toBe('2026-11-01T05:00:00.000Z'); // 01:00 EDT, the first occurrence
+    expect(slots[3].start).toBe('2026-11-01T07:00:00.000Z'); // 02:00 EST
+  });
+});
+
+describe('buffers (engine)', () => {
+  const busy = (start: string, end: string, extra = {}) => ({
+    start: bst(start),
+    end: bst(end),
+    employeeId: null,
+    serviceTypeIds: [1],
+    ...extra,
+  });
+
+  it("an appointment's buffer after holds the capacity; customers see only the service time", () => {
+    const slots = bookableSlots(query({ appointments: [busy('10:00', '10:30', { bufferAfterMinutes: 15 })] }));
+    const v = slots.map((s) => s.value);
+    expect(v).toContain('09:30');
+    expect(v).not.toContain('10:30');
+    expect(v).toContain('11:00');
+    expect(Date.parse(slots[0].end) - Date.parse(slots[0].start)).toBe(30 * 60_000);
+  });
+
+  it("the new booking's own buffers may not meet another's service time, and may reach outside hours", () => {
+    const v = values({ bufferBeforeMinutes: 15, bufferAfterMinutes: 15, appointments: [busy('12:00', '12:30')] });
+    expect(v[0]).toBe('09:00'); // its buffer before starts at 08:45, before opening
+    expect(v).not.toContain('11:30');
+    expect(v).not.toContain('12:30');
+    expect(v).toContain('11:00');
+    expect(v).toContain('13:00');
+    expect(v.at(-1)).toBe('16:30');
+  });
+
+  it("an employee's buffers hold them across services, but a group session at the same start still joins", () => {
+    const appointments = [busy('10:00', '10:30', { employeeId: 7, serviceTypeIds: [2], bufferAfterMinutes: 30 })];
+    expect(values({ employeeId: 7, capacity: 5, appointments })).not.toContain('10:30');
+    expect(values({ employeeId: 8, capacity: 5, appointments })).toContain('10:30');
+    const group = [busy('10:00', '10:30', { employeeId: 7, bufferBeforeMinutes: 10, bufferAfterMinutes: 10 })];
+    const v = values({ employeeId: 7, capacity: 3, bufferBeforeMinutes: 10, bufferAfterMinutes: 10, appointments: group });
+    expect(v).toContain('10:00');
+    expect(v).not.toContain('10:30');
+    expect(v).not.toContain('09:30');
+  });
+
+  it('bookingConflict (staff) counts both holds', () => {
+    const appointments = [busy('10:00', '10:30', { bufferAfterMinutes: 15 })];
+    const st = [{ id: 1, capacity: 1 }];
+    expect(bookingConflict({ start: bst('10:30'), end: bst('11:00'), serviceTypes: st, employeeId: null, appointments })).toBe('capacity');
+    expect(bookingConflict({ start: bst('10:45'), end: bst('11:00'), serviceTypes: st, employeeId: null, appointments })).toBeNull();
+    expect(
+      bookingConflict({
+        start: bst('11:00'),
+        end: bst('11:30'),
+        serviceTypes: st,
+        employeeId: null,
+        appointments,
+        bufferBeforeMinutes: 16,
+      }),
+    ).toBe('capacity');
+  });
+});
+
+describe('notice and window (engine)', () => {
+  it('drops starts sooner than the notice and days past the window', () => {
+    const now = new Date('2026-06-15T09:15:00.000Z'); // 10:15 BST
+    expect(values({ now })[0]).toBe('10:30');
+    expect(values({ now, minNoticeMinutes: 120 })[0]).toBe('12:30');
+    expect(values({ now, minNoticeMinutes: 24 * 60 })).toEqual([]);
+    expect(values({ now, date: '2026-06-21', windowDays: 7 })).toHaveLength(16);
+    expect(values({ now, date: '2026-06-22', windowDays: 7 })).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Over HTTP, rows written directly (the hours and overrides endpoints are tested with their features).
+
+// Monday 23 November 2026, 10:15 in London.
+const NOW = new Date('2026-11-23T10:15:00.000Z');
+
+describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
+  let t: TestServer;
+  let clock = NOW;
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect, { now: () => clock });
+  });
+  afterAll(async () => t?.close());
+
+  const slotValues = async (c: BookableCompany, date: string, extra = '', token?: string) => {
+    const res = await t.call(
+      'GET',
+      `/appointments/available-slots?company_id=${c.companyId}&service_type_id=${c.serviceId}&date=${date}${extra}`,
+      {
+        token,
+      },
+    );
+    expect(res.status, res.text).toBe(200);
+    return res.body.slots.map((s: { value: string }) => s.value) as string[];
+  };
+  const dateList = async (c: BookableCompany, extra = '') => {
+    const res = await t.call('GET', `/appointments/available-dates?company_id=${c.companyId}&service_type_id=${c.serviceId}${extra}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body.dates as string[];
+  };
+  const book = (c: BookableCompany, start: string, extra: Record<string, unknown> = {}, token?: string) =>
+    t.call('POST', '/appointments', {
+      token,
+      body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: start, customer: customerContact(), ...extra },
+    });
+  const override = (c: BookableCompany, date: string, o: { user_id?: number; is_closed?: boolean; intervals?: [string, string][] }) =>
+    t.db
+      .insertInto('date_overrides')
+      .values({
+        company_id: c.companyId,
+        user_id: o.user_id ?? null,
+        date,
+        is_closed: o.is_closed ? 1 : 0,
+        intervals: o.intervals ? JSON.stringify(o.intervals.map(([open_time, close_time]) => ({ open_time, close_time }))) : null,
+        note: 'test',
+      })
+      .execute();
+
+  it('a company closure removes the day from dates and slots, refuses public bookings, and still lets staff book', async () => {
+    const c = await bookableCompany(t, { name: 'Holiday Salon' });
+    expect(await dateList(c)).toContain('2026-12-18');
+    await override(c, '2026-12-18', { is_closed: true });
+    expect(await dateList(c)).not.toContain('2026-12-18');
+    expect(await dateList(c)).toContain('2026-12-17');
+    expect(await slotValues(c, '2026-12-18')).toEqual([]);
+    const refused = await book(c, '2026-12-18T10:00:00.000Z');
+    expect(refused.status, refused.text).toBe(400);
+    const staff = await book(c, '2026-12-18T10:00:00.000Z', {}, c.admin.token);
+    expect(staff.status, staff.text).toBe(201);
+  });
+
+  it('weekday breaks (several hours rows) for the company and a person, in slots, dates and bookings', async () => {
+    const c = await bookableCompany(t, { name: 'Lunch Break', employeeBooking: true });
+    // Wednesdays: 09:00-12:00 and 13:00-17:00 for the company; the employee works 09:00-10:00 and 16:00-17:00.
+    await t.db
+      .updateTable('operating_hours')
+      .set({ close_time: '12:00:00' })
+      .where('company_id', '=', c.companyId)
+      .where('user_id', 'is', null)
+      .where('day_of_week', '=', 3)
+      .execute();
+    await t.db
+      .insertInto('operating_hours')
+      .values([
+        { company_id: c.companyId, user_id: null, day_of_week: 3, open_time: '13:00:00', close_time: '17:00:00', is_closed: 0 },
+        { company_id: c.companyId, user_id: c.employee.id, day_of_week: 3, open_time: '09:00:00', close_time: '10:00:00', is_closed: 0 },
+        { company_id: c.companyId, user_id: c.employee.id, day_of_week: 3, open_time: '16:00:00', close_time: '17:00:00', is_closed: 0 },
+      ])
+      .execute();
+    const v = await slotValues(c, '2026-11-25');
+    expect(v).toContain('11:30');
+    expect(v).not.toContain('12:00');
+    expect(v).not.toContain('12:30');
+    expect(v).toContain('13:00');
+    expect(v).toHaveLength(14);
+    expect(await slotValues(c, '2026-11-25', `&employee_id=${c.employee.id}`)).toEqual(['09:00', '09:30', '16:00', '16:30']);
+    expect(await dateList(c, `&employee_id=${c.employee.id}`)).toContain('2026-11-25');
+    expect((await book(c, '2026-11-25T12:00:00.000Z')).status).toBe(400);
+    expect((await book(c, '2026-11-25T11:00:00.000Z', { employee_id: c.employee.id })).status).toBe(400);
+    expect((await book(c, '2026-11-25T16:00:00.000Z', { employee_id: c.employee.id })).status).toBe(201);
+  });
+
+  it('special hours with a break replace the weekday on that date only', async () => {
+    const c = await bookableCompany(t, { name: 'Short Day' });
+    await override(c, '2026-11-27', {
+      intervals: [
+        ['10:00:00', '11:00:00'],
+        ['14:00:00', '15:00:00'],
+      ],
+    });
+    expect(await slotValues(c, '2026-11-27')).toEqual(['10:00', '10:30', '14:00', '14:30']);
+    expect(await slotValues(c, '2026-11-26')).toHaveLength(16);
+    expect((await book(c, '2026-11-27T12:00:00.000Z')).status).toBe(400);
+    expect((await book(c, '2026-11-27T14:30:00.000Z')).status).toBe(201);
+  });
+
+  it("a person's time off removes only their slots", async () => {
+    const c = await bookableCompany(t, { name: 'Time Off', employeeBooking: true });
+    await override(c, '2026-11-30', { user_id: c.employee.id, is_closed: true });
+    await override(c, '2026-12-01', { user_id: c.employee.id, intervals: [['09:00:00', '10:00:00']] });
+    const emp = `&employee_id=${c.employee.id}`;
+    expect(await slotValues(c, '2026-11-30', emp)).toEqual([]);
+    expect(await slotValues(c, '2026-11-30', `&employee_id=${c.manager.id}`)).toHaveLength(16);
+    expect(await slotValues(c, '2026-11-30')).toHaveLength(16);
+    expect(await slotValues(c, '2026-12-01', emp)).toEqual(['09:00', '09:30']);
+    expect(await dateList(c, emp)).not.toContain('2026-11-30');
+    expect((await book(c, '2026-11-30T10:00:00.000Z', { employee_id: c.employee.id })).status).toBe(400);
+  });
+
+  it('a closure on the New York daylight-saving day and special hours with a break on the other', async () => {
+    clock = new Date('2027-03-01T12:00:00.000Z');
+    try {
+      const c = await bookableCompany(t, { name: 'NY DST Rules', timezone: NEW_YORK, open: '00:00', close: '06:00' });
+      await override(c, '2027-03-14', { is_closed: true }); // spring forward
+      await override(c, '2026-11-01', { intervals: [['00:00:00', '01:30:00']] }); // before the window: ignored
+      const dates = await dateList(c);
+      expect(dates).toContain('2027-03-13');
+      expect(dates).not.toContain('2027-03-14');
+      expect(dates).toContain('2027-03-15');
+      expect(await slotValues(c, '2027-03-14')).toEqual([]);
+    } finally {
+      clock = NOW;
+    }
+  });
+
+  it('buffers: the next public slot waits for the buffer; staff cannot book into it; slots show the service time', async () => {
+    const c = await bookableCompany(t, { name: 'Colour Bar' });
+    await t.db.updateTable('service_types').set({ buffer_after_minutes: 15 }).where('id', '=', c.serviceId).execute();
+    expect((await book(c, '2026-11-24T10:00:00.000Z')).status).toBe(201);
+    const v = await slotValues(c, '2026-11-24');
+    expect(v).not.toContain('10:00');
+    expect(v).not.toContain('10:30');
+    expect(v).toContain('11:00');
+    // The hold after 10:30 ends at 10:45: the 10:30 slot's own start would meet it.
+    expect((await book(c, '2026-11-24T10:30:00.000Z')).status).toBe(409);
+    const staff = await book(c, '2026-11-24T10:40:00.000Z', { end_time: '2026-11-24T10:50:00.000Z' }, c.admin.token);
+    expect(staff.status, staff.text).toBe(409);
+    const later = await book(c, '2026-11-24T11:00:00.000Z');
+    expect(later.status, later.text).toBe(201);
+    expect(Date.parse(later.body.end_time) - Date.parse(later.body.start_time)).toBe(30 * 60_000);
+  });
+
+  it('minimum notice and window: public answers follow the company settings, staff keep their freedom', async () => {
+    const c = await bookableCompany(t, { name: 'Notice Salon' });
+    await t.db.updateTable('companies').set({ min_notice_minutes: 120, booking_window_days: 7 }).where('id', '=', c.companyId).execute();
+    expect((await slotValues(c, '2026-11-23'))[0]).toBe('12:30');
+    expect((await slotValues(c, '2026-11-23', '', c.admin.token))[0]).toBe('10:30');
+    expect(await dateList(c)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
+    expect(await slotValues(c, '2026-11-30')).toEqual([]);
+    expect((await book(c, '2026-11-23T11:00:00.000Z')).status).toBe(400);
+    expect((await book(c, '2026-11-30T11:00:00.000Z')).status).toBe(400);
+    expect((await book(c, '2026-11-23T12:30:00.000Z')).status).toBe(201);
+    expect((await book(c, '2026-11-23T11:00:00.000Z', {}, c.admin.token)).status).toBe(201);
+  });
+});
