@@ -10,6 +10,7 @@ import { appointmentRow } from '../../testing/rows.ts';
 const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'timezone'];
 const MEMBER_FIELDS = [
   ...PUBLIC_FIELDS,
+  'booking_window_days',
   'cancellation_notice_hours',
   'country',
   'created_at',
@@ -17,6 +18,7 @@ const MEMBER_FIELDS = [
   'hide_customer_names_in_feeds',
   'reminder_hours_before',
   'listed_publicly',
+  'min_notice_minutes',
   'subscription_active',
   'subscription_expires_at',
   'subscription_plan',
@@ -208,6 +210,50 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       }
       const kept = await call('GET', `/companies/${a.companyId}`, { token: a.admin.token });
       expect(kept.body).toMatchObject({ reminder_hours_before: 2, cancellation_notice_hours: 48, country: 'GB' });
+    });
+
+    it('keeps the booking limits: min_notice_minutes (0-10080, default 0), booking_window_days (1-365, default 30)', async () => {
+      const c = await companyWithPeople(t, 'Limits Co');
+      const before = await call('GET', `/companies/${c.companyId}`, { token: c.manager.token });
+      expect(before.body).toMatchObject({ min_notice_minutes: 0, booking_window_days: 30 });
+      const res = await call('PUT', `/companies/${c.companyId}`, {
+        token: c.admin.token,
+        body: { min_notice_minutes: 10080, booking_window_days: 365 },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ min_notice_minutes: 10080, booking_window_days: 365 });
+      const low = await call('PATCH', `/companies/${c.companyId}`, {
+        token: c.admin.token,
+        body: { min_notice_minutes: 0, booking_window_days: 1 },
+      });
+      expect(low.body).toMatchObject({ min_notice_minutes: 0, booking_window_days: 1 });
+      const row = await t.db
+        .selectFrom('companies')
+        .select(['min_notice_minutes', 'booking_window_days'])
+        .where('id', '=', c.companyId)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ min_notice_minutes: 0, booking_window_days: 1 });
+      for (const [field, value] of [
+        ['min_notice_minutes', -1],
+        ['min_notice_minutes', 10081],
+        ['min_notice_minutes', 2.5],
+        ['min_notice_minutes', '60'],
+        ['booking_window_days', 0],
+        ['booking_window_days', 366],
+        ['booking_window_days', 1.5],
+        ['booking_window_days', null],
+      ] as const) {
+        const bad = await call('PUT', `/companies/${c.companyId}`, { token: c.admin.token, body: { [field]: value } });
+        expect(bad.status, `${field}=${value}`).toBe(400);
+        expect(JSON.stringify(bad.body)).toContain(field);
+      }
+      // Members' settings: the public profile does not carry them.
+      const pub = await call('GET', `/companies/${c.companyId}`);
+      expect(pub.body).not.toHaveProperty('booking_window_days');
+      expect((await call('GET', `/companies/${c.companyId}`, { token: c.admin.token })).body).toMatchObject({
+        min_notice_minutes: 0,
+        booking_window_days: 1,
+      });
     });
 
     it('refuses other roles (403) and other companies (404), writing nothing', async () => {

@@ -111,6 +111,8 @@ export interface CompanySettings {
   reminder_hours_before?: number;
   cancellation_notice_hours?: number;
   country?: string;
+  min_notice_minutes?: number;
+  booking_window_days?: number;
 }
 
 const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? 1 : 0);
@@ -131,6 +133,8 @@ export async function updateCompanySettings(db: DbOrTx, id: number, s: CompanySe
       reminder_hours_before: s.reminder_hours_before,
       cancellation_notice_hours: s.cancellation_notice_hours,
       country: s.country,
+      min_notice_minutes: s.min_notice_minutes,
+      booking_window_days: s.booking_window_days,
       updated_at: now.toISOString(),
     })
     .where('id', '=', id)

@@ -39,6 +39,14 @@ const Hours = (what: string, min: number, max: number) =>
     .min(min, `${what} must be between ${min} and ${max} hours`)
     .max(max, `${what} must be between ${min} and ${max} hours`);
 
+/** Whole numbers in a range, for the booking limits (docs/decisions/27-scheduling-rules.md). */
+const Whole = (what: string, unit: string, min: number, max: number) =>
+  z
+    .number({ message: `${what} must be a whole number of ${unit}` })
+    .int(`${what} must be a whole number of ${unit}`)
+    .min(min, `${what} must be between ${min} and ${max} ${unit}`)
+    .max(max, `${what} must be between ${min} and ${max} ${unit}`);
+
 /** ISO 3166-1 alpha-2, one libphonenumber-js knows (it reads numbers written without a + in that country). */
 const Country = z
   .string()
@@ -57,6 +65,12 @@ const settingsShape = {
   hide_customer_names_in_feeds: Flag('hide_customer_names_in_feeds').optional(),
   reminder_hours_before: Hours('reminder_hours_before', 1, 168).optional(),
   cancellation_notice_hours: Hours('cancellation_notice_hours', 0, 168).optional(),
+  min_notice_minutes: Whole('min_notice_minutes', 'minutes', 0, 10080)
+    .optional()
+    .openapi({ description: 'Public and customer bookings start at least this long from now (default 0)' }),
+  booking_window_days: Whole('booking_window_days', 'days', 1, 365)
+    .optional()
+    .openapi({ description: 'Public and customer bookings within this many days (default 30)' }),
   country: Country.optional(),
 };
 
