@@ -395,12 +395,20 @@ const MATRIX: Record<string, Entry> = {
     cell: async (w) => ({ path: `/operating-hours/${await insertPersonalHours(w)}` }),
   },
 
-  'GET /date-overrides': { expect: everyone(200), cell: (w) => ({ path: `/date-overrides?company_id=${A(w)}&from=2030-01-01&to=2030-12-31` }) },
+  'GET /date-overrides': {
+    expect: everyone(200),
+    cell: (w) => ({ path: `/date-overrides?company_id=${A(w)}&from=2030-01-01&to=2030-12-31` }),
+  },
   'POST /date-overrides': {
     expect: companyAdmins(201),
     cell: (w) => ({
       path: '/date-overrides',
-      body: { company_id: A(w), date: DateTime.fromISO('2030-01-01').plus({ days: w.day++ }).toISODate(), is_closed: true, note: 'Holiday' },
+      body: {
+        company_id: A(w),
+        date: DateTime.fromISO('2030-01-01').plus({ days: w.day++ }).toISODate(),
+        is_closed: true,
+        note: 'Holiday',
+      },
     }),
   },
   'DELETE /date-overrides/{id}': {
@@ -408,7 +416,12 @@ const MATRIX: Record<string, Entry> = {
     cell: async (w) => {
       const row = await w.t.db
         .insertInto('date_overrides')
-        .values({ company_id: A(w), user_id: null, date: DateTime.fromISO('2031-01-01').plus({ days: w.day++ }).toISODate()!, is_closed: 1 })
+        .values({
+          company_id: A(w),
+          user_id: null,
+          date: DateTime.fromISO('2031-01-01').plus({ days: w.day++ }).toISODate()!,
+          is_closed: 1,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return { path: `/date-overrides/${row.id}` };
