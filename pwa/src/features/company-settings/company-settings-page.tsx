@@ -13,6 +13,7 @@ import { PhoneCountryCard } from './components/phone-country-card.tsx';
 import { BookingOptionsCard } from './components/booking-options-card.tsx';
 import { RemindersCard } from './components/reminders-card.tsx';
 import { CompanyHoursCard } from './components/company-hours-card.tsx';
+import { ClosuresCard } from './components/closures-card.tsx';
 import { SelfServiceCard } from './components/self-service-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
 import { CompanyFeedCard } from './components/company-feed-card.tsx';
@@ -55,6 +56,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
           <PhoneCountryCard company={c} />
           <SelfServiceCard key={c.id} company={c} />
           <CompanyHoursCard company={c} />
+          <ClosuresCard company={c} />
         </div>
       </div>
       <ServicesCard companyId={c.id} />

@@ -27,6 +27,7 @@ import { updateUser, useUser, userKeys, type Role, type User, type UserChanges }
 import { applyWorkHours, operatingHoursKeys, useWorkHours } from '../../../data/operating-hours.ts';
 import { useMemberCompany } from '../../../data/companies.ts';
 import { ChangePasswordForm } from './change-password-form.tsx';
+import { TimeOffCard } from './time-off-card.tsx';
 import './user-settings-editor.css';
 import { FormField, TextField } from '../../../components/form-field.tsx';
 
@@ -60,11 +61,23 @@ export function UserSettingsEditor({ userId }: { userId: number }) {
       user={user.data}
       hourRows={showHours ? (hours.data ?? []) : null}
       increment={company.data?.time_increment_minutes ?? 30}
+      zone={company.data?.timezone ?? null}
     />
   );
 }
 
-function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: OperatingHoursRow[] | null; increment: number }) {
+function SettingsForm({
+  user,
+  hourRows,
+  increment,
+  zone,
+}: {
+  user: User;
+  hourRows: OperatingHoursRow[] | null;
+  increment: number;
+  /** The company's time zone (time off dates are the company's); null while unknown. */
+  zone: string | null;
+}) {
   const id = useId();
   const { user: viewer, refreshUser } = useAuth();
   const queryClient = useQueryClient();
@@ -77,6 +90,8 @@ function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: Ope
   const canEdit =
     isSelf || viewerRole === 'global_admin' || (sameCompany && (viewerRole === 'admin' || (viewerRole === 'manager' && managerReaches)));
   const showRoleSelect = viewerRole === 'admin' && sameCompany && user.role !== 'customer';
+  // Time off (docs/decisions/11-scheduling-rules-beyond-spec.md): one's own, or anyone's for admins and managers.
+  const canEditTimeOff = isSelf || viewerRole === 'global_admin' || (sameCompany && (viewerRole === 'admin' || viewerRole === 'manager'));
 
   const [name, setName] = useState(user.name);
   const [phone, setPhone] = useState(user.phone ?? '');
@@ -272,6 +287,18 @@ function SettingsForm({ user, hourRows, increment }: { user: User; hourRows: Ope
           </div>
         )}
       </form>
+
+      {hourRows && zone && user.company_id !== null && (
+        <TimeOffCard
+          companyId={user.company_id}
+          userId={user.id}
+          name={user.name}
+          isSelf={isSelf}
+          zone={zone}
+          increment={increment}
+          canEdit={canEditTimeOff}
+        />
+      )}
 
       {isSelf && <ChangePasswordForm email={user.email} />}
     </div>
