@@ -88,7 +88,11 @@ export const DateOverrideSchema = z
     intervals: z
       .array(z.object({ open_time: z.string(), close_time: z.string() }))
       .openapi({ description: "'HH:MM:SS'; a close of 00:00:00 is midnight at the end of the date; empty when closed" }),
-    note: z.string().nullable().openapi({ description: 'Null for public readers and for colleagues of the person it belongs to' }),
+    note: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'Left out for public readers, customers, other companies and colleagues of the person it belongs to' }),
     created_at: z.string(),
   })
   .openapi('DateOverride');
