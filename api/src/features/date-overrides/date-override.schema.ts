@@ -52,8 +52,11 @@ export const CreateDateOverrideBody = z
     intervals: z
       .array(Interval, { error: 'intervals must be a list of {open_time, close_time}' })
       .max(MAX_INTERVALS, `At most ${MAX_INTERVALS} intervals`)
+      .nullable()
       .optional()
-      .openapi({ description: "The hours that replace the weekday's (special hours, part-day time off); none when closed" }),
+      .openapi({
+        description: "The hours that replace the weekday's (special hours, part-day time off); none (absent, null or []) when closed",
+      }),
     note: z.string({ error: 'note must be text' }).trim().max(500, 'note is too long').nullable().optional(),
   })
   .openapi('CreateDateOverride');

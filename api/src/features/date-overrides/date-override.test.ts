@@ -52,6 +52,11 @@ describe.each(testDialects())('date overrides on %s', (dialect) => {
       { open_time: '14:00:00', close_time: '00:00:00' },
     ]);
     expect(special.body.note).toBeNull();
+    const withNull = await post(a.admin, { date: '2027-03-01', is_closed: true, intervals: null });
+    expect(withNull.status, withNull.text).toBe(201);
+    expect(withNull.body.intervals).toEqual([]);
+    const withEmpty = await post(a.admin, { date: '2027-03-02', is_closed: true, intervals: [] });
+    expect(withEmpty.status, withEmpty.text).toBe(201);
     const before = await snapshot();
     const again = await post(a.admin, { date: '2026-12-25', is_closed: false, intervals: [{ open_time: '10:00', close_time: '12:00' }] });
     expect(again.status).toBe(409);
