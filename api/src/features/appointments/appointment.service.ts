@@ -16,6 +16,7 @@ import {
   findBookingCompany,
   findCompanyStaffMember,
   loadSchedules,
+  qualifiedStaff,
   type BookableService,
   type BookingCompany,
 } from '../availability/availability.repository.ts';
@@ -77,6 +78,14 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
   }));
 }
 
+/** A service with assigned employees may be booked only with one of them (docs/decisions/27-scheduling-rules.md). */
+async function assertPerforms(db: AppDeps['db'], companyId: number, services: BookableService[], employeeId: number): Promise<void> {
+  for (const s of services) {
+    if (!(await qualifiedStaff(db, companyId, s.id)).includes(employeeId))
+      throw field('employee_id', `This employee does not perform ${s.name}`);
+  }
+}
+
 export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
   return {
     trx,
@@ -122,6 +131,7 @@ async function preparePublicBooking(
     if (!company.enable_employee_booking) throw field('employee_id', 'This business does not take bookings with a specific employee');
     employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
     if (!employee) throw field('employee_id', 'Unknown employee');
+    await assertPerforms(db, company.id, [service], employee.id);
   }
 
   let customer: NewBooking['customer'];
@@ -200,6 +210,7 @@ async function prepareStaffBooking(
   if (body.employee_id != null) {
     employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
     if (!employee) throw field('employee_id', 'Unknown employee');
+    await assertPerforms(db, company.id, services, employee.id);
   }
 
   let customer: NewBooking['customer'] = null;

@@ -46,7 +46,8 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
         id: expect.any(Number),
         company_id: a.companyId,
         user_id: expect.any(Number),
-        employee_id: null,
+        // "Any employee" (docs/decisions/27-scheduling-rules.md): the free staff member with the fewest appointments that day, lowest id first.
+        employee_id: a.admin.id,
         start_time: TUESDAY_0930,
         end_time: '2026-11-24T10:00:00.000Z',
         description: 'First visit',
@@ -55,7 +56,7 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
         version: 1,
         service_types: [{ id: a.serviceId, name: 'Haircut' }],
         customer_name: 'Ann Anon',
-        employee_name: null,
+        employee_name: 'Owner',
         sms_consent: true,
         created_at: NOW.toISOString(),
         updated_at: NOW.toISOString(),

@@ -10,14 +10,17 @@ import { arg, prepared, type AppointmentRow, type Database, type Dialect } from 
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { isoWeekday } from '../../lib/zoned-time.ts';
-import { bookableSlots, bookingConflict, type BusyAppointment } from '../availability/availability.ts';
+import { isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
+import { bookableSlots, bookingConflict, chooseEmployee, type BusyAppointment, type SlotQuery } from '../availability/availability.ts';
 import {
   bookingNeighbours,
   busyAppointments,
+  employeeDayCounts,
   findBookingCompany,
+  findCompanyStaffMember,
   loadSchedules,
   MAX_BUFFER_MINUTES,
+  qualifiedStaff,
   serviceBuffers,
   startBound,
   withBuffers,
@@ -299,10 +302,49 @@ async function noticeToStaff(
   );
 }
 
+/**
+ * "Any employee" (docs/decisions/27-scheduling-rules.md): a public or customer booking without a
+ * chosen employee gets one, chosen under the company lock from what this transaction reads: the one
+ * holding a group session of the service at that start with places left, else the free qualified
+ * employee with the fewest appointments that day (ties: lowest id). No one free: the time is taken.
+ */
+async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number): Promise<{ id: number; name: string }> {
+  const { trx } = ctx;
+  const service = b.services[0];
+  const date = b.offeredSlot!.date;
+  const tz = b.company.timezone;
+  const qualified = await qualifiedStaff(trx, b.company.id, service.id);
+  const schedules = await loadSchedules(trx, b.company.id, date, date, true);
+  const weekday = isoWeekday(tz, date);
+  const hours = schedules.forDate(date, weekday, null);
+  const day = localDayBounds(tz, date);
+  const q: SlotQuery = {
+    timezone: tz,
+    date,
+    now: ctx.now,
+    windowDays: b.company.booking_window_days,
+    minNoticeMinutes: b.company.min_notice_minutes,
+    incrementMinutes: b.company.time_increment_minutes,
+    durationMinutes: service.duration_minutes,
+    companyHours: hours.company,
+    serviceTypeId: service.id,
+    capacity: service.available_slots,
+    ...holdOf(b.services),
+    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end),
+  };
+  const candidates = qualified.map((id) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
+  const counts = await employeeDayCounts(trx, b.company.id, day.start, day.end);
+  const chosen = chooseEmployee(q, candidates, b.start, counts);
+  const person = chosen === null ? undefined : await findCompanyStaffMember(trx, b.company.id, chosen);
+  if (!person) throw slotTaken();
+  return person;
+}
+
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
   const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
   if (!locked) throw notFound('Company not found');
+  if (b.offeredSlot && b.employee === null) b = { ...b, employee: await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes) };
 
   const hold = holdOf(b.services);
   const buffers = await serviceBuffers(trx, b.company.id);

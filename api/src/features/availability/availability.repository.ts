@@ -468,3 +468,44 @@ export function withBuffers(appointments: BusyAppointment[], buffers: Map<number
   }
   return appointments;
 }
+
+// Who performs a service: its assigned staff, or every current staff member when it has none.
+const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', arg(0))
+    .where('role', 'in', STAFF_ROLES)
+    .where('archived_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', arg(1)))),
+        eb('id', 'in', eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', arg(1))),
+      ]),
+    )
+    .orderBy('id'),
+);
+
+/** The current staff who perform the service (ids ascending): those assigned to it, or everyone when nobody is. */
+export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<number[]> {
+  return (await qualifiedRows(db, [companyId, serviceTypeId])).map((r) => r.id);
+}
+
+const dayCountRows = prepared<[companyId: number, from: string, to: string], { employee_id: number | null; n: number | string }>((db) =>
+  db
+    .selectFrom('appointments')
+    .select(['employee_id', (eb) => eb.fn.countAll().as('n')])
+    .where('company_id', '=', arg(0))
+    .where('start_time', '>=', arg(1))
+    .where('start_time', '<', arg(2))
+    .where('status', '=', 'booked')
+    .where('employee_id', 'is not', null)
+    .groupBy('employee_id'),
+);
+
+/** Booked appointments per employee starting in [from, to) (a local day): who is least busy. */
+export async function employeeDayCounts(db: DbOrTx, companyId: number, from: string, to: string): Promise<Map<number, number>> {
+  const map = new Map<number, number>();
+  for (const r of await dayCountRows(db, [companyId, from, to])) if (r.employee_id !== null) map.set(r.employee_id, Number(r.n));
+  return map;
+}

@@ -11,12 +11,14 @@ import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
-import { bookableSlots, windowDates, type BusyAppointment, type Slot } from './availability.ts';
+import { bookableSlots, slotsForAnyEmployee, windowDates, type BusyAppointment, type Candidate, type Slot } from './availability.ts';
 import {
+  busyAppointments,
   findCompanyStaffMember,
   findCompanyWithService,
   loadSchedules,
   MAX_BUFFER_MINUTES,
+  qualifiedStaff,
   serviceBuffers,
   slotAppointments,
   startBound,
@@ -24,6 +26,7 @@ import {
   type BookableService,
   type BookingCompany,
   type DaySchedule,
+  type Schedules,
 } from './availability.repository.ts';
 
 export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache'>;
@@ -41,6 +44,8 @@ interface Target {
   employeeId: number | null;
   /** Minimum notice applies to the public and customers only; staff keep their freedom. */
   noticeMinutes: number;
+  /** The staff who perform the service (ascending ids); a chosen employee outside it is offered nothing. */
+  qualified: number[];
 }
 
 /** Company, service and employee of the query, or the error the booking page shows. */
@@ -58,6 +63,7 @@ async function target(deps: AvailabilityDeps, caller: Actor | null, q: Availabil
     service: found.service,
     employeeId: q.employee_id ?? null,
     noticeMinutes: isCompanyInsider(caller, found.company.id) ? 0 : found.company.min_notice_minutes,
+    qualified: await qualifiedStaff(deps.db, found.company.id, found.service.id),
   };
 }
 
@@ -69,8 +75,9 @@ function slotsOf(
   now: Date,
   durationMinutes?: number,
   limit?: number,
+  candidates?: Candidate[] | null,
 ) {
-  return bookableSlots({
+  const q = {
     timezone: t.company.timezone,
     date,
     now,
@@ -87,7 +94,15 @@ function slotsOf(
     employeeId: t.employeeId,
     appointments,
     limit,
-  });
+  };
+  // Without a chosen employee the server will pick a qualified one: a time is offered if someone can take it.
+  return candidates ? slotsForAnyEmployee(q, candidates) : bookableSlots(q);
+}
+
+/** The qualified staff and their hours on `date`, when no employee was chosen. */
+function candidatesOn(t: Target, schedules: Schedules, date: string, weekday: number): Candidate[] | null {
+  if (t.employeeId !== null) return null;
+  return t.qualified.map((id) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
 }
 
 /** The query's company, service and employee, and the clock's view of them: now and the local dates of the booking window. */
@@ -104,14 +119,16 @@ async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: Availabi
  */
 async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
   const tz = t.company.timezone;
+  const range = {
+    companyId: t.company.id,
+    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + MAX_BUFFER_MINUTES),
+    startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + MAX_BUFFER_MINUTES * 60_000).toISOString(),
+  };
   const [busy, buffers] = await Promise.all([
-    slotAppointments(deps.db, {
-      companyId: t.company.id,
-      startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + MAX_BUFFER_MINUTES),
-      startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + MAX_BUFFER_MINUTES * 60_000).toISOString(),
-      serviceTypeId: t.service.id,
-      employeeId: t.employeeId,
-    }),
+    // "Any employee" needs every candidate's appointments: the company's whole range.
+    t.employeeId === null
+      ? busyAppointments(deps.db, range)
+      : slotAppointments(deps.db, { ...range, serviceTypeId: t.service.id, employeeId: t.employeeId }),
     serviceBuffers(deps.db, t.company.id),
   ]);
   return withBuffers(busy, buffers);
@@ -157,11 +174,13 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
       validUntil: clockLimit(t, window, slots[0]?.start),
     });
     if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
-    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, t.employeeId !== null);
-    const hours = schedules.forDate(q.date, isoWeekday(tz, q.date), t.employeeId);
+    if (t.employeeId !== null && !t.qualified.includes(t.employeeId)) return answer([]);
+    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, true);
+    const weekday = isoWeekday(tz, q.date);
+    const hours = schedules.forDate(q.date, weekday, t.employeeId);
     if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
     const busy = await busyOver(deps, t, q.date, q.date);
-    return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes));
+    return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes, undefined, candidatesOn(t, schedules, q.date, weekday)));
   });
 }
 
@@ -171,7 +190,9 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
   return cachedJson(deps, key, async () => {
     const { t, at, tz, window } = await resolve(deps, caller, q);
     if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
-    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], t.employeeId !== null);
+    if (t.employeeId !== null && !t.qualified.includes(t.employeeId))
+      return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
+    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], true);
     const hoursOf = new Map(window.map((date) => [date, schedules.forDate(date, isoWeekday(tz, date), t.employeeId)]));
     const open = window.filter((date) => {
       const h = hoursOf.get(date)!;
@@ -204,7 +225,8 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
       const day = localDayBounds(tz, date);
       const from = lowerBound(parseInstant(day.start) - lookbackMs);
       const to = lowerBound(parseInstant(day.end) + lookaheadMs);
-      const slots = slotsOf(t, date, hoursOf.get(date)!, sorted.slice(from, to), at, q.duration_minutes, 1);
+      const candidates = candidatesOn(t, schedules, date, isoWeekday(tz, date));
+      const slots = slotsOf(t, date, hoursOf.get(date)!, sorted.slice(from, to), at, q.duration_minutes, 1, candidates);
       if (slots.length) dates.push(date);
       firstOffered ??= slots[0]?.start;
     }

@@ -336,3 +336,53 @@ export function bookingConflict(input: {
   }
   return null;
 }
+
+// ---------------------------------------------------------------------------
+// "Any employee" (docs/decisions/27-scheduling-rules.md): a booking without a chosen employee is
+// given one, so a time is offered when at least one qualified employee could take it.
+
+export interface Candidate {
+  id: number;
+  /** The person's hours that day (undefined: the company's). */
+  hours: Hours | undefined;
+}
+
+/** The slots some candidate could take: the union of each one's slots, in time order. */
+export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate[]): Slot[] {
+  const byStart = new Map<string, Slot>();
+  for (const c of candidates) {
+    for (const s of bookableSlots({ ...q, employeeId: c.id, employeeHours: c.hours })) if (!byStart.has(s.start)) byStart.set(s.start, s);
+  }
+  const slots = [...byStart.values()].sort((x, y) => parseInstant(x.start) - parseInstant(y.start));
+  return q.limit === undefined ? slots : slots.slice(0, q.limit);
+}
+
+/**
+ * Who takes a booking at `start` without a chosen employee: the one already holding a group session
+ * of this service at that start with places left; otherwise the free candidate with the fewest
+ * appointments that day (`dayCounts`), ties to the lowest id. null when nobody can.
+ */
+export function chooseEmployee(
+  q: SlotQuery,
+  candidates: readonly Candidate[],
+  start: string,
+  dayCounts: ReadonlyMap<number, number>,
+): number | null {
+  const at = parseInstant(start);
+  const free = candidates.filter((c) =>
+    bookableSlots({ ...q, employeeId: c.id, employeeHours: c.hours }).some((s) => parseInstant(s.start) === at),
+  );
+  if (free.length === 0) return null;
+  const holding = free.filter((c) =>
+    q.appointments.some(
+      (a) =>
+        isBooked(a) &&
+        a.employeeId === c.id &&
+        parseInstant(a.start) === at &&
+        a.serviceTypeIds.length > 0 &&
+        a.serviceTypeIds.every((id) => id === q.serviceTypeId),
+    ),
+  );
+  const pool = holding.length > 0 ? holding : free;
+  return [...pool].sort((x, y) => (dayCounts.get(x.id) ?? 0) - (dayCounts.get(y.id) ?? 0) || x.id - y.id)[0].id;
+}

@@ -3,7 +3,7 @@
 // pure engine and over HTTP on every test dialect (available-slots, available-dates and bookings).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
-import { bookableSlots, bookingConflict, type SlotQuery } from './availability.ts';
+import { bookableSlots, bookingConflict, chooseEmployee, slotsForAnyEmployee, type SlotQuery } from './availability.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
@@ -167,6 +167,50 @@ describe('notice and window (engine)', () => {
   });
 });
 
+describe('any employee (engine)', () => {
+  const appt = (start: string, end: string, employeeId: number, serviceTypeIds = [1]) => ({
+    start: bst(start),
+    end: bst(end),
+    employeeId,
+    serviceTypeIds,
+  });
+
+  it('offers a time when some qualified employee can take it', () => {
+    const q = query({ capacity: 5, appointments: [appt('10:00', '11:00', 1, [2]), appt('10:00', '11:00', 2, [2])] });
+    const both = [
+      { id: 1, hours: undefined },
+      { id: 2, hours: { open: '09:00', close: '12:00' } },
+    ];
+    expect(slotsForAnyEmployee(q, both).map((s) => s.value)).not.toContain('10:00');
+    expect(slotsForAnyEmployee(q, both).map((s) => s.value)).toContain('12:00');
+    expect(slotsForAnyEmployee(q, [{ id: 2, hours: { open: '09:00', close: '12:00' } }]).at(-1)!.value).toBe('11:30');
+    expect(slotsForAnyEmployee(q, [])).toEqual([]);
+    expect(slotsForAnyEmployee({ ...q, limit: 1 }, both).map((s) => s.value)).toEqual(['09:00']);
+  });
+
+  it('chooses the free one with the fewest appointments that day, ties to the lowest id, and joins a group session', () => {
+    const candidates = [3, 1, 2].map((id) => ({ id, hours: undefined }));
+    const q = query({ capacity: 3, appointments: [appt('09:00', '09:30', 1, [2])] });
+    expect(chooseEmployee(q, candidates, bst('09:00'), new Map())).toBe(2);
+    expect(chooseEmployee(q, candidates, bst('10:00'), new Map())).toBe(1);
+    expect(
+      chooseEmployee(
+        q,
+        candidates,
+        bst('10:00'),
+        new Map([
+          [1, 2],
+          [2, 1],
+        ]),
+      ),
+    ).toBe(3);
+    const group = query({ capacity: 3, appointments: [appt('10:00', '10:30', 3)] });
+    expect(chooseEmployee(group, candidates, bst('10:00'), new Map([[3, 5]]))).toBe(3);
+    const full = query({ capacity: 1, appointments: [appt('10:00', '10:30', 3)] });
+    expect(chooseEmployee(full, candidates, bst('10:00'), new Map())).toBeNull();
+  });
+});
+
 // ---------------------------------------------------------------------------
 // Over HTTP, rows written directly (the hours and overrides endpoints are tested with their features).
 
@@ -318,6 +362,39 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     const later = await book(c, '2026-11-24T11:00:00.000Z');
     expect(later.status, later.text).toBe(201);
     expect(Date.parse(later.body.end_time) - Date.parse(later.body.start_time)).toBe(30 * 60_000);
+  });
+
+  it('employee_ids: only assigned staff are offered and booked; "any employee" stores the least busy free one', async () => {
+    const c = await bookableCompany(t, { name: 'Colour Team', employeeBooking: true, capacity: 3 });
+    await t.db
+      .insertInto('service_employees')
+      .values([
+        { service_type_id: c.serviceId, user_id: c.employee.id },
+        { service_type_id: c.serviceId, user_id: c.manager.id },
+      ])
+      .execute();
+    expect(await slotValues(c, '2026-11-24', `&employee_id=${c.admin.id}`)).toEqual([]);
+    expect(await dateList(c, `&employee_id=${c.admin.id}`)).toEqual([]);
+    expect(await slotValues(c, '2026-11-24', `&employee_id=${c.employee.id}`)).toHaveLength(16);
+    expect((await book(c, '2026-11-24T10:00:00.000Z', { employee_id: c.admin.id })).status).toBe(400);
+    const staffWrong = await book(c, '2026-11-24T10:00:00.000Z', { employee_id: c.admin.id }, c.admin.token);
+    expect(staffWrong.status, staffWrong.text).toBe(400);
+
+    const [low, high] = [c.employee.id, c.manager.id].sort((x, y) => x - y);
+    const first = await book(c, '2026-11-24T10:00:00.000Z');
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.employee_id).toBe(low);
+    // The same start joins the group session of the employee holding it, while places last.
+    expect((await book(c, '2026-11-24T10:00:00.000Z')).body.employee_id).toBe(low);
+    // Overlapping but not the same start: the other qualified employee, never the unassigned admin.
+    expect((await book(c, '2026-11-24T10:15:00.000Z', {}, undefined)).status).toBe(400); // off the grid
+    const other = await book(c, '2026-11-24T09:30:00.000Z');
+    expect(other.status, other.text).toBe(201);
+    expect(other.body.employee_id).toBe(high);
+    expect(await slotValues(c, '2026-11-24', `&employee_id=${high}`)).toContain('09:30'); // a group with places left
+    // Later the same day: the one with fewer appointments that day (high has 1, low has 2).
+    expect((await book(c, '2026-11-24T14:00:00.000Z')).body.employee_id).toBe(high);
+    expect((await book(c, '2026-11-24T15:00:00.000Z')).body.employee_id).toBe(low);
   });
 
   it('minimum notice and window: public answers follow the company settings, staff keep their freedom', async () => {

@@ -63,7 +63,7 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
       status: 'booked',
       version: 1,
       services: [{ id: co.serviceId, name: 'Haircut', duration_minutes: 30 }],
-      employee_name: null,
+      employee_name: 'Owner', // the employee the server chose (docs/decisions/27-scheduling-rules.md)
       company: { id: co.companyId, name: 'Link Salon', timezone: 'Europe/London' },
       company_name: 'Link Salon',
       timezone: 'Europe/London',
