@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   bookableSlots,
   bookingConflict,
+  chooseEmployee,
+  slotsForAnyEmployee,
   windowDates,
   type BusyAppointment,
   type DayHours,
@@ -314,6 +316,26 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
         }
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it('"any employee": the offered times are the union of the reference for each candidate, and the chosen one can take it', () => {
+    fc.assert(
+      fc.property(queryArb(zone), fc.array(fc.oneof(fc.constant(undefined), hoursArb), { maxLength: 3 }), (q, hoursList) => {
+        const candidates = hoursList.map((hours, i) => ({ id: i + 1, hours }));
+        const expected = new Map<string, Slot>();
+        for (const c of candidates)
+          for (const s of referenceSlots({ ...q, employeeId: c.id, employeeHours: c.hours })) expected.set(s.start, s);
+        const slots = slotsForAnyEmployee(q, candidates);
+        expect(slots).toEqual([...expected.values()].sort((x, y) => Date.parse(x.start) - Date.parse(y.start)));
+        for (const slot of slots) {
+          const chosen = chooseEmployee(q, candidates, slot.start, new Map());
+          expect(chosen).not.toBeNull();
+          const c = candidates.find((x) => x.id === chosen)!;
+          expect(referenceSlots({ ...q, employeeId: c.id, employeeHours: c.hours }).map((s) => s.start)).toContain(slot.start);
+        }
+      }),
+      { numRuns: RUNS / 2 },
     );
   });
 
