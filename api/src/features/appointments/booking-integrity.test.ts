@@ -56,6 +56,64 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       expect(await doubleBookings(t, serviceId, capacity)).toBe(0);
     });
 
+    // Buffers and "any employee" (docs/decisions/27-scheduling-rules.md): the holds, not just the service times, never
+    // exceed the capacity, and the server never puts one employee into two overlapping holds (a group session shares a start).
+    async function rulesService(name: string, capacity: number) {
+      const serviceId = await addService(t, co.admin.token, { name, duration_minutes: 30, available_slots: capacity });
+      await t.db
+        .updateTable('service_types')
+        .set({ buffer_before_minutes: 15, buffer_after_minutes: 15 })
+        .where('id', '=', serviceId)
+        .execute();
+      await t.db
+        .insertInto('service_employees')
+        .values([co.employee.id, co.manager.id].map((user_id) => ({ service_type_id: serviceId, user_id })))
+        .execute();
+      return serviceId;
+    }
+    async function holdsOf(serviceId: number) {
+      const rows = await t.db
+        .selectFrom('appointments as a')
+        .innerJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
+        .select(['a.start_time', 'a.end_time', 'a.employee_id'])
+        .where('ast.service_type_id', '=', serviceId)
+        .where('a.status', '=', 'booked')
+        .execute();
+      return rows.map((r) => ({ ...r, start: Date.parse(r.start_time) - 15 * 60_000, end: Date.parse(r.end_time) + 15 * 60_000 }));
+    }
+    function expectHoldsKept(holds: Awaited<ReturnType<typeof holdsOf>>, capacity: number) {
+      for (const h of holds) {
+        expect([co.employee.id, co.manager.id]).toContain(h.employee_id);
+        expect(holds.filter((o) => o.start <= h.start && o.end > h.start).length).toBeLessThanOrEqual(capacity);
+        const clash = holds.filter(
+          (o) => o.employee_id === h.employee_id && o.start < h.end && o.end > h.start && o.start_time !== h.start_time,
+        );
+        expect(clash).toEqual([]);
+      }
+    }
+
+    it('50 simultaneous "any employee" requests for one slot with buffers: exactly the capacity, one group session of one employee', async () => {
+      const serviceId = await rulesService('Buffered group', 3);
+      const results = await Promise.all(Array.from({ length: 50 }, () => book(publicBody(serviceId, '2026-11-26T10:00:00.000Z'))));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(47);
+      const holds = await holdsOf(serviceId);
+      expect(holds).toHaveLength(3);
+      expect(new Set(holds.map((h) => h.employee_id)).size).toBe(1);
+      expectHoldsKept(holds, 3);
+    });
+
+    it('60 simultaneous "any employee" requests over overlapping holds: capacity and every employee kept', async () => {
+      const serviceId = await rulesService('Buffered overlap', 3);
+      const starts = ['10:00', '10:30', '11:00', '11:30'].map((hm) => `2026-11-29T${hm}:00.000Z`);
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => book(publicBody(serviceId, starts[i % starts.length]))));
+      for (const r of results) expect([201, 409], r.text).toContain(r.status);
+      const holds = await holdsOf(serviceId);
+      expect(holds.length).toBe(results.filter((r) => r.status === 201).length);
+      expect(holds.length).toBeGreaterThanOrEqual(3);
+      expectHoldsKept(holds, 3);
+    });
+
     it('checks capacity by the peak, not the count: a long booking over two back-to-back ones fits a capacity of 2, a third does not', async () => {
       const serviceId = await addService(t, co.admin.token, { name: 'Pairs', duration_minutes: 30, available_slots: 2 });
       const staff = (start: string, end: string) =>

@@ -96,6 +96,48 @@ describe.each(testDialects())('booking through two API processes on one %s datab
     60_000,
   );
 
+  it('buffers and "any employee" across both processes: holds never exceed capacity, the one employee is never in two', async () => {
+    const serviceId = await service(2);
+    await handle.db
+      .updateTable('service_types')
+      .set({ buffer_before_minutes: 15, buffer_after_minutes: 15 })
+      .where('id', '=', serviceId)
+      .execute();
+    // 16:00 and 16:30 holds overlap (15:45-16:45, 16:15-17:15); 16:00 and 17:00 only touch.
+    const starts = ['16:00', '16:30', '17:00'].map((hm) => `${day}T${hm}:00.000Z`);
+    const results = await Promise.all(
+      Array.from({ length: 48 }, (_, i) =>
+        call(i % 2 ? b.url : a.url, 'POST', '/appointments', {
+          body: {
+            company_id: companyId,
+            service_type_ids: [serviceId],
+            start_time: starts[i % 3],
+            customer: { name: `Buffer ${i}`, email: `buffer${i}@two-processes.test`, phone: '+1 415 555 0123' },
+          },
+        }),
+      ),
+    );
+    for (const r of results) expect([201, 409], r.text).toContain(r.status);
+    const rows = await handle.db
+      .selectFrom('appointments as x')
+      .innerJoin('appointment_service_types as s', 's.appointment_id', 'x.id')
+      .select(['x.start_time', 'x.end_time', 'x.employee_id'])
+      .where('s.service_type_id', '=', serviceId)
+      .where('x.status', '=', 'booked')
+      .execute();
+    expect(rows.length).toBe(results.filter((r) => r.status === 201).length);
+    // The owner is the only staff member: one group session of 2, or the two sessions that only touch.
+    expect([2, 4]).toContain(rows.length);
+    const holds = rows.map((r) => ({ ...r, start: Date.parse(r.start_time) - 15 * 60_000, end: Date.parse(r.end_time) + 15 * 60_000 }));
+    for (const h of holds) {
+      expect(h.employee_id).not.toBeNull();
+      expect(holds.filter((o) => o.start <= h.start && o.end > h.start).length).toBeLessThanOrEqual(2);
+      expect(
+        holds.filter((o) => o.employee_id === h.employee_id && o.start < h.end && o.end > h.start && o.start_time !== h.start_time),
+      ).toEqual([]);
+    }
+  }, 60_000);
+
   it('one Idempotency-Key sent to both processes at once creates one appointment', async () => {
     const serviceId = await service(5);
     const start = `${day}T14:00:00.000Z`;
