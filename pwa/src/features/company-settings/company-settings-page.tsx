@@ -14,6 +14,7 @@ import { BookingOptionsCard } from './components/booking-options-card.tsx';
 import { RemindersCard } from './components/reminders-card.tsx';
 import { CompanyHoursCard } from './components/company-hours-card.tsx';
 import { ClosuresCard } from './components/closures-card.tsx';
+import { SchedulingRulesCard } from './components/scheduling-rules-card.tsx';
 import { SelfServiceCard } from './components/self-service-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
 import { CompanyFeedCard } from './components/company-feed-card.tsx';
@@ -48,6 +49,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
           <BookingLinkCard company={c} />
           <SubscriptionCard company={c} canManageBilling={canManageBilling} />
           <BookingOptionsCard company={c} />
+          <SchedulingRulesCard key={c.id} company={c} />
           <RemindersCard key={c.id} company={c} />
           <CompanyFeedCard company={c} />
         </div>

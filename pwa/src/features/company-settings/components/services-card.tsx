@@ -1,6 +1,8 @@
 // The services table: add, edit and delete the company's service types (docs/product/05-validation.md:
 // 'Name and duration are required.'; duration at least 1, default 30 for a new one; price at
-// least 0; available slots at least 1; price can be hidden from customers).
+// least 0; available slots at least 1; price can be hidden from customers). Buffers before and after
+// (0 to 240 minutes) and who performs it (nobody ticked: every staff member) come from
+// docs/decisions/11-scheduling-rules-beyond-spec.md.
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
@@ -8,13 +10,17 @@ import { Loading } from '../../../components/loading.tsx';
 import { useServiceTypes, useWriteServiceType, type ServiceType, type ServiceTypeInput } from '../../../data/service-types.ts';
 import { TextField } from '../../../components/form-field.tsx';
 import { TableHead } from '../../../components/table-head.tsx';
+import { useEmployees } from '../../../data/users.ts';
 
 export const SERVICE_TEXT = {
   required: 'Name and duration are required.',
   durationMin: 'Duration must be at least 1 minute.',
   priceMin: 'Price must be at least 0.',
   slotsMin: 'Available slots must be at least 1.',
+  buffer: 'Buffers must be whole minutes from 0 to 240.',
 } as const;
+
+export const MAX_BUFFER_MINUTES = 240;
 
 export const DEFAULT_SERVICE_DURATION = 30;
 
@@ -26,9 +32,22 @@ interface Draft {
   price: string;
   slots: string;
   hidePrice: boolean;
+  bufferBefore: string;
+  bufferAfter: string;
+  /** Who performs it; empty: every staff member. */
+  employeeIds: number[];
 }
 
-const NEW_DRAFT: Draft = { name: '', duration: String(DEFAULT_SERVICE_DURATION), price: '', slots: '1', hidePrice: false };
+const NEW_DRAFT: Draft = {
+  name: '',
+  duration: String(DEFAULT_SERVICE_DURATION),
+  price: '',
+  slots: '1',
+  hidePrice: false,
+  bufferBefore: '0',
+  bufferAfter: '0',
+  employeeIds: [],
+};
 
 const draftOf = (s: ServiceType): Draft => ({
   name: s.name,
@@ -36,7 +55,19 @@ const draftOf = (s: ServiceType): Draft => ({
   price: s.price === null || s.price === undefined ? '' : String(s.price),
   slots: String(s.available_slots ?? 1),
   hidePrice: s.hide_price,
+  bufferBefore: String(s.buffer_before_minutes ?? 0),
+  bufferAfter: String(s.buffer_after_minutes ?? 0),
+  employeeIds: [...(s.employee_ids ?? [])],
 });
+
+/** Whole minutes from 0 to 240 ('' is 0), or null. */
+function bufferOf(text: string): number | null {
+  const t = text.trim();
+  if (t === '') return 0;
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n <= MAX_BUFFER_MINUTES ? n : null;
+}
 
 export function serviceProblem(d: Draft): string | ServiceTypeInput {
   if (!d.name.trim() || d.duration.trim() === '') return SERVICE_TEXT.required;
@@ -46,7 +77,19 @@ export function serviceProblem(d: Draft): string | ServiceTypeInput {
   if (price !== null && (!Number.isFinite(price) || price < 0)) return SERVICE_TEXT.priceMin;
   const slots = d.slots.trim() === '' ? 1 : Number(d.slots);
   if (!Number.isInteger(slots) || slots < 1) return SERVICE_TEXT.slotsMin;
-  return { name: d.name.trim(), duration_minutes: duration, price, hide_price: d.hidePrice, available_slots: slots };
+  const before = bufferOf(d.bufferBefore);
+  const after = bufferOf(d.bufferAfter);
+  if (before === null || after === null) return SERVICE_TEXT.buffer;
+  return {
+    name: d.name.trim(),
+    duration_minutes: duration,
+    price,
+    hide_price: d.hidePrice,
+    available_slots: slots,
+    buffer_before_minutes: before,
+    buffer_after_minutes: after,
+    employee_ids: [...d.employeeIds].sort((a, b) => a - b),
+  };
 }
 
 export function ServicesCard({ companyId }: { companyId: number }) {
@@ -104,6 +147,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
       )}
       {editing === 'new' && (
         <ServiceForm
+          companyId={companyId}
           title="New service"
           initial={NEW_DRAFT}
           saving={save.isPending}
@@ -126,6 +170,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
                 <tr key={s.id} className="cs-edit-row">
                   <td colSpan={5}>
                     <ServiceForm
+                      companyId={companyId}
                       title={`Edit ${s.name}`}
                       initial={draftOf(s)}
                       saving={save.isPending}
@@ -178,12 +223,14 @@ export function ServicesCard({ companyId }: { companyId: number }) {
 }
 
 function ServiceForm({
+  companyId,
   title,
   initial,
   saving,
   onCancel,
   onSubmit,
 }: {
+  companyId: number;
   title: string;
   initial: Draft;
   saving: boolean;
@@ -193,6 +240,7 @@ function ServiceForm({
   const id = useId();
   const [d, setD] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
+  const employees = useEmployees(companyId);
   const set = (patch: Partial<Draft>) => {
     setD((x) => ({ ...x, ...patch }));
     setProblem(null);
@@ -235,7 +283,48 @@ function ServiceForm({
           value={d.slots}
           onValueChange={(slots) => set({ slots })}
         />
+        <BufferField
+          label="Buffer before (minutes)"
+          id={`${id}-bb`}
+          hint="Preparation time held before it; customers do not see it."
+          value={d.bufferBefore}
+          onValueChange={(bufferBefore) => set({ bufferBefore })}
+        />
+        <BufferField
+          label="Buffer after (minutes)"
+          id={`${id}-ba`}
+          hint="Cleanup time held after it; customers do not see it."
+          value={d.bufferAfter}
+          onValueChange={(bufferAfter) => set({ bufferAfter })}
+        />
       </div>
+      <fieldset className="cs-fieldset">
+        <legend className="field-label">Performed by</legend>
+        <p className="hint cs-hint">Customers can book it only with the people ticked. Nobody ticked: every staff member.</p>
+        {employees.isPending ? (
+          <p className="cs-muted">Loading staff...</p>
+        ) : employees.isError ? (
+          <Alert tone="error">{errorMessage(employees.error)}</Alert>
+        ) : (
+          <div className="cs-chips">
+            {employees.data.map((e) => {
+              const on = d.employeeIds.includes(e.id);
+              return (
+                <label key={e.id} className={`cs-chip${on ? ' on' : ''}`}>
+                  <input
+                    type="checkbox"
+                    checked={on}
+                    onChange={(ev) =>
+                      set({ employeeIds: ev.target.checked ? [...d.employeeIds, e.id] : d.employeeIds.filter((x) => x !== e.id) })
+                    }
+                  />
+                  <span>{e.name}</span>
+                </label>
+              );
+            })}
+          </div>
+        )}
+      </fieldset>
       <label className="checkbox cs-check">
         <input type="checkbox" checked={d.hidePrice} onChange={(e) => set({ hidePrice: e.target.checked })} />
         <span>Hide price from customers</span>
@@ -251,6 +340,11 @@ function ServiceForm({
       </div>
     </form>
   );
+}
+
+/** Whole minutes from 0 to 240. */
+function BufferField(props: { label: string; id: string; hint: string; value: string; onValueChange: (value: string) => void }) {
+  return <TextField {...props} type="number" inputMode="numeric" min={0} max={MAX_BUFFER_MINUTES} step={1} />;
 }
 
 /** A whole number of at least 1 (minutes, places). */
