@@ -7,14 +7,13 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts';
 import { canonicalInstant, isoWeekday, localDateOf, parseInstant } from '../../lib/zoned-time.ts';
 import { bookableSlots } from '../availability/availability.ts';
-import { findBookingCompany, type BookingCompany } from '../availability/availability.repository.ts';
+import { findBookingCompany, loadSchedules, type BookingCompany } from '../availability/availability.repository.ts';
 import { notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { findAppointmentView, servicesByIds, type AppointmentView } from '../appointments/appointment.repository.ts';
 import { inBookingTransaction, updateAppointmentChecked, type AppointmentEdit } from '../appointments/booking-transaction.service.ts';
 // The same write context as staff changes, so a customer's move keeps an SMS reminder where SMS is on.
 import { writeContext } from '../appointments/appointment.service.ts';
 import { formatForPeople } from '../notifications/appointment-emails.ts';
-import { hoursForDay } from '../operating-hours/operating-hours.repository.ts';
 import { findByManageTokenHash, type ManagedAppointmentRef } from './self-service.repository.ts';
 import type { ManagedAppointmentDto } from './self-service.schema.ts';
 
@@ -134,11 +133,15 @@ export async function rescheduleManagedAppointment(
   const lengthMs = Date.parse(m.view.end_time) - Date.parse(m.view.start_time);
   const tz = m.company.timezone;
   const date = localDateOf(tz, parseInstant(start));
-  const hours = await hoursForDay(deps.db, m.company.id, isoWeekday(tz, date), m.view.employee_id);
+  // Breaks, date overrides, notice and window as for a new booking (docs/decisions/27-scheduling-rules.md).
+  const schedules = await loadSchedules(deps.db, m.company.id, date, date, m.view.employee_id !== null);
+  const hours = schedules.forDate(date, isoWeekday(tz, date), m.view.employee_id);
   const offered = bookableSlots({
     timezone: tz,
     date,
     now,
+    windowDays: m.company.booking_window_days,
+    minNoticeMinutes: m.company.min_notice_minutes,
     incrementMinutes: m.company.time_increment_minutes,
     durationMinutes: lengthMs / 60_000,
     companyHours: hours.company,
