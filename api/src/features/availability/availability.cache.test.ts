@@ -52,6 +52,60 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
     else expect(cache).toBeNull();
   });
 
+  it('follows the scheduling rules written by another connection: a closure, time off, assignments, buffers, notice', async () => {
+    // docs/decisions/27-scheduling-rules.md: every table the rules read is a write the change stamp sees.
+    const withEmployee = async (date: string, employeeId: number) => {
+      const res = await t.call(
+        'GET',
+        `/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=${date}&employee_id=${employeeId}`,
+      );
+      expect(res.status, res.text).toBe(200);
+      return res.body.slots.length as number;
+    };
+    expect(await dateList()).toContain('2026-12-01');
+    await other.db
+      .insertInto('date_overrides')
+      .values({ company_id: co.companyId, user_id: null, date: '2026-12-01', is_closed: 1, intervals: null, note: null })
+      .execute();
+    expect(await dateList()).not.toContain('2026-12-01');
+    expect(await slotValues('2026-12-01')).toEqual([]);
+
+    expect(await withEmployee('2026-12-02', co.employee.id)).toBe(16);
+    await other.db
+      .insertInto('date_overrides')
+      .values({ company_id: co.companyId, user_id: co.employee.id, date: '2026-12-02', is_closed: 1, intervals: null, note: null })
+      .execute();
+    expect(await withEmployee('2026-12-02', co.employee.id)).toBe(0);
+
+    expect(await withEmployee('2026-12-03', co.manager.id)).toBe(16);
+    await other.db.insertInto('service_employees').values({ service_type_id: co.serviceId, user_id: co.employee.id }).execute();
+    expect(await withEmployee('2026-12-03', co.manager.id)).toBe(0);
+    await other.db.deleteFrom('service_employees').where('service_type_id', '=', co.serviceId).execute();
+    expect(await withEmployee('2026-12-03', co.manager.id)).toBe(16);
+
+    const booked = await t.call('POST', '/appointments', {
+      body: {
+        company_id: co.companyId,
+        service_type_ids: [co.serviceId],
+        start_time: '2026-12-04T12:00:00.000Z',
+        customer: customerContact(),
+      },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    expect(await slotValues('2026-12-04')).toContain('12:30');
+    await other.db.updateTable('service_types').set({ buffer_after_minutes: 30 }).where('id', '=', co.serviceId).execute();
+    const buffered = await slotValues('2026-12-04');
+    expect(buffered).not.toContain('12:30');
+    expect(buffered).not.toContain('11:30');
+    await other.db.updateTable('service_types').set({ buffer_after_minutes: 0 }).where('id', '=', co.serviceId).execute();
+
+    expect((await slotValues('2026-11-23'))[0]).toBe('10:30');
+    await other.db.updateTable('companies').set({ min_notice_minutes: 60 }).where('id', '=', co.companyId).execute();
+    expect((await slotValues('2026-11-23'))[0]).toBe('11:30');
+    await other.db.updateTable('companies').set({ min_notice_minutes: 0 }).where('id', '=', co.companyId).execute();
+    await other.db.deleteFrom('date_overrides').where('company_id', '=', co.companyId).execute();
+  });
+
   it('shows a booking written by another connection (another API process, an import) at once', async () => {
     expect(await slotValues('2026-11-25')).toContain('11:00');
     await other.db.transaction().execute(async (trx) => {
