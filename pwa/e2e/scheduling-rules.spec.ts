@@ -1,9 +1,10 @@
 // Scheduling rules in the browser (issue 13, docs/decisions/11-scheduling-rules-beyond-spec.md): a break
-// added in Company settings and in a person's work hours is stored as two intervals; the booking
-// page does not offer the times of the break.
+// added in Company settings and in a person's work hours is stored as two intervals; after a break
+// and a holiday the booking page no longer offers those times or that day; one employee's time off
+// removes only their slots.
 //
 // Every test puts the demo company back as it found it: the calendar and booking specs rely on it.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
@@ -24,6 +25,88 @@ async function call<T>(request: APIRequestContext, token: string, method: string
 }
 
 const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+const ZONE = 'America/New_York';
+
+/** 'YYYY-MM-DD' in the demo company's zone, `days` from today. */
+function companyDate(days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${today}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** ISO weekday (1 Monday .. 7 Sunday) of a 'YYYY-MM-DD'. */
+const weekdayOf = (date: string) => ((new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7) + 1;
+
+/** The first date from two days ahead (never today, whose slots run out as the clock moves) on that weekday. */
+function nextWeekday(day: number, after = 2): string {
+  for (let i = after; i < after + 7; i++) if (weekdayOf(companyDate(i)) === day) return companyDate(i);
+  throw new Error('unreachable');
+}
+
+const longDate = (date: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+interface Override {
+  id: number;
+  user_id: number | null;
+  date: string;
+  is_closed: boolean;
+  note?: string | null;
+}
+
+async function overridesOn(page: Page, token: string, companyId: number, date: string, userId: number | null) {
+  const q = `company_id=${companyId}${userId === null ? '' : `&user_id=${userId}`}&from=${date}&to=${date}`;
+  const r = await call<Override[]>(page.request, token, 'GET', `/date-overrides?${q}`);
+  expect(r.status).toBe(200);
+  return r.body.filter((o) => o.user_id === userId);
+}
+
+async function removeOverrides(page: Page, token: string, companyId: number, date: string, userId: number | null) {
+  for (const o of await overridesOn(page, token, companyId, date, userId))
+    await call(page.request, token, 'DELETE', `/date-overrides/${o.id}`);
+}
+
+/** An anonymous booking page with the service and team member chosen. */
+async function bookingPage(browser: Browser, service: string, employee: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/public/booking/demo');
+  await expect(page.getByRole('heading', { level: 1, name: 'Book Appointment' })).toBeVisible();
+  await page.getByRole('radio', { name: new RegExp(`^${service}\\b`) }).check();
+  await page.getByLabel('Team Member').selectOption({ label: employee });
+  await expect(page.locator('input[name="date"]').first()).toBeAttached({ timeout: 15_000 });
+  return { page, close: () => context.close() };
+}
+
+async function timesOn(page: Page, date: string): Promise<string[]> {
+  await page.locator(`label[for="bk-date-${date}"]`).click();
+  await expect(page.locator(`#bk-date-${date}`)).toBeChecked();
+  const time = page.getByLabel('Time', { exact: true });
+  await expect(time).toBeEnabled({ timeout: 15_000 });
+  await expect(time.locator('option[value]:not([value=""])').first()).toBeAttached({ timeout: 15_000 });
+  return time.locator('option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+}
+
+/** The values ('HH:MM') the API offers for a service with an employee on a date. */
+async function slotValues(page: Page, q: { company: number; service: number; employee: number; date: string }): Promise<string[]> {
+  const r = await call<{ slots: { value: string }[] }>(
+    page.request,
+    '',
+    'GET',
+    `/appointments/available-slots?company_id=${q.company}&service_type_id=${q.service}&employee_id=${q.employee}&date=${q.date}`,
+  );
+  expect(r.status).toBe(200);
+  return r.body.slots.map((x) => x.value);
+}
+
+async function employeeId(page: Page, token: string, companyId: number, name: string): Promise<number> {
+  const r = await call<{ id: number; name: string }[]>(page.request, token, 'GET', `/employees?company_id=${companyId}`);
+  const found = r.body.find((e) => e.name === name);
+  expect(found, name).toBeTruthy();
+  return found!.id;
+}
 
 async function hoursOf(page: Page, token: string, companyId: number, userId: number | null, day: number) {
   const q = userId === null ? `company_id=${companyId}` : `company_id=${companyId}&user_id=${userId}`;
@@ -135,5 +218,163 @@ test("a person's work hours: Add break and Save Changes store two intervals; rem
     const owner = await apiToken(page, DEMO.owner);
     const first = before[0];
     await resetDay(page, owner, me.body.company_id, me.body.id, 4, first ? [first[0]!, first[1]!] : null);
+  }
+});
+
+test('a break and a holiday added in Company settings: the booking page no longer offers those times or that day', async ({
+  page,
+  browser,
+}) => {
+  const token = await signInAs(page, DEMO.owner, '/company-settings');
+  const companyId = (await call<{ company_id: number }>(page.request, token, 'GET', '/me')).body.company_id;
+  const haircut = (
+    await call<{ id: number; name: string }[]>(page.request, token, 'GET', `/service-types?company_id=${companyId}`)
+  ).body.find((x) => x.name === 'Haircut')!.id;
+  // A Wednesday on which someone has 13:00 free (the demo has appointments), and the Thursday after it.
+  let found: { employee: string; wednesday: string } | null = null;
+  for (let week = 0; week < 3 && !found; week++) {
+    const date = nextWeekday(3, 2 + 7 * week);
+    for (const name of ['Emma Stylist', 'Ava Coach', 'Marco Manager']) {
+      const id = await employeeId(page, token, companyId, name);
+      if ((await slotValues(page, { company: companyId, service: haircut, employee: id, date })).includes('13:00')) {
+        found = { employee: name, wednesday: date };
+        break;
+      }
+    }
+  }
+  expect(found, 'a Wednesday with 13:00 free').toBeTruthy();
+  const { employee, wednesday } = found!;
+  const holiday = new Date(Date.parse(`${wednesday}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10); // its Thursday
+  const hours = card(page, 'Opening hours');
+  const closures = card(page, 'Closures and special hours');
+  try {
+    // Before: Haircut at 13:00 on that Wednesday, and the Thursday, are offered.
+    let booking = await bookingPage(browser, 'Haircut', employee);
+    await expect(booking.page.locator(`#bk-date-${holiday}`)).toBeAttached();
+    expect(await timesOn(booking.page, wednesday)).toContain('13:00');
+    await booking.close();
+
+    await hours.getByRole('button', { name: 'Add break on Wednesday' }).click();
+    await expect
+      .poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 })
+      .toEqual([
+        ['09:00:00', '13:00:00'],
+        ['13:30:00', '18:00:00'],
+      ]);
+
+    await closures.getByLabel('Date').fill(holiday);
+    await closures.getByLabel('Note (optional)').fill('Public holiday');
+    await expect(closures.getByRole('checkbox', { name: 'Closed all day' })).toBeChecked();
+    await closures.getByRole('button', { name: 'Add closure' }).click();
+    const item = closures.getByRole('listitem').filter({ hasText: longDate(holiday) });
+    await expect(item).toContainText('Closed all day');
+    await expect(item).toContainText('Public holiday');
+    await expect.poll(async () => (await overridesOn(page, token, companyId, holiday, null)).map((o) => o.is_closed)).toEqual([true]);
+    await expectNoSeriousAxe(page, 'company settings with a closure');
+    await closures.scrollIntoViewIfNeeded();
+    await shootAllSizes(page, 'company-closures');
+
+    // After: the holiday is greyed out (not a choice) and the break's half hour is gone.
+    booking = await bookingPage(browser, 'Haircut', employee);
+    await expect(booking.page.locator(`#bk-date-${holiday}`)).toHaveCount(0);
+    await expect(booking.page.locator(`[data-off-date="${holiday}"]`)).toBeVisible();
+    const times = await timesOn(booking.page, wednesday);
+    expect(times).toContain('12:30');
+    expect(times).toContain('13:30');
+    expect(times).not.toContain('13:00');
+    await booking.close();
+
+    // Remove in the list takes the closure away.
+    await item.getByRole('button', { name: `Remove ${longDate(holiday)}` }).click();
+    await expect(closures.getByText(`Removed ${longDate(holiday)}.`)).toBeVisible();
+    await expect(item).toHaveCount(0);
+    await expect.poll(async () => (await overridesOn(page, token, companyId, holiday, null)).length).toBe(0);
+  } finally {
+    await removeOverrides(page, token, companyId, holiday, null);
+    await resetDay(page, token, companyId, null, 3, ['09:00:00', '18:00:00']);
+  }
+});
+
+test("time off for one employee, added from their Directory page, removes only that employee's slots", async ({ page, browser }) => {
+  const token = await apiToken(page, DEMO.owner);
+  const companyId = (await call<{ company_id: number }>(page.request, token, 'GET', '/me')).body.company_id;
+  const emma = await employeeId(page, token, companyId, 'Emma Stylist');
+  const dayOff = nextWeekday(5);
+  try {
+    await signInAs(page, DEMO.owner, `/directory?person=${emma}`);
+    const timeOff = card(page, 'Time off');
+    await timeOff.getByLabel('Date').fill(dayOff);
+    await timeOff.getByRole('button', { name: 'Add time off' }).click();
+    await expect(timeOff.getByRole('listitem').filter({ hasText: longDate(dayOff) })).toContainText('Closed all day');
+    await expect.poll(async () => (await overridesOn(page, token, companyId, dayOff, emma)).length).toBe(1);
+    await timeOff.scrollIntoViewIfNeeded();
+    await shootAllSizes(page, 'time-off');
+
+    const withEmma = await bookingPage(browser, 'Haircut', 'Emma Stylist');
+    await expect(withEmma.page.locator(`#bk-date-${dayOff}`)).toHaveCount(0);
+    await withEmma.close();
+    const withAva = await bookingPage(browser, 'Haircut', 'Ava Coach');
+    expect((await timesOn(withAva.page, dayOff)).length).toBeGreaterThan(0);
+    await withAva.close();
+  } finally {
+    await removeOverrides(page, token, companyId, dayOff, emma);
+  }
+});
+
+test('Notice and booking window and a service with buffers performed by one employee are saved and read back', async ({
+  page,
+  browser,
+}) => {
+  const token = await signInAs(page, DEMO.owner, '/company-settings');
+  const companyId = (await call<{ company_id: number }>(page.request, token, 'GET', '/me')).body.company_id;
+  const company = async () =>
+    (await call<{ min_notice_minutes: number; booking_window_days: number }>(page.request, token, 'GET', `/companies/${companyId}`)).body;
+  const rules = card(page, 'Notice and booking window');
+  const services = card(page, 'Services');
+  const emma = await employeeId(page, token, companyId, 'Emma Stylist');
+  type Service = { id: number; name: string; buffer_before_minutes: number; buffer_after_minutes: number; employee_ids: number[] };
+  const colour = async () =>
+    (await call<Service[]>(page.request, token, 'GET', `/service-types?company_id=${companyId}`)).body.find(
+      (s) => s.name === 'Colour & Style',
+    )!;
+  const original = await colour();
+  try {
+    await rules.getByLabel('Minimum notice (minutes)').fill('10081');
+    await rules.getByRole('button', { name: 'Save Booking Rules' }).click();
+    await expect(rules.getByText('Enter a whole number of minutes from 0 to 10080 (one week).')).toBeVisible();
+    await rules.getByLabel('Minimum notice (minutes)').fill('120');
+    await rules.getByLabel('Booking window (days)').fill('60');
+    await rules.getByRole('button', { name: 'Save Booking Rules' }).click();
+    await expect(rules.getByText('Booking rules saved.')).toBeVisible();
+    expect(await company()).toMatchObject({ min_notice_minutes: 120, booking_window_days: 60 });
+
+    await services.getByRole('button', { name: 'Edit Colour & Style' }).click();
+    const form = services.getByRole('form', { name: 'Edit Colour & Style' });
+    await form.getByLabel('Buffer after (minutes)').fill('15');
+    await form.getByRole('checkbox', { name: 'Emma Stylist' }).check();
+    await expectNoSeriousAxe(page, 'service form with buffers');
+    await form.scrollIntoViewIfNeeded();
+    await shootAllSizes(page, 'service-buffers');
+    await form.getByRole('button', { name: 'Save Service' }).click();
+    await expect(services.getByRole('status')).toContainText(/updated/i);
+    expect(await colour()).toMatchObject({ buffer_before_minutes: 0, buffer_after_minutes: 15, employee_ids: [emma] });
+
+    // The booking page offers only Emma for it; another service still offers everyone.
+    const booking = await browser.newContext();
+    const visitor = await booking.newPage();
+    await visitor.goto('/public/booking/demo');
+    const teamMember = visitor.getByLabel('Team Member');
+    await visitor.getByRole('radio', { name: /^Colour & Style\b/ }).check();
+    await expect(teamMember.locator('option')).toHaveText(['Select a team member', 'Emma Stylist']);
+    await visitor.getByRole('radio', { name: /^Haircut\b/ }).check();
+    await expect.poll(() => teamMember.locator('option').count()).toBeGreaterThan(2);
+    await booking.close();
+  } finally {
+    await call(page.request, token, 'PUT', `/companies/${companyId}`, { min_notice_minutes: 0, booking_window_days: 30 });
+    await call(page.request, token, 'PUT', `/service-types/${original.id}`, {
+      buffer_before_minutes: original.buffer_before_minutes ?? 0,
+      buffer_after_minutes: original.buffer_after_minutes ?? 0,
+      employee_ids: original.employee_ids ?? [],
+    });
   }
 });

@@ -88,6 +88,17 @@ export function useBookingForm({
   const services = useServiceTypes(companyId);
   const employees = useEmployees(employeeBooking ? companyId : null);
   const service = services.data?.find((s) => String(s.id) === serviceId) ?? null;
+  // Only the people who perform the chosen service (none listed: everyone), docs/decisions/11-scheduling-rules-beyond-spec.md.
+  const performers = service?.employee_ids ?? [];
+  const employeeOptions = useMemo(
+    () => (employees.data ?? []).filter((e) => performers.length === 0 || performers.includes(e.id)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- performers is derived from service
+    [employees.data, service],
+  );
+  useEffect(() => {
+    if (employeeId && performers.length > 0 && !performers.includes(Number(employeeId))) setEmployeeId('');
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-checked when the service changes
+  }, [service]);
 
   const datesParams: AvailableDatesParams | null =
     company && service && (!employeeBooking || employeeId)
@@ -285,6 +296,7 @@ export function useBookingForm({
     employeeBooking,
     services,
     employees,
+    employeeOptions,
     service,
     datesParams,
     dates,

@@ -5,7 +5,7 @@ import type { BookingFormState } from '../use-booking-form.ts';
 import { ServiceOptions } from './service-options.tsx';
 
 export function EmployeeField({ form }: { form: BookingFormState }) {
-  const { employees, values, edit, errors, ids } = form;
+  const { employees, employeeOptions, values, edit, errors, ids } = form;
   return (
     <FormField label="Team Member" id={ids('employee').control} error={errors.employee}>
       <select
@@ -16,7 +16,7 @@ export function EmployeeField({ form }: { form: BookingFormState }) {
         onChange={(e) => edit.employee(e.target.value)}
       >
         <option value="">{employees.isPending ? 'Loading...' : 'Select a team member'}</option>
-        {employees.data?.map((emp) => (
+        {employeeOptions.map((emp) => (
           <option key={emp.id} value={emp.id}>
             {emp.name}
           </option>

@@ -48,7 +48,7 @@ export function DateField({ form }: { form: BookingFormState }) {
           <LoadFailed error={dates.error} onRetry={() => void dates.refetch()} />
         )
       ) : dateList.length === 0 ? (
-        <p className="hint">No dates are available in the next 30 days. Please try another service.</p>
+        <p className="hint">No dates can be booked at the moment. Please try another service.</p>
       ) : (
         <DateOptions
           dates={dateList}
