@@ -6,6 +6,7 @@
 //   npm run bench                               SQLite, 100,000 appointments
 //   npm run bench -- --appointments 1000000     another table size
 //   npm run bench -- --scaling                  10,000 and 1,000,000 side by side
+//   npm run bench -- --rules                    with the scheduling rules active (scripts/lib/bench-seed.ts)
 //   BENCH_DATABASE_URL=postgres://... npm run bench   PostgreSQL (a fresh database is created)
 //   npm run bench -- --only messages            1,000 queued emails to a local SMTP server (scripts/lib/bench-messages.ts)
 import fs from 'node:fs';
@@ -31,6 +32,8 @@ const seconds = Number(argValue('--seconds') ?? 10);
 const only = argValue('--only')?.split(',');
 const measures = (load: string) => !only || only.includes(load);
 const skipped = { skipped: true } as const;
+/** `--rules`: the scheduling rules active (issue 13's Measured: breaks, holidays, days off, buffers, assignments). */
+const rules = args.includes('--rules');
 
 function summarize(r: autocannon.Result) {
   return {
@@ -127,7 +130,7 @@ async function benchOnce(appointments: number) {
   await migrateToLatest(h);
   const t0 = Date.now();
   console.error(`seeding ${appointments} appointments on ${h.dialect}...`);
-  const world = await seedBenchCompany(h, appointments, now);
+  const world = await seedBenchCompany(h, appointments, now, { rules });
   const seedSeconds = (Date.now() - t0) / 1000;
 
   // The server as `npm start` runs it: the built bundle, one process.
@@ -266,6 +269,7 @@ async function benchOnce(appointments: number) {
   return {
     database: h.dialect,
     appointments: world.appointments,
+    rules,
     seed_seconds: Math.round(seedSeconds * 10) / 10,
     available_slots: slots,
     available_dates: datesRes,

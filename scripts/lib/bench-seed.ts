@@ -47,7 +47,70 @@ async function bulkInsert<T extends Record<string, unknown>>(
   return ids;
 }
 
-export async function seedBenchCompany(h: DatabaseHandle, appointments: number, now: Date): Promise<World> {
+/**
+ * The scheduling rules of issue 13's Measured (docs/decisions/27-scheduling-rules.md), when asked for:
+ * every staff member works 08:00-12:00 and 13:00-20:00 (a lunch break), 10 company holidays and 20
+ * personal days off inside the window, buffers on half the services, and every service assigned
+ * (the two booking-load services to everyone, each other service to half the staff).
+ */
+async function seedRules(h: DatabaseHandle, companyId: number, staffIds: number[], serviceIds: number[], now: Date) {
+  const hours: Record<string, unknown>[] = [];
+  for (const userId of staffIds)
+    for (let day = 1; day <= 7; day++)
+      for (const [open_time, close_time] of [
+        ['08:00:00', '12:00:00'],
+        ['13:00:00', '20:00:00'],
+      ])
+        hours.push({ company_id: companyId, user_id: userId, day_of_week: day, is_closed: 0, open_time, close_time });
+  for (let i = 0; i < hours.length; i += 500)
+    await h.db
+      .insertInto('operating_hours')
+      .values(hours.slice(i, i + 500) as never)
+      .execute();
+  const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
+  const overrides: Record<string, unknown>[] = [];
+  // Holidays every third day from day 2 (the benchmark's busiest dates stay open some days).
+  for (let i = 0; i < 10; i++)
+    overrides.push({
+      company_id: companyId,
+      user_id: null,
+      date: today.plus({ days: 2 + i * 3 }).toISODate(),
+      is_closed: 1,
+      intervals: null,
+      note: 'Holiday',
+    });
+  for (let i = 0; i < 20; i++)
+    overrides.push({
+      company_id: companyId,
+      user_id: staffIds[(i * 7) % staffIds.length],
+      date: today.plus({ days: 1 + i }).toISODate(),
+      is_closed: 1,
+      intervals: null,
+      note: 'Day off',
+    });
+  await h.db
+    .insertInto('date_overrides')
+    .values(overrides as never)
+    .execute();
+  for (let i = 0; i < serviceIds.length; i += 2)
+    await h.db
+      .updateTable('service_types')
+      .set({ buffer_before_minutes: 5, buffer_after_minutes: 10 })
+      .where('id', '=', serviceIds[i])
+      .execute();
+  const links: { service_type_id: number; user_id: number }[] = [];
+  serviceIds.forEach((serviceTypeId, i) => {
+    const who = i < 2 ? staffIds : staffIds.filter((_, k) => (k + i) % 2 === 0);
+    for (const userId of who) links.push({ service_type_id: serviceTypeId, user_id: userId });
+  });
+  for (let i = 0; i < links.length; i += 500)
+    await h.db
+      .insertInto('service_employees')
+      .values(links.slice(i, i + 500))
+      .execute();
+}
+
+export async function seedBenchCompany(h: DatabaseHandle, appointments: number, now: Date, opts: { rules?: boolean } = {}): Promise<World> {
   const company = await createCompany(
     h.db,
     { name: 'Bench Clinic', email: 'bench@bench.test', timezone: TZ, slug: `bench-${crypto.randomBytes(3).toString('hex')}` },
@@ -121,6 +184,7 @@ export async function seedBenchCompany(h: DatabaseHandle, appointments: number, 
       .values({ company_id: company.id, user_id: null, day_of_week: day, is_closed: 0, open_time: '08:00:00', close_time: '20:00:00' })
       .execute();
   }
+  if (opts.rules) await seedRules(h, company.id, staffIds, serviceIds, now);
   // Appointments: PER_DAY a day up to 32 days ahead, so the 30 days the benchmark asks about hold the
   // same bookings whatever the table size; the size only sets how far back into the past they go
   // (10,000 reach 5 weeks back, 1,000,000 ten years), which is what --scaling compares.

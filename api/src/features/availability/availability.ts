@@ -349,9 +349,23 @@ export interface Candidate {
 
 /** The slots some candidate could take: the union of each one's slots, in time order. */
 export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate[]): Slot[] {
+  // Each candidate needs only the service's bookings and their own: split once, not per candidate.
+  const forService: BusyAppointment[] = [];
+  const byEmployee = new Map<number, BusyAppointment[]>();
+  for (const a of q.appointments) {
+    if (a.serviceTypeIds.includes(q.serviceTypeId)) forService.push(a);
+    else if (a.employeeId !== null) {
+      const list = byEmployee.get(a.employeeId);
+      if (list) list.push(a);
+      else byEmployee.set(a.employeeId, [a]);
+    }
+  }
   const byStart = new Map<string, Slot>();
   for (const c of candidates) {
-    for (const s of bookableSlots({ ...q, employeeId: c.id, employeeHours: c.hours })) if (!byStart.has(s.start)) byStart.set(s.start, s);
+    const own = byEmployee.get(c.id);
+    const appointments = own ? forService.concat(own) : forService;
+    for (const s of bookableSlots({ ...q, appointments, employeeId: c.id, employeeHours: c.hours }))
+      if (!byStart.has(s.start)) byStart.set(s.start, s);
   }
   const slots = [...byStart.values()].sort((x, y) => parseInstant(x.start) - parseInstant(y.start));
   return q.limit === undefined ? slots : slots.slice(0, q.limit);
