@@ -76,6 +76,7 @@ function slotsOf(
   durationMinutes?: number,
   limit?: number,
   candidates?: Candidate[] | null,
+  anyWillDo = false,
 ) {
   const q = {
     timezone: t.company.timezone,
@@ -96,7 +97,7 @@ function slotsOf(
     limit,
   };
   // Without a chosen employee the server will pick a qualified one: a time is offered if someone can take it.
-  return candidates ? slotsForAnyEmployee(q, candidates) : bookableSlots(q);
+  return candidates ? slotsForAnyEmployee(q, candidates, anyWillDo) : bookableSlots(q);
 }
 
 /** The qualified staff and their hours on `date`, when no employee was chosen. */
@@ -226,7 +227,18 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
       const from = lowerBound(parseInstant(day.start) - lookbackMs);
       const to = lowerBound(parseInstant(day.end) + lookaheadMs);
       const candidates = candidatesOn(t, schedules, date, isoWeekday(tz, date));
-      const slots = slotsOf(t, date, hoursOf.get(date)!, sorted.slice(from, to), at, q.duration_minutes, 1, candidates);
+      // Only the first date with a slot needs its earliest one (the cache's deadline); later dates only whether one exists.
+      const slots = slotsOf(
+        t,
+        date,
+        hoursOf.get(date)!,
+        sorted.slice(from, to),
+        at,
+        q.duration_minutes,
+        1,
+        candidates,
+        firstOffered !== undefined,
+      );
       if (slots.length) dates.push(date);
       firstOffered ??= slots[0]?.start;
     }

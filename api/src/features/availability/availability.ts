@@ -347,8 +347,11 @@ export interface Candidate {
   hours: Hours | undefined;
 }
 
-/** The slots some candidate could take: the union of each one's slots, in time order. */
-export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate[]): Slot[] {
+/**
+ * The slots some candidate could take: the union of each one's slots, in time order. With
+ * `anyWillDo` (the date picker's "is anything left?") the first candidate with a slot answers alone.
+ */
+export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate[], anyWillDo = false): Slot[] {
   // Each candidate needs only the service's bookings and their own: split once, not per candidate.
   const forService: BusyAppointment[] = [];
   const byEmployee = new Map<number, BusyAppointment[]>();
@@ -364,8 +367,9 @@ export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate
   for (const c of candidates) {
     const own = byEmployee.get(c.id);
     const appointments = own ? forService.concat(own) : forService;
-    for (const s of bookableSlots({ ...q, appointments, employeeId: c.id, employeeHours: c.hours }))
-      if (!byStart.has(s.start)) byStart.set(s.start, s);
+    const found = bookableSlots({ ...q, appointments, employeeId: c.id, employeeHours: c.hours });
+    if (anyWillDo && found.length > 0) return found.slice(0, q.limit ?? found.length);
+    for (const s of found) if (!byStart.has(s.start)) byStart.set(s.start, s);
   }
   const slots = [...byStart.values()].sort((x, y) => parseInstant(x.start) - parseInstant(y.start));
   return q.limit === undefined ? slots : slots.slice(0, q.limit);
