@@ -200,6 +200,7 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
       return h.company.length > 0 && h.employee?.length !== 0;
     });
     if (open.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
+    if (t.employeeId === null) return anyEmployeeDates(deps, t, schedules, open, window, at, q.duration_minutes);
 
     const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + MAX_BUFFER_MINUTES) * 60_000;
     const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
@@ -244,4 +245,54 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
     }
     return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
   });
+}
+
+/**
+ * The dates for "any employee": reading the whole company's window would be most of the cost, so
+ * each date reads only what it needs. The first date with a slot reads its day company-wide (its
+ * earliest start across every candidate bounds the cache); every later date asks candidates one by
+ * one, each read its own and the service's bookings of that day, and stops at the first with a slot.
+ */
+async function anyEmployeeDates(
+  deps: AvailabilityDeps,
+  t: Target,
+  schedules: Schedules,
+  open: string[],
+  window: string[],
+  at: Date,
+  durationMinutes: number | undefined,
+) {
+  const tz = t.company.timezone;
+  const dates: string[] = [];
+  let firstOffered: string | undefined;
+  for (const date of open) {
+    const weekday = isoWeekday(tz, date);
+    const hours = schedules.forDate(date, weekday, null);
+    const candidates = candidatesOn(t, schedules, date, weekday)!;
+    if (firstOffered === undefined) {
+      const slots = slotsOf(t, date, hours, await busyOver(deps, t, date, date), at, durationMinutes, 1, candidates);
+      if (slots.length) dates.push(date);
+      firstOffered = slots[0]?.start;
+      continue;
+    }
+    for (const c of candidates) {
+      const personal = schedules.forDate(date, weekday, c.id).employee;
+      if (personal?.length === 0) continue;
+      const one: Target = { ...t, employeeId: c.id };
+      const slots = slotsOf(
+        one,
+        date,
+        { company: hours.company, employee: personal },
+        await busyOver(deps, one, date, date),
+        at,
+        durationMinutes,
+        1,
+      );
+      if (slots.length) {
+        dates.push(date);
+        break;
+      }
+    }
+  }
+  return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
 }

@@ -381,6 +381,16 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     expect(staffWrong.status, staffWrong.text).toBe(400);
 
     const [low, high] = [c.employee.id, c.manager.id].sort((x, y) => x - y);
+    // "Any employee" dates: a day both assigned employees take off is gone, a day one of them works stays.
+    await override(c, '2026-12-07', { user_id: c.employee.id, is_closed: true });
+    await override(c, '2026-12-07', { user_id: c.manager.id, is_closed: true });
+    await override(c, '2026-12-08', { user_id: low, is_closed: true });
+    const anyDates = await dateList(c);
+    expect(anyDates).not.toContain('2026-12-07');
+    expect(anyDates).toContain('2026-12-08');
+    expect(anyDates).toContain('2026-12-06');
+    expect(await slotValues(c, '2026-12-07')).toEqual([]);
+    expect(await slotValues(c, '2026-12-08')).toHaveLength(16);
     const first = await book(c, '2026-11-24T10:00:00.000Z');
     expect(first.status, first.text).toBe(201);
     expect(first.body.employee_id).toBe(low);
