@@ -358,6 +358,7 @@ test('Notice and booking window and a service with buffers performed by one empl
     await form.getByRole('button', { name: 'Save Service' }).click();
     await expect(services.getByRole('status')).toContainText(/updated/i);
     expect(await colour()).toMatchObject({ buffer_before_minutes: 0, buffer_after_minutes: 15, employee_ids: [emma] });
+    await expect(services.getByRole('rowheader', { name: /^Colour & Style/ })).toContainText('Buffers: 15 min after · By Emma Stylist');
 
     // The booking page offers only Emma for it; another service still offers everyone.
     const booking = await browser.newContext();

@@ -60,6 +60,22 @@ const draftOf = (s: ServiceType): Draft => ({
   employeeIds: [...(s.employee_ids ?? [])],
 });
 
+/** 'Buffers: 10 min before, 15 min after · By Emma Stylist' for the table, or '' without rules. */
+export function serviceRules(s: ServiceType, staff: readonly { id: number; name: string }[]): string {
+  const buffers = [
+    s.buffer_before_minutes ? `${s.buffer_before_minutes} min before` : '',
+    s.buffer_after_minutes ? `${s.buffer_after_minutes} min after` : '',
+  ].filter(Boolean);
+  const ids = s.employee_ids ?? [];
+  const by = ids.map((id) => staff.find((p) => p.id === id)?.name).filter(Boolean);
+  return [
+    buffers.length ? `Buffers: ${buffers.join(', ')}` : '',
+    ids.length ? `By ${by.length ? by.join(', ') : `${ids.length} staff`}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** Whole minutes from 0 to 240 ('' is 0), or null. */
 function bufferOf(text: string): number | null {
   const t = text.trim();
@@ -95,6 +111,7 @@ export function serviceProblem(d: Draft): string | ServiceTypeInput {
 export function ServicesCard({ companyId }: { companyId: number }) {
   const id = useId();
   const services = useServiceTypes(companyId);
+  const staff = useEmployees(companyId);
   const { save, remove } = useWriteServiceType(companyId);
   /** null: nothing open; 'new': the add form; a number: that service being edited. */
   const [editing, setEditing] = useState<number | 'new' | null>(null);
@@ -183,6 +200,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
                 <tr key={s.id}>
                   <th scope="row" className="cs-svc-name">
                     {s.name}
+                    {serviceRules(s, staff.data ?? []) && <span className="cs-svc-meta">{serviceRules(s, staff.data ?? [])}</span>}
                   </th>
                   <td data-label="Duration">{s.duration_minutes} min</td>
                   <td data-label="Price">
