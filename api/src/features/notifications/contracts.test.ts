@@ -74,11 +74,13 @@ describe.each(testDialects())('issue 12 contracts on %s', (dialect) => {
     await smtp.waitFor((m) => m.to.includes(customer.email) && /Booking confirmed/.test(m.raw));
     const all = await t.call('GET', `/companies/${co.companyId}/messages?appointment_id=${id}`, { token: co.admin.token });
     expect(all.status, all.text).toBe(200);
-    // The confirmation (sent) and the reminder 24 hours before (pending), both of this appointment.
-    expect(all.body.map((m: { kind: string }) => m.kind).sort()).toEqual(['confirmation', 'reminder']);
+    // The confirmation (sent) and the reminder 24 hours before (pending) to the customer, and the notice
+    // to the employee the server chose for this "any employee" booking, all of this appointment.
+    expect(all.body.map((m: { kind: string }) => m.kind).sort()).toEqual(['confirmation', 'reminder', 'staff_notice']);
     for (const m of all.body) {
       expect(Object.keys(m).sort()).toEqual([...MESSAGE_FIELDS].sort());
-      expect(m).toMatchObject({ channel: 'email', to: customer.email, appointment_id: id });
+      expect(m).toMatchObject({ channel: 'email', appointment_id: id });
+      if (m.kind !== 'staff_notice') expect(m.to).toBe(customer.email);
     }
     expect(all.text).not.toContain('/manage/');
     expect(all.text).not.toContain('Contract Salon'); // no subject or body text
