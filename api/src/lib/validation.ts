@@ -27,6 +27,9 @@ export function validationMessage(details: ErrorDetail[]): string {
   return details[0]?.message ?? 'Validation failed';
 }
 
+/** Ids fit a 32-bit column. */
+export const MAX_ID = 2_147_483_647;
+
 // Ids are positive integers that fit a 32-bit column, written as plain digits ('1e3', '0x10' and
 // ' 7' are not ids); anything else is a 400.
 export const Id = z.preprocess(
@@ -35,8 +38,24 @@ export const Id = z.preprocess(
     .number({ message: 'must be a positive integer' })
     .int('must be a positive integer')
     .positive('must be a positive integer')
-    .max(2_147_483_647, 'is too large'),
+    .max(MAX_ID, 'is too large'),
 );
+
+/** An id inside a JSON body, named in its messages: a real integer, never a coerced string or boolean. */
+export const bodyId = (field: string) =>
+  z
+    .number({ error: `${field} must be a positive integer` })
+    .int(`${field} must be a positive integer`)
+    .positive(`${field} must be a positive integer`)
+    .max(MAX_ID, `${field} is too large`);
+
+/** An id in a query string, named in its messages. */
+export const queryId = (field: string) =>
+  z.coerce
+    .number({ message: `${field} must be a positive integer` })
+    .int(`${field} must be a positive integer`)
+    .positive(`${field} must be a positive integer`)
+    .max(MAX_ID, `${field} is too large`);
 
 export const IdParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' }, example: 1 }) });
 

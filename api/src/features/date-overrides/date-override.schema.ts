@@ -1,23 +1,8 @@
 // Request and response shapes of date overrides (company closures and special hours, a person's time off).
 import { z } from '@hono/zod-openapi';
+import { bodyId, queryId } from '../../lib/validation.ts';
 import { CLOSE_TIME_PATTERN, OPEN_TIME_PATTERN } from '../operating-hours/operating-hours.rules.ts';
 import { MAX_INTERVALS, isCalendarDate } from './date-override.rules.ts';
-
-const MAX_ID = 2_147_483_647;
-
-const bodyId = (field: string) =>
-  z
-    .number({ error: `${field} must be a positive integer` })
-    .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(MAX_ID, `${field} is too large`);
-
-const queryId = (field: string) =>
-  z.coerce
-    .number({ message: `${field} must be a positive integer` })
-    .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(MAX_ID, `${field} is too large`);
 
 const dateField = (field: string) =>
   z

@@ -1,15 +1,6 @@
 // Request and response shapes of appointment durations: the global catalogue, what each company offers, and its default.
 import { z } from '@hono/zod-openapi';
-
-const MAX_ID = 2_147_483_647;
-
-/** An id inside a JSON body: a real integer, never a coerced string or boolean. */
-const bodyId = (field: string) =>
-  z
-    .number({ error: `${field} must be a positive integer` })
-    .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(MAX_ID, `${field} is too large`);
+import { MAX_ID, bodyId } from '../../lib/validation.ts';
 
 const minutes = (field: string) =>
   z

@@ -1,23 +1,7 @@
 // Request and response shapes of operating hours (company hours and per-person work hours) and time slots.
 import { z } from '@hono/zod-openapi';
+import { bodyId, queryId } from '../../lib/validation.ts';
 import { CLOSE_TIME_PATTERN, OPEN_TIME_PATTERN } from './operating-hours.rules.ts';
-
-const MAX_ID = 2_147_483_647;
-
-/** An id inside a JSON body: a real integer, never a coerced string or boolean. */
-const bodyId = (field: string) =>
-  z
-    .number({ error: `${field} must be a positive integer` })
-    .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(MAX_ID, `${field} is too large`);
-
-const queryId = (field: string) =>
-  z.coerce
-    .number({ message: `${field} must be a positive integer` })
-    .int(`${field} must be a positive integer`)
-    .positive(`${field} must be a positive integer`)
-    .max(MAX_ID, `${field} is too large`);
 
 const DayOfWeek = z
   .number({ error: 'day_of_week must be a number from 1 (Monday) to 7 (Sunday)' })
