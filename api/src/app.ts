@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from './lib/context.ts';
 import { actorFromToken, bearerToken } from './lib/auth.ts';
 import { clientIp } from './lib/client-ip.ts';
 import { compression } from './lib/compression.ts';
+import { requestId } from './lib/request-id.ts';
 import { AppError, errorResponse, handleError } from './lib/errors.ts';
 import { buildApiRoutes, type ApiRoutes } from './routes.ts';
 import { docsRoutes } from './features/docs/docs.routes.ts';
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const api = buildApiRoutes();
 
+  // First: every answer below, errors and static files included, carries the request id.
+  app.use('*', requestId());
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     c.set('actor', null);

@@ -34,5 +34,7 @@ export type AppEnv = {
     deps: AppDeps;
     actor: Actor | null;
     clientIp: string;
+    /** This request's id (X-Request-Id, docs/decisions/29-input-rate-limits-request-ids.md); the audit log records it. */
+    requestId: string;
   };
 };
