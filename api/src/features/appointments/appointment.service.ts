@@ -280,8 +280,9 @@ async function prepareStaffEdit(
   if (body.start_time !== undefined) edit.start = canonicalInstant(body.start_time);
   if (body.end_time) edit.end = canonicalInstant(body.end_time);
   const ids = serviceIdsFrom(body);
+  const currentIds = await serviceIdsOf(db, current.id);
   // Services it already has stay acceptable even if archived since (clients send the whole object back).
-  if (ids) edit.services = await activeServices(db, company.id, ids, await serviceIdsOf(db, current.id));
+  if (ids) edit.services = await activeServices(db, company.id, ids, currentIds);
   if (body.employee_id !== undefined) {
     if (
       body.employee_id !== null &&
@@ -291,6 +292,16 @@ async function prepareStaffEdit(
       throw field('employee_id', 'Unknown employee');
     }
     edit.employeeId = body.employee_id;
+  }
+  // Who performs a service binds staff changes as it binds staff bookings (docs/decisions/27-scheduling-rules.md):
+  // a new employee, or new services, must make a pair POST would accept. An unchanged pair is left alone,
+  // so editing the notes of an appointment made before the service's assignments changed still works.
+  const employeeId = edit.employeeId !== undefined ? edit.employeeId : current.employee_id;
+  const employeeChanged = employeeId !== current.employee_id;
+  const servicesChanged = !!edit.services && edit.services.some((s) => !currentIds.includes(s.id));
+  if (employeeId !== null && (employeeChanged || servicesChanged)) {
+    const services = edit.services ?? (await activeServices(db, company.id, currentIds, currentIds));
+    await assertPerforms(db, company.id, employeeChanged ? services : services.filter((s) => !currentIds.includes(s.id)), employeeId);
   }
   if (body.user_id !== undefined) {
     if (body.user_id !== null && body.user_id !== current.user_id && !(await findCompanyPerson(db, company.id, body.user_id))) {
