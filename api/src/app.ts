@@ -1,11 +1,11 @@
 // createApp(deps): the whole HTTP API as a Hono app that never listens (tests call it directly or via a real server).
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { secureHeaders } from 'hono/secure-headers';
 import type { AppDeps, AppEnv } from './lib/context.ts';
 import { actorFromToken, bearerToken } from './lib/auth.ts';
 import { clientIp } from './lib/client-ip.ts';
 import { compression } from './lib/compression.ts';
+import { securityHeaders } from './lib/security-headers.ts';
 import { requestId } from './lib/request-id.ts';
 import { AppError, errorResponse, handleError } from './lib/errors.ts';
 import { buildApiRoutes, type ApiRoutes } from './routes.ts';
@@ -89,7 +89,8 @@ export function createApp(deps: AppDeps) {
     }
   });
   app.use('*', compression());
-  app.use('*', secureHeaders({ referrerPolicy: 'no-referrer', crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  // nosniff on every answer, the CSP on HTML, HSTS on https (docs/decisions/30-csp-and-small-public-pages.md).
+  app.use('*', securityHeaders({ appUrl: deps.config.APP_URL, apiUrls: [deps.config.PUBLIC_API_URL, deps.config.PUBLIC_DIRECT_API_URL] }));
   if (deps.config.corsOrigins.length) {
     app.use(
       '/api/*',
