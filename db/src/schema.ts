@@ -298,6 +298,21 @@ export interface AppSettingTable {
   value: string;
 }
 
+/** One audited write (docs/decisions/31-audit-log.md); `changes` is JSON text {field: {old?, new?}}. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor_user_id: number | null;
+  actor_role: string | null;
+  company_id: number | null;
+  action: string;
+  entity: string;
+  entity_id: number | null;
+  changes: string | null;
+  ip: string | null;
+  request_id: string | null;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -320,6 +335,7 @@ export interface Database {
   calendar_feeds: CalendarFeedTable;
   rate_limit_hits: RateLimitHitTable;
   app_settings: AppSettingTable;
+  audit_log: AuditLogTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

@@ -12,6 +12,7 @@ import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 import * as messageKinds from './2026-11-25-044-message-kinds.ts';
 import * as schedulingRules from './2026-11-25-050-scheduling-rules.ts';
 import * as breaks from './2026-11-25-051-breaks.ts';
+import * as auditLog from './2026-11-25-053-audit-log.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-044-message-kinds': messageKinds,
   '2026-11-25-050-scheduling-rules': schedulingRules,
   '2026-11-25-051-breaks': breaks,
+  '2026-11-25-053-audit-log': auditLog,
 };

@@ -1,0 +1,161 @@
+// The audit log's writes and reads (docs/decisions/31-audit-log.md). recordAudit joins the caller's
+// transaction, so an entry exists exactly when its write committed; nothing here opens one.
+import type { DbOrTx } from '@bookwell/db';
+import type { AuditContext } from '../../lib/audit-context.ts';
+
+/** What an entry is about; one name per audited table or concept. */
+export type AuditEntity =
+  'appointment' | 'user' | 'company' | 'operating_hours' | 'date_override' | 'service_type' | 'duration_option' | 'subscription' | 'login';
+
+/** Changed fields: {field: {old, new}}; a created row has only `new`, a deleted one only `old`. */
+export type AuditChanges = Record<string, { old?: unknown; new?: unknown }>;
+
+export interface AuditEntry {
+  company_id: number | null;
+  /** 'create' | 'update' | 'delete' | 'cancel' | 'login_failed' | 'erase' | ... (a verb, snake_case). */
+  action: string;
+  entity: AuditEntity;
+  entity_id: number | null;
+  changes?: AuditChanges | null;
+}
+
+/** Never stored, whatever a caller passes: secrets and anything derived from them. */
+const SECRET_FIELD = /password|token|hash|nonce|secret/i;
+
+function withoutSecrets(changes: AuditChanges | null | undefined): AuditChanges | null {
+  if (!changes) return null;
+  const kept: AuditChanges = {};
+  for (const [field, change] of Object.entries(changes)) if (!SECRET_FIELD.test(field)) kept[field] = change;
+  return Object.keys(kept).length ? kept : null;
+}
+
+/** Records one entry inside the caller's transaction (pass the `tx` the audited write used). */
+export async function recordAudit(tx: DbOrTx, who: AuditContext, entry: AuditEntry): Promise<void> {
+  const changes = withoutSecrets(entry.changes);
+  await tx
+    .insertInto('audit_log')
+    .values({
+      actor_user_id: who.actor_user_id,
+      actor_role: who.actor_role,
+      company_id: entry.company_id,
+      action: entry.action,
+      entity: entry.entity,
+      entity_id: entry.entity_id,
+      changes: changes ? JSON.stringify(changes) : null,
+      ip: who.ip,
+      request_id: who.request_id,
+    })
+    .execute();
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields of `after` whose value differs from `before` (only the keys present in `after`). */
+export function diffChanges(before: Record<string, unknown>, after: Record<string, unknown>): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (value === undefined) continue;
+    if (!same(before[field], value)) changes[field] = { old: before[field] ?? null, new: value };
+  }
+  return changes;
+}
+
+/** A created row's fields (undefined ones left out). */
+export function createdChanges(row: Record<string, unknown>): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [field, value] of Object.entries(row)) if (value !== undefined) changes[field] = { new: value };
+  return changes;
+}
+
+/** A deleted row's fields. */
+export function deletedChanges(row: Record<string, unknown>): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [field, value] of Object.entries(row)) if (value !== undefined) changes[field] = { old: value };
+  return changes;
+}
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actor_user_id: number | null;
+  actor_role: string | null;
+  actor_name: string | null;
+  company_id: number | null;
+  action: string;
+  entity: string;
+  entity_id: number | null;
+  changes: AuditChanges | null;
+  ip: string | null;
+  request_id: string | null;
+}
+
+export interface AuditFilter {
+  /** A company's entries; undefined: every company's and the company-less ones (global_admin). */
+  company_id?: number;
+  entity?: string;
+  entity_id?: number;
+  /** Entries older than this id (the previous page's last id). */
+  before?: number;
+  limit: number;
+}
+
+/** Newest first. */
+export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<AuditRow[]> {
+  let q = db
+    .selectFrom('audit_log')
+    .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
+    .select([
+      'audit_log.id',
+      'audit_log.at',
+      'audit_log.actor_user_id',
+      'audit_log.actor_role',
+      'users.name as actor_name',
+      'audit_log.company_id',
+      'audit_log.action',
+      'audit_log.entity',
+      'audit_log.entity_id',
+      'audit_log.changes',
+      'audit_log.ip',
+      'audit_log.request_id',
+    ]);
+  if (f.company_id !== undefined) q = q.where('audit_log.company_id', '=', f.company_id);
+  if (f.entity !== undefined) q = q.where('audit_log.entity', '=', f.entity);
+  if (f.entity_id !== undefined) q = q.where('audit_log.entity_id', '=', f.entity_id);
+  if (f.before !== undefined) q = q.where('audit_log.id', '<', f.before);
+  const rows = await q.orderBy('audit_log.id', 'desc').limit(f.limit).execute();
+  return rows.map((r) => ({ ...r, changes: r.changes ? (JSON.parse(r.changes) as AuditChanges) : null }));
+}
+
+/**
+ * Privacy erasure (DECISIONS 12): every string value in earlier entries' changes equal to one of
+ * `values` (compared case-insensitively, trimmed) becomes `replacement`. Candidates are found with
+ * LIKE on the stored JSON, then rewritten in JS; run it in the erasure's transaction.
+ */
+export async function replaceAuditValues(tx: DbOrTx, values: string[], replacement = '[erased]'): Promise<number> {
+  const wanted = new Set(values.map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
+  if (!wanted.size) return 0;
+  const rows = await tx
+    .selectFrom('audit_log')
+    .select(['id', 'changes'])
+    // % and _ in a value only widen the match (filtered below); a backslash (LIKE's escape on
+    // PostgreSQL) becomes _, which matches it.
+    .where((eb) =>
+      eb.or([...wanted].map((v) => eb(eb.fn('lower', ['changes']), 'like', `%${JSON.stringify(v).slice(1, -1).replace(/\\/g, '_')}%`))),
+    )
+    .execute();
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') return wanted.has(v.trim().toLowerCase()) ? replacement : v;
+    if (Array.isArray(v)) return v.map(scrub);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    return v;
+  };
+  let changed = 0;
+  for (const row of rows) {
+    if (!row.changes) continue;
+    const next = JSON.stringify(scrub(JSON.parse(row.changes)));
+    if (next === row.changes) continue;
+    await tx.updateTable('audit_log').set({ changes: next }).where('id', '=', row.id).execute();
+    changed++;
+  }
+  return changed;
+}
