@@ -4,7 +4,7 @@ import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';
 import { requireAccess, type Access } from './authorize.ts';
 import { AppError } from './errors.ts';
-import { ErrorSchema, issuesToDetails, validationMessage } from './validation.ts';
+import { ErrorSchema, issuesToDetails, rejectUnsafeText, validationMessage } from './validation.ts';
 
 /** A route group. Validation failures become our 400 body. */
 export function createRouter() {
@@ -40,7 +40,8 @@ export function defineRoute<const R extends RouteConfig>(config: R & { access: A
   return createRoute({
     ...rest,
     responses: { ...STANDARD_ERRORS, ...rest.responses },
-    middleware: [requireAccess(access)],
+    // Access first (an anonymous caller gets 401 whatever it sent), then text no database stores.
+    middleware: [requireAccess(access), rejectUnsafeText()],
     security: access === 'public' ? [] : [{ bearerAuth: [] }],
     'x-access': accessLabel(access),
   } as unknown as R);

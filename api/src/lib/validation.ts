@@ -1,6 +1,7 @@
 // Shared request-validation pieces: zod issues -> our 400 body, and the schemas every route reuses.
 import { z } from '@hono/zod-openapi';
-import type { ErrorDetail } from './errors.ts';
+import type { MiddlewareHandler } from 'hono';
+import { AppError, type ErrorDetail } from './errors.ts';
 
 type Issue = { path: PropertyKey[]; message: string; code?: string };
 
@@ -90,3 +91,110 @@ export const TimeZone = z
       return false;
     }
   }, 'Unknown time zone');
+
+// Text PostgreSQL cannot store (NUL) or that no database stores faithfully (lone UTF-16 surrogates,
+// invalid UTF-8) is refused before any schema sees it, so both databases answer the same 400
+// (docs/decisions/29-input-rate-limits-request-ids.md).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const UTF8_LOOSE = new TextDecoder('utf-8');
+
+/** Whether a string holds a NUL character or a lone surrogate. */
+export function isUnsafeText(s: string): boolean {
+  return s.includes('\0') || LONE_SURROGATE.test(s);
+}
+
+/** A path segment safe to show in a message (the bad characters themselves are not echoed). */
+function shown(key: string): string {
+  return key.replaceAll('\0', '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
+}
+
+/** The path (as in validation details, `items.0.name`) of the first string in `value` that `bad` flags, keys included. */
+export function findText(value: unknown, bad: (s: string) => boolean, path: string[] = []): string | null {
+  if (typeof value === 'string') return bad(value) ? label(path) : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findText(value[i], bad, [...path, String(i)]);
+      if (found !== null) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (bad(k)) return label([...path, shown(k)]);
+      const found = findText(v, bad, [...path, k]);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+function unsafeInput(path: string): AppError {
+  const message = `${path} must not contain NUL characters or invalid Unicode`;
+  return new AppError('validation', message, { details: [{ path, message }] });
+}
+
+/** `decodeURIComponent` that answers null instead of throwing on bytes that are not UTF-8. */
+function decodeComponent(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+function checkQuery(url: string): void {
+  const q = url.indexOf('?');
+  if (q < 0) return;
+  const end = url.indexOf('#', q);
+  for (const pair of url.slice(q + 1, end < 0 ? undefined : end).split('&')) {
+    const eq = pair.indexOf('=');
+    const rawKey = (eq < 0 ? pair : pair.slice(0, eq)).replaceAll('+', ' ');
+    const key = decodeComponent(rawKey);
+    if (key === null || isUnsafeText(key)) throw unsafeInput('query');
+    if (eq < 0) continue;
+    const value = decodeComponent(pair.slice(eq + 1).replaceAll('+', ' '));
+    if (value === null || isUnsafeText(value)) throw unsafeInput(key);
+  }
+}
+
+/**
+ * Route middleware (every defineRoute route): path parameters, query string and JSON body hold no
+ * NUL, no lone surrogate and no invalid UTF-8, else a 400 naming the field. A URL without '%'
+ * cannot hold any of them, so the booking page's GETs pay one `includes`.
+ */
+export function rejectUnsafeText(): MiddlewareHandler {
+  return async (c, next) => {
+    const url = c.req.url;
+    if (url.includes('%')) {
+      for (const [name, value] of Object.entries(c.req.param() as Record<string, string>)) {
+        // Hono leaves a parameter whose escapes are not UTF-8 undecoded.
+        if (isUnsafeText(value) || (/%[0-9A-Fa-f]{2}/.test(value) && decodeComponent(value) === null)) throw unsafeInput(name);
+      }
+      checkQuery(url);
+    }
+    const type = c.req.header('content-type');
+    if (type !== undefined && /json/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      // Read once here; the body validator and c.req.text() then read Hono's cached copy.
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      let text: string;
+      let badBytes = false;
+      try {
+        text = UTF8.decode(bytes);
+      } catch {
+        text = UTF8_LOOSE.decode(bytes);
+        badBytes = true;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Malformed JSON is the body validator's 400; bytes that are not UTF-8 are ours.
+        if (badBytes) throw unsafeInput('body');
+        return next();
+      }
+      // Bytes that are not UTF-8 decode as U+FFFD: the field holding one is the one to name.
+      const found = badBytes ? (findText(parsed, (s) => s.includes('\uFFFD')) ?? 'body') : findText(parsed, isUnsafeText);
+      if (found !== null) throw unsafeInput(found);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,86 @@
+// Text no database stores faithfully (NUL, lone surrogates, bytes that are not UTF-8) is a 400 naming
+// the field, on SQLite and PostgreSQL alike (docs/decisions/29-input-rate-limits-request-ids.md).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, uniqueEmail, type TestServer } from '../testing/harness.ts';
+import { findText, isUnsafeText } from './validation.ts';
+
+describe('isUnsafeText / findText', () => {
+  it('flags NUL and lone surrogates, not whole pairs', () => {
+    expect(isUnsafeText('a\0b')).toBe(true);
+    expect(isUnsafeText('\uD800')).toBe(true);
+    expect(isUnsafeText('x\uDC00')).toBe(true);
+    expect(isUnsafeText('\uDC00\uD800')).toBe(true);
+    expect(isUnsafeText('Zoë 😀 日本')).toBe(false);
+  });
+  it('names the nested field, or the key itself', () => {
+    expect(findText({ a: [{ b: 'ok' }, { b: 'x\0' }] }, isUnsafeText)).toBe('a.1.b');
+    expect(findText({ ['k\0']: 1 }, isUnsafeText)).toBe('k\\0');
+    expect(findText('\uD800', isUnsafeText)).toBe('body');
+    expect(findText({ a: 1, b: [true, null, 'fine'] }, isUnsafeText)).toBeNull();
+  });
+});
+
+describe.each(testDialects())('unsafe text on %s', (dialect) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const users = async () => Number((await sql<{ n: number }>`select count(*) as n from users`.execute(t.db)).rows[0]!.n);
+  const registration = (name: string) => ({ name, email: uniqueEmail('nul'), password: 'secret123', company_name: 'Salon' });
+
+  it('refuses a NUL, a lone surrogate or invalid UTF-8 in a JSON field, naming it, and writes nothing', async () => {
+    const before = await users();
+    const nul = await t.call('POST', '/register', { body: registration('Ann\0') });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({ code: 'validation', details: [{ path: 'name' }] });
+    expect(nul.body.error).toBe('name must not contain NUL characters or invalid Unicode');
+
+    const surrogate = await t.call('POST', '/register', {
+      raw: `{"name":"Ann","email":"${uniqueEmail('s')}","password":"secret123","company_name":"Sal\\ud800on"}`,
+    });
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.body.details).toEqual([{ path: 'company_name', message: expect.any(String) }]);
+
+    const bytes = Buffer.concat([
+      Buffer.from(`{"name":"An`),
+      Buffer.from([0xff, 0xc3, 0x28]),
+      Buffer.from(`","email":"${uniqueEmail('u')}","password":"secret123","company_name":"Salon"}`),
+    ]);
+    const res = await fetch(`${t.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+    expect(res.status).toBe(400);
+    expect((await res.json()).details[0].path).toBe('name');
+    expect(await users()).toBe(before);
+  });
+
+  it('accepts real Unicode (accents, emoji, CJK)', async () => {
+    const ok = await t.call('POST', '/register', { body: registration('Zoë 😀 日本') });
+    expect(ok.status).toBe(200);
+    const me = await t.call('GET', '/me', { token: ok.body.token });
+    expect(me.body.name).toBe('Zoë 😀 日本');
+  });
+
+  it('refuses them in query strings and path parameters', async () => {
+    for (const [path, field] of [
+      ['/password-reset/validate?token=%00', 'token'],
+      ['/password-reset/validate?token=ab%FFcd', 'token'],
+      ['/password-reset/validate?token=%ED%A0%80', 'token'],
+      ['/companies/slug/a%00b', 'slug'],
+      ['/companies/slug/a%C3%28', 'slug'],
+      ['/manage/%00', 'token'],
+    ] as const) {
+      const res = await t.call('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.details?.[0]?.path, path).toBe(field);
+    }
+  });
+
+  it('asks for sign-in first on a protected route', async () => {
+    expect((await t.call('POST', '/me/change-password', { body: { current_password: 'x\0', new_password: 'y' } })).status).toBe(401);
+  });
+});
