@@ -36,6 +36,9 @@ export const ManagedAppointmentSchema = z
     company_slug: z.string(),
     timezone: z.string(),
     cancellation_notice_hours: z.number().int(),
+    booking_window_days: z.number().int().openapi({
+      description: "The company's booking window: new times are offered this many days ahead (docs/decisions/27-scheduling-rules.md)",
+    }),
     deadline: z.string().openapi({ description: 'Self-service changes are possible until this instant (start minus the notice hours)' }),
     can_cancel: z.boolean(),
     can_reschedule: z.boolean(),

@@ -2,6 +2,7 @@
 // 23-self-service.md): read the appointment, cancel it, or move it to another offered slot, without an
 // account. Writes go through the booking transaction every other write uses (booking-transaction.service.ts),
 // so availability, versions, emails, reminders and the employee's notice follow as they do for any change.
+import type { AuditContext } from '../../lib/audit-context.ts';
 import type { AppDeps } from '../../lib/context.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts';
@@ -72,6 +73,8 @@ function toDto(m: Managed, now: Date): ManagedAppointmentDto {
     company_slug: ref.company_slug,
     timezone: company.timezone,
     cancellation_notice_hours: ref.cancellation_notice_hours,
+    // The page says how far ahead it looked when no other time is free.
+    booking_window_days: company.booking_window_days,
     deadline: deadline.toISOString(),
     can_cancel: open,
     // Moving needs the business to take online bookings (as the booking page does) and a service to book.
@@ -89,9 +92,17 @@ function tooLate(m: Managed): AppError {
 }
 
 /** A change as any customer change: staffView false, so the employee is told and no contact details come back. */
-async function applyEdit(deps: SelfServiceDeps, m: Managed, edit: AppointmentEdit, now: Date): Promise<void> {
+async function applyEdit(deps: SelfServiceDeps, m: Managed, edit: AppointmentEdit, now: Date, who: AuditContext): Promise<void> {
   await inBookingTransaction(deps.db, (trx) =>
-    updateAppointmentChecked(writeContext(deps, trx, now), m.company, m.view.id, edit, undefined, false),
+    // The link proves the customer: recorded as the appointment's customer (docs/decisions/31-audit-log.md).
+    updateAppointmentChecked(
+      writeContext(deps, trx, now, { ...who, actor_user_id: m.view.user_id, actor_role: 'customer' }),
+      m.company,
+      m.view.id,
+      edit,
+      undefined,
+      false,
+    ),
   );
   deps.nudgeOutbox();
 }
@@ -101,12 +112,12 @@ export async function getManagedAppointment(deps: SelfServiceDeps, token: string
 }
 
 /** Cancels; cancelling a cancelled appointment answers its state again (200), whatever the deadline. */
-export async function cancelManagedAppointment(deps: SelfServiceDeps, token: string): Promise<ManagedAppointmentDto> {
+export async function cancelManagedAppointment(deps: SelfServiceDeps, token: string, who: AuditContext): Promise<ManagedAppointmentDto> {
   const now = deps.now();
   const m = await managed(deps, token);
   if (m.view.status === 'cancelled') return toDto(m, now);
   if (now.getTime() >= deadlineOf(m.ref, m.view.start_time).getTime()) throw tooLate(m);
-  await applyEdit(deps, m, { status: 'cancelled' }, now);
+  await applyEdit(deps, m, { status: 'cancelled' }, now, who);
   return toDto(await managed(deps, token), now);
 }
 
@@ -120,6 +131,7 @@ export async function rescheduleManagedAppointment(
   deps: SelfServiceDeps,
   token: string,
   startTime: string,
+  who: AuditContext,
 ): Promise<ManagedAppointmentDto> {
   const now = deps.now();
   const m = await managed(deps, token);
@@ -156,7 +168,7 @@ export async function rescheduleManagedAppointment(
     throw badRequest(message, [{ path: 'start_time', message }]);
   }
   if (start !== m.view.start_time) {
-    await applyEdit(deps, m, { start, end: new Date(Date.parse(start) + lengthMs).toISOString() }, now);
+    await applyEdit(deps, m, { start, end: new Date(Date.parse(start) + lengthMs).toISOString() }, now, who);
   }
   return toDto(await managed(deps, token), now);
 }

@@ -19,6 +19,13 @@ export const MANAGE_TEXT = {
   rescheduleClose: 'Keep the current time',
   movedNow: 'Your appointment has moved. A confirmation email with the new time is on its way.',
   slotTaken: 'This time was just taken. Please choose another one.',
-  noDates: 'No other times are available in the next 30 days.',
   bookAgain: 'Book a new appointment',
 } as const;
+
+/**
+ * No other time free: how far the page looked is the company's booking window (booking_window_days,
+ * docs/decisions/27-scheduling-rules.md), not a fixed 30 days.
+ */
+export function noDatesText(windowDays: number): string {
+  return windowDays === 1 ? 'No other times are available today.' : `No other times are available in the next ${windowDays} days.`;
+}

@@ -11,7 +11,7 @@ import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import { useAvailableDates, useAvailableSlots, type AvailableDatesParams } from '../../../data/availability.ts';
 import { useRescheduleManagedAppointment, type ManagedAppointment } from '../../../data/manage.ts';
 import { foreignZone } from '../manage-format.ts';
-import { MANAGE_TEXT } from '../manage-text.ts';
+import { MANAGE_TEXT, noDatesText } from '../manage-text.ts';
 
 export function ReschedulePanel({
   token,
@@ -73,7 +73,7 @@ export function ReschedulePanel({
         ) : dates.isError ? (
           <Alert tone="error">{errorMessage(dates.error)}</Alert>
         ) : (dates.data ?? []).length === 0 ? (
-          <p className="hint">{MANAGE_TEXT.noDates}</p>
+          <p className="hint">{noDatesText(appointment.booking_window_days)}</p>
         ) : (
           <DateOptions
             dates={dates.data ?? []}
