@@ -290,6 +290,19 @@ const MATRIX: Record<string, Entry> = {
     cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'employee')).id}`, body: { phone: '+1 415 555 0101' } }),
   },
   'DELETE /users/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'customer')).id}` }) },
+  // Privacy (docs/decisions/32-privacy-and-operations.md): the person themselves or an admin of their company; erase also global_admin.
+  'GET /users/{id}/export': {
+    expect: m(401, 200, 403, 403, 403, 200, 404, 403),
+    writes: false,
+    cell: (w) => ({ path: `/users/${w.a.customer.id}/export` }),
+  },
+  'POST /users/{id}/erase': {
+    expect: m(401, 200, 403, 403, 403, 200, 404, 200),
+    cell: async (w, actor) => {
+      const fresh = await insertPerson(w, 'customer');
+      return { path: `/users/${fresh.id}/erase`, ...(actor === 'customer' ? { token: fresh.token } : {}) };
+    },
+  },
   'GET /employees': { expect: everyone(200), cell: (w) => ({ path: `/employees?company_id=${A(w)}&role=employee` }) },
 
   'GET /companies': { expect: everyone(200), cell: () => ({ path: '/companies' }) },
