@@ -59,7 +59,8 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     now,
     jwtKey,
     nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
-    availabilityCache: config.AVAILABILITY_CACHE && database.changeStamp ? new ChangeStampedCache(database.changeStamp) : null,
+    // Keyed by each company's availability generation, which lives in the database: right on every dialect and across processes.
+    availabilityCache: config.AVAILABILITY_CACHE ? new ChangeStampedCache() : null,
   };
   return { deps, dispatcher };
 }

@@ -3,3 +3,4 @@ export * from './schema.ts';
 export { connect, migrateToLatest, isPostgresUrl, sqlitePathFromUrl, type DatabaseHandle, type Dialect } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
 export { arg, prepared } from './prepared.ts';
+export { availabilityGeneration } from './availability-generation.ts';

@@ -55,6 +55,8 @@ export interface CompanyTable {
   stripe_subscription_id: string | null;
   /** Longest appointment the company ever had (rising only, kept by triggers): the look-back of day-bounded appointment queries. */
   longest_appointment_minutes: Generated<number>;
+  /** Moves in the same transaction as every write that can change this company's availability (migration 052, trigger-kept). */
+  availability_generation: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }

@@ -1,36 +1,45 @@
-// The change-stamped cache's rules: an answer lasts while the stamp is unchanged and its time has not come.
+// The change-stamped cache's rules: an answer is served only for the stamp it was computed at and
+// before its own deadline; entries of other keys (other companies) are not touched by a new stamp.
 import { describe, expect, it } from 'vitest';
 import { ChangeStampedCache } from './change-stamped-cache.ts';
 
 describe('ChangeStampedCache', () => {
-  it('answers while the stamp is unchanged and the time has not come, and forgets everything on a change', () => {
-    let stamp = 's1';
-    const cache = new ChangeStampedCache(() => stamp);
-    const taken = cache.stamp();
-    cache.set('a', taken, '{"slots":[]}', 2_000, 1_000);
-    cache.set('b', taken, '{"dates":[]}', 5_000, 1_000);
-    expect(cache.get('a', 1_500)).toBe('{"slots":[]}');
-    expect(cache.get('a', 2_000)).toBeUndefined();
-    expect(cache.get('b', 2_000)).toBe('{"dates":[]}');
-    stamp = 's2';
-    expect(cache.get('b', 2_000)).toBeUndefined();
+  it('answers for the same stamp until its time has come, and never for another stamp', () => {
+    const cache = new ChangeStampedCache();
+    cache.set('a', 1, '{"slots":[]}', 2_000, 1_000);
+    cache.set('b', 7, '{"dates":[]}', 5_000, 1_000);
+    expect(cache.get('a', 1, 1_500)).toBe('{"slots":[]}');
+    expect(cache.get('a', 1, 2_000)).toBeUndefined();
+    expect(cache.get('b', 7, 2_000)).toBe('{"dates":[]}');
+    // Company of 'b' written: its generation moved.
+    expect(cache.get('b', 8, 2_000)).toBeUndefined();
+    expect(cache.get('b', 7, 2_000)).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 
-  it('refuses an answer computed across a write, or one already out of date', () => {
-    let stamp = 's1';
-    const cache = new ChangeStampedCache(() => stamp);
-    const before = cache.stamp();
-    stamp = 's2'; // a booking committed while the answer was being computed
-    cache.set('a', before, 'old', 10_000, 1_000);
-    expect(cache.get('a', 1_000)).toBeUndefined();
-    cache.set('b', cache.stamp(), 'late', 1_000, 1_000);
-    expect(cache.get('b', 1_000)).toBeUndefined();
+  it('keeps other keys when one stamp moves', () => {
+    const cache = new ChangeStampedCache();
+    cache.set('company-1', 3, 'one', 10_000, 0);
+    cache.set('company-2', 5, 'two', 10_000, 0);
+    expect(cache.get('company-1', 4, 1)).toBeUndefined();
+    expect(cache.get('company-2', 5, 1)).toBe('two');
   });
 
-  it('keeps at most its limit, dropping the oldest', () => {
-    const cache = new ChangeStampedCache(() => 's', 2);
-    for (const k of ['a', 'b', 'c']) cache.set(k, cache.stamp(), k, 10, 0);
-    expect([cache.get('a', 1), cache.get('b', 1), cache.get('c', 1)]).toEqual([undefined, 'b', 'c']);
+  it('never serves an answer computed across a write, nor one already out of date', () => {
+    const cache = new ChangeStampedCache();
+    // Stamp 1 read, a booking committed (stamp 2) while the answer was computed: kept under 1, refused at 2.
+    cache.set('a', 1, 'maybe old', 10_000, 1_000);
+    expect(cache.get('a', 2, 1_000)).toBeUndefined();
+    cache.set('b', 2, 'late', 1_000, 1_000);
+    expect(cache.get('b', 2, 1_000)).toBeUndefined();
+  });
+
+  it('keeps at most its limit, dropping the least recently used', () => {
+    const cache = new ChangeStampedCache(2);
+    cache.set('a', 0, 'a', 10, 0);
+    cache.set('b', 0, 'b', 10, 0);
+    expect(cache.get('a', 0, 1)).toBe('a');
+    cache.set('c', 0, 'c', 10, 0);
+    expect([cache.get('a', 0, 1), cache.get('b', 0, 1), cache.get('c', 0, 1)]).toEqual(['a', undefined, 'c']);
   });
 });

@@ -16,7 +16,7 @@ export interface AppDeps {
   jwtKey: Uint8Array;
   /** Tells the outbox dispatcher that a message is due now (no-op when no dispatcher runs). */
   nudgeOutbox: () => void;
-  /** Answers of the availability endpoints while provably current (SQLite); null computes every time. */
+  /** Answers of the availability endpoints while provably current (per-company generation, docs/decisions/28); null computes every time. */
   availabilityCache: ChangeStampedCache | null;
 }
 

@@ -12,6 +12,7 @@ import * as feedTokenHash from './2026-11-25-043-feed-token-hash.ts';
 import * as messageKinds from './2026-11-25-044-message-kinds.ts';
 import * as schedulingRules from './2026-11-25-050-scheduling-rules.ts';
 import * as breaks from './2026-11-25-051-breaks.ts';
+import * as availabilityGeneration from './2026-11-25-052-availability-generation.ts';
 import * as auditLog from './2026-11-25-053-audit-log.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-044-message-kinds': messageKinds,
   '2026-11-25-050-scheduling-rules': schedulingRules,
   '2026-11-25-051-breaks': breaks,
+  '2026-11-25-052-availability-generation': availabilityGeneration,
   '2026-11-25-053-audit-log': auditLog,
 };

@@ -1,6 +1,7 @@
 // The availability endpoints' cache never answers with something a write or the clock has changed:
-// the endpoints on every dialect (on PostgreSQL the cache is off and the same
-// answers are computed), with writes from this server, from another connection, and a moving clock.
+// the endpoints on every dialect (the cache is keyed by each company's availability generation, which
+// the database moves: docs/decisions/28-availability-generation.md), with writes from this server,
+// from another connection, and a moving clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DatabaseHandle } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
@@ -45,15 +46,17 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
     return res.body.dates as string[];
   };
 
-  it('is on for SQLite (one stamp read per request) and off for PostgreSQL', async () => {
+  it('is on for both databases (one generation read per request)', async () => {
     await slotValues('2026-11-24');
-    const cache = t.server.deps.availabilityCache;
-    if (dialect === 'sqlite') expect(cache!.size).toBeGreaterThan(0);
-    else expect(cache).toBeNull();
+    const cache = t.server.deps.availabilityCache!;
+    expect(cache.size).toBeGreaterThan(0);
+    const hits = cache.hits;
+    await slotValues('2026-11-24');
+    expect(cache.hits).toBe(hits + 1);
   });
 
   it('follows the scheduling rules written by another connection: a closure, time off, assignments, buffers, notice', async () => {
-    // docs/decisions/27-scheduling-rules.md: every table the rules read is a write the change stamp sees.
+    // docs/decisions/27-scheduling-rules.md: every table the rules read moves the company's generation (migration 052's triggers).
     const withEmployee = async (date: string, employeeId: number) => {
       const res = await t.call(
         'GET',

@@ -1,12 +1,13 @@
 // The booking page's availability questions: a day's bookable slots, and the days of the booking
 // window that still have one, under every scheduling rule (docs/decisions/27-scheduling-rules.md:
-// breaks, date overrides, buffers, minimum notice and window). They sit on the hot path, so each answer comes from a handful of bounded queries and, where
-// the database offers a change stamp (SQLite), from the change-stamped cache while it is provably
-// current: until any write, and until the clock could change it (the first offered start of today
-// passing, local midnight moving the 30-day window, the subscription ending). Writes never read the
-// cache: every booking re-checks availability inside its own transaction, so a cached answer can at
-// worst show a time that was just taken, and only until that write lands. PostgreSQL has no cheap
-// change counter across processes, so there every answer is computed.
+// breaks, date overrides, buffers, minimum notice and window). They sit on the hot path, so each answer comes from a handful of bounded queries and,
+// on both databases, from the change-stamped cache while it is provably current: until a write that
+// can change this company's availability commits (its availability generation moves, in any process:
+// docs/decisions/28-availability-generation.md), and until the clock could change it (the first
+// offered start of today passing, local midnight moving the window, the subscription ending). Writes
+// never read the cache: every booking re-checks availability inside its own transaction, so a cached
+// answer can at worst show a time that was just taken, and only until that write lands.
+import { availabilityGeneration } from '@bookwell/db';
 import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
@@ -145,22 +146,25 @@ function clockLimit(t: Target, window: string[], firstOfferedStart: string | und
 }
 
 /**
- * The JSON text of the answer: from the cache when it has a current one for this exact question, or
- * computed (reads made after the change stamp is taken) and offered to the cache.
+ * The JSON text of the answer: from the cache when it has one for this exact question computed at
+ * the company's current availability generation (read once per request: one primary-key read), or
+ * computed from reads made after that generation was read, and offered to the cache under it
+ * (docs/decisions/28-availability-generation.md).
  */
 async function cachedJson(
   deps: AvailabilityDeps,
+  companyId: number,
   key: string,
   compute: () => Promise<{ body: unknown; validUntil: number }>,
 ): Promise<string> {
   const cache = deps.availabilityCache;
   const at = deps.now().getTime();
-  let text = cache?.get(key, at);
+  const generation = cache ? await availabilityGeneration(deps.db, companyId) : undefined;
+  let text = generation === undefined ? undefined : cache!.get(key, generation, at);
   if (text === undefined) {
-    const stamp = cache?.stamp();
     const { body, validUntil } = await compute();
     text = JSON.stringify(body);
-    if (cache && stamp !== undefined) cache.set(key, stamp, text, validUntil, at);
+    if (generation !== undefined) cache!.set(key, generation, text, validUntil, at);
   }
   return text;
 }
@@ -168,7 +172,7 @@ async function cachedJson(
 /** `{ slots }` as JSON text: the start times that can be booked for one service on one company-local date. */
 export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery & { date: string }): Promise<string> {
   const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
-  return cachedJson(deps, key, async () => {
+  return cachedJson(deps, q.company_id, key, async () => {
     const { t, at, tz, window } = await resolve(deps, caller, q);
     const answer = (slots: Slot[]) => ({
       body: { slots },
@@ -188,7 +192,7 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
 /** `{ dates }` as JSON text: the company-local dates of the booking window that still have at least one free slot. */
 export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery): Promise<string> {
   const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
-  return cachedJson(deps, key, async () => {
+  return cachedJson(deps, q.company_id, key, async () => {
     const { t, at, tz, window } = await resolve(deps, caller, q);
     if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
     if (t.employeeId !== null && !t.qualified.includes(t.employeeId))
