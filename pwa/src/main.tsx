@@ -1,4 +1,6 @@
 // Entry point: mounts the router inside the providers and registers the service worker.
+// First of all: storage that cannot throw, for the booking page embedded in another site (lib/storage-fallback.ts).
+import './lib/storage-fallback.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
