@@ -620,6 +620,10 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 403, 403, 403, 403, 503, 404, 503),
     cell: (w) => ({ path: '/create-checkout-session', body: { company_id: A(w), product_id: 'standard' } }),
   },
+  'POST /billing/portal': {
+    expect: m(401, 403, 403, 403, 403, 503, 404, 503),
+    cell: (w) => ({ path: '/billing/portal', body: { company_id: A(w) } }),
+  },
   'POST /stripe/webhook': {
     expect: everyone(503),
     cell: () => ({ path: '/stripe/webhook', body: { id: 'evt_matrix', type: 'invoice.paid', data: { object: {} } } }),

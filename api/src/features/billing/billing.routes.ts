@@ -1,9 +1,10 @@
-// Subscribing: the checkout (or billing portal) link for a company's admin, and Stripe's webhook that applies subscription changes.
+// Subscribing: the checkout (or billing portal) link for a company's admin, the billing portal on its own
+// (Company settings' Manage billing), and Stripe's webhook that applies subscription changes.
 import { currentActor, GLOBAL_ADMIN, OWNERS } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { ErrorSchema } from '../../lib/validation.ts';
-import { CheckoutBody, CheckoutUrlSchema, StripeEventDoc, WebhookAckSchema } from './billing.schema.ts';
-import { applyStripeEvent, checkoutUrl } from './billing.service.ts';
+import { CheckoutBody, CheckoutUrlSchema, PortalBody, StripeEventDoc, WebhookAckSchema } from './billing.schema.ts';
+import { applyStripeEvent, billingPortalUrl, checkoutUrl } from './billing.service.ts';
 
 const errorJson = (description: string) => jsonResponse(ErrorSchema, description);
 
@@ -16,6 +17,21 @@ const checkout = defineRoute({
   request: { body: jsonBody(CheckoutBody) },
   responses: {
     200: jsonResponse(CheckoutUrlSchema, 'Where to send the browser'),
+    502: errorJson('Stripe could not be reached or refused the call'),
+    503: errorJson('Payments are not configured'),
+  },
+});
+
+const portal = defineRoute({
+  method: 'post',
+  path: '/billing/portal',
+  access: [...OWNERS, ...GLOBAL_ADMIN],
+  tags: ['billing'],
+  summary: "A Stripe billing portal link for the company's Stripe customer (invoices, card, plan changes, cancellation)",
+  request: { body: jsonBody(PortalBody) },
+  responses: {
+    200: jsonResponse(CheckoutUrlSchema, 'Where to send the browser; the portal returns to Company settings'),
+    409: errorJson('The company has no Stripe customer yet (it never started a checkout)'),
     502: errorJson('Stripe could not be reached or refused the call'),
     503: errorJson('Payments are not configured'),
   },
@@ -39,6 +55,10 @@ export const billingRoutes = createRouter()
   .openapi(checkout, async (c) => {
     const { company_id, product_id } = c.req.valid('json');
     return c.json({ url: await checkoutUrl(c.get('deps'), currentActor(c), company_id, product_id) }, 200);
+  })
+  .openapi(portal, async (c) => {
+    const { company_id } = c.req.valid('json');
+    return c.json({ url: await billingPortalUrl(c.get('deps'), currentActor(c), company_id) }, 200);
   })
   .openapi(webhook, async (c) => {
     // The signature covers the exact bytes Stripe sent, so the body is read raw, never re-serialised.

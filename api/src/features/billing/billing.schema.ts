@@ -15,6 +15,12 @@ export const CheckoutBody = z
   })
   .openapi('CheckoutRequest');
 
+export const PortalBody = z
+  .object({
+    company_id: Id,
+  })
+  .openapi('BillingPortalRequest');
+
 export const CheckoutUrlSchema = z
   .object({
     url: z.string().openapi({ example: 'https://checkout.stripe.com/c/pay/cs_test_a1' }),

@@ -3,7 +3,7 @@
 import type Stripe from 'stripe';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { assertCompanyAccess } from '../../lib/authorize.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import {
   applySubscriptionState,
@@ -150,6 +150,35 @@ export async function checkoutUrl(deps: BillingDeps, actor: Actor, company_id: n
   }
   if (!session.url) throw paymentProviderError(new Error('checkout session without a url'));
   return session.url;
+}
+
+export const NO_BILLING_ACCOUNT = 'This company has no billing account yet. Choose a plan first.';
+
+/**
+ * The Stripe billing portal for a company that has a Stripe customer (it subscribed, or started to):
+ * invoices, the card, plan changes and cancellation live there (docs/decisions/06-subscriptions.md).
+ * Company settings' "Manage billing" opens it and comes back there. 409 without a customer: nothing
+ * is created in Stripe for a company that never chose a plan.
+ */
+export async function billingPortalUrl(deps: BillingDeps, actor: Actor, company_id: number): Promise<string> {
+  const { db, config } = deps;
+  assertCompanyAccess(actor, company_id);
+  const company = await findCompanyById(db, company_id);
+  if (!company) throw notFound('Company not found');
+  const stripe = stripeClient(config);
+  if (!stripe) throw notConfigured();
+  if (!company.stripe_customer_id) throw new AppError('conflict', NO_BILLING_ACCOUNT);
+  try {
+    const portal = await stripe.billingPortal.sessions.create({
+      customer: company.stripe_customer_id,
+      return_url: `${config.APP_URL}/company-settings`,
+    });
+    return portal.url;
+  } catch (err) {
+    // Deleted in Stripe's dashboard: the next checkout starts the company on a fresh customer.
+    if (isMissingResource(err, 'customer')) throw new AppError('conflict', NO_BILLING_ACCOUNT);
+    throw paymentProviderError(err);
+  }
 }
 
 /**

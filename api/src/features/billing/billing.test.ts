@@ -213,6 +213,96 @@ describe.each(testDialects())('billing on %s', (dialect) => {
     });
   });
 
+  describe('POST /billing/portal', () => {
+    const portal = (server: TestServer, token: string | null, body: unknown) => server.call('POST', '/billing/portal', { token, body });
+
+    it("opens the portal on the company's Stripe customer, coming back to Company settings; global_admin may too", async () => {
+      const c = await companyWithPeople(t, 'Kappa Clinic');
+      await t.db.updateTable('companies').set({ stripe_customer_id: 'cus_kappa' }).where('id', '=', c.companyId).execute();
+      const res = await portal(t, c.admin.token, { company_id: c.companyId });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual({ url: expect.stringMatching(/^https:\/\/billing\.stripe\.test\/p\/session\/bps_fake_\d+$/) });
+      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/billing_portal/sessions']);
+      expect(fake.requests[0].form).toEqual({ customer: 'cus_kappa', return_url: `${APP_URL}/company-settings` });
+      expect((await portal(t, global.token, { company_id: c.companyId })).status).toBe(200);
+    });
+
+    it('answers 409 for a company without a Stripe customer (or one Stripe deleted), creating nothing in Stripe', async () => {
+      const c = await companyWithPeople(t, 'Lambda Lounge');
+      const before = await databaseFingerprint(t.db);
+      const none = await portal(t, c.admin.token, { company_id: c.companyId });
+      expect(none.status).toBe(409);
+      expect(none.body).toEqual({ error: 'This company has no billing account yet. Choose a plan first.', code: 'conflict' });
+      expect(fake.requests).toEqual([]);
+      expect(await databaseFingerprint(t.db)).toBe(before);
+
+      await t.db.updateTable('companies').set({ stripe_customer_id: 'cus_lambda_gone' }).where('id', '=', c.companyId).execute();
+      fake.deletedCustomers.add('cus_lambda_gone');
+      const gone = await portal(t, c.admin.token, { company_id: c.companyId });
+      expect(gone.status).toBe(409);
+      expect(gone.body.code).toBe('conflict');
+    });
+
+    it('lets only the company admin and global_admin in, and answers 503 without Stripe, calling nobody', async () => {
+      const c = await companyWithPeople(t, 'Mu Massage');
+      await t.db.updateTable('companies').set({ stripe_customer_id: 'cus_mu' }).where('id', '=', c.companyId).execute();
+      const body = { company_id: c.companyId };
+      expect((await portal(t, null, body)).status).toBe(401);
+      for (const who of [c.manager, c.employee, c.user, c.customer]) expect((await portal(t, who.token, body)).status, who.role).toBe(403);
+      expect((await portal(t, a.admin.token, body)).status).toBe(404);
+      expect((await portal(t, global.token, { company_id: 999_999 })).status).toBe(404);
+      expect((await portal(t, c.admin.token, { company_id: 'x' })).status).toBe(400);
+      const bareRes = await portal(bare, c.admin.token, body);
+      expect(bareRes.status).toBe(503);
+      expect(bareRes.body.code).toBe('not_configured');
+      expect(fake.requests).toEqual([]);
+    });
+  });
+
+  describe('the whole checkout round trip through the fake Stripe pages', () => {
+    let hosted: FakeStripe;
+    let app: TestServer;
+    beforeAll(async () => {
+      // `app` talks to this fake, and the fake posts its events to `app` (read when a checkout completes).
+      const pages = { webhookUrl: '', webhookSecret: WEBHOOK_SECRET };
+      hosted = await startFakeStripe({ hosted: pages });
+      app = await startTestServer(dialect, { database, env: stripeEnv(hosted) });
+      pages.webhookUrl = `${app.url}/api/stripe/webhook`;
+    });
+    afterAll(async () => {
+      await app?.close();
+      await hosted?.close();
+    });
+
+    it('checkout, pay, the signed webhook, and the plan is on the company before the customer is back on /success', async () => {
+      const c = await companyWithPeople(t, 'Nu Nails');
+      const started = await checkout(app, c.admin.token, { company_id: c.companyId, product_id: 'standard' });
+      expect(started.status, started.text).toBe(200);
+      expect(started.body.url).toMatch(new RegExp(`^${hosted.url}/c/pay/cs_fake_\\d+$`));
+      const pageRes = await fetch(started.body.url);
+      expect(pageRes.status).toBe(200);
+      expect(await pageRes.text()).toContain(PRICES.standard);
+      expect((await company(c.companyId)).subscription_plan).toBe('trial');
+
+      const paid = await fetch(`${started.body.url}/complete`, { method: 'POST', redirect: 'manual' });
+      expect(paid.status).toBe(303);
+      expect(paid.headers.get('location')).toMatch(new RegExp(`^${APP_URL}/success\\?session_id=cs_fake_\\d+$`));
+      const row = await company(c.companyId);
+      const [sub] = [...hosted.subscriptions.values()];
+      expect(row).toMatchObject({ subscription_plan: 'standard', stripe_subscription_id: sub.id, stripe_customer_id: sub.customer });
+      expect(Date.parse(row.subscription_expires_at!)).toBeGreaterThan(Date.now() + 29 * DAY * 1000);
+
+      // Paying again (a double click) sends no second event; the portal is now the way in.
+      const again = await fetch(`${started.body.url}/complete`, { method: 'POST', redirect: 'manual' });
+      expect(again.status).toBe(303);
+      expect(hosted.subscriptions.size).toBe(1);
+      const portalRes = await app.call('POST', '/billing/portal', { token: c.admin.token, body: { company_id: c.companyId } });
+      expect(portalRes.status).toBe(200);
+      const portalPage = await fetch(portalRes.body.url);
+      expect(await portalPage.text()).toContain(`${APP_URL}/company-settings`);
+    });
+  });
+
   describe('POST /stripe/webhook', () => {
     let sub: FakeSubscription;
     let subscriber: TestCompany;
