@@ -85,6 +85,8 @@ describe.each(testDialects())('security headers (%s)', (dialect) => {
       const res = await get(http, p);
       const csp = directives(res.headers.get('content-security-policy'));
       expect(csp['frame-ancestors']).toBe('*');
+      // The company's logo, wherever it is hosted.
+      expect(csp['img-src']).toBe("'self' data: blob: https: http:");
       expect(csp['script-src']).toBe("'self'");
       expect(res.headers.get('x-frame-options')).toBeNull();
     }

@@ -31,7 +31,8 @@ function originOf(url: string | null | undefined): string | null {
  * - scripts only from this origin (the built chunks and the service worker; no inline script, no eval);
  * - styles from this origin plus inline ones: FullCalendar and React's `style` props write styles at
  *   run time (a style cannot run code, so the XSS protection stays in script-src);
- * - images from this origin, data: and blob: (generated icons, QR codes, previews);
+ * - images from this origin, data:, blob: and any http(s) address: a company's logo is a URL it
+ *   chose (company.schema.ts accepts any http(s) URL), shown on its booking page;
  * - API calls to this origin and to the configured API origins;
  * - the service worker and the manifest from this origin;
  * - no plugins, no <base> elsewhere, forms only to this origin (Stripe's checkout is a navigation);
@@ -43,7 +44,7 @@ export function contentSecurityPolicy(path: string, apiOrigins: string[] = []): 
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    "img-src 'self' data: blob: https: http:",
     "font-src 'self' data:",
     `connect-src ${connect}`,
     "worker-src 'self'",
