@@ -1,6 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { STAFF_ROLES, arg, prepared, type DbOrTx } from '@bookwell/db';
+import { PostgresAdapter, sql, type ExpressionBuilder } from 'kysely';
+import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import type { BusyAppointment, DayHours } from './availability.ts';
 
 export interface BookingCompany {
@@ -210,26 +211,169 @@ function collect(rows: BusyRow[]): BusyAppointment[] {
   return out;
 }
 
+/**
+ * What "any employee" slots of one service depend on, in one read bounded at both ends by the
+ * (company_id, start_time) index: the booked appointments of the staff who perform the service (any
+ * of them may be given the booking) and every booking of the service (its capacity), each with all
+ * its services. The rest of the company's day (other staff's other services) is never turned into
+ * rows. Exported as a builder for the query-plan test.
+ */
+export function qualifiedAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'>) {
+  return busyAppointmentsQuery(db, f).where((eb) =>
+    eb.or([
+      eb.exists(
+        eb
+          .selectFrom('appointment_service_types as own')
+          .select('own.appointment_id')
+          .whereRef('own.appointment_id', '=', 'a.id')
+          .where('own.service_type_id', '=', f.serviceTypeId),
+      ),
+      eb(
+        'a.employee_id',
+        'in',
+        eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', f.serviceTypeId),
+      ),
+      eb.not(eb.exists(eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', f.serviceTypeId))),
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Packed reads (SQLite). better-sqlite3 spends about 2 µs turning each result row into a JS object,
+// which for the hundreds of rows of a 30-day window is most of a request; the same rows folded into
+// one text value by group_concat cost a few µs in all, and are split here in one typed scan.
+// Fields are separated by the ASCII unit separator and rows by the record separator, which no
+// id or timestamp contains. PostgreSQL returns timestamps as its own type, so there the rows are read as rows.
+
+type Packed = { packed: string | null };
+
+function isPostgres(db: DbOrTx): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** A nullable id as packed text ('' for null). */
+function packedId(text: string): number | null {
+  return text === '' ? null : Number(text);
+}
+
+/** Packed 'id start end employee service' rows into BusyRow objects. */
+function unpackBusy(packed: string | null): BusyRow[] {
+  if (!packed) return [];
+  const out: BusyRow[] = [];
+  for (const row of packed.split(ROW)) {
+    const [id, start_time, end_time, employee, service] = row.split(FIELD);
+    out.push({ id: Number(id), start_time, end_time, employee_id: packedId(employee), service_type_id: packedId(service) });
+  }
+  return out;
+}
+
+const PACK_BUSY = sql<
+  string | null
+>`group_concat(a.id || char(31) || a.start_time || char(31) || a.end_time || char(31) || ifnull(a.employee_id, '') || char(31) || ifnull(ast.service_type_id, ''), char(30))`;
+const PACK_OWN = sql<
+  string | null
+>`group_concat(a.id || char(31) || a.start_time || char(31) || a.end_time || char(31) || char(31) || ifnull(x.service_type_id, ''), char(30))`;
+const PACK_SERVICE = sql<string | null>`group_concat(s.appointment_id || char(31) || s.start_time || char(31) || s.end_time, char(30))`;
+const FIELD = '\x1f';
+const ROW = '\x1e';
+
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, BusyRow>((db) =>
   busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
 );
+const busyPacked = prepared<BusyArgs, Packed>((db) =>
+  busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) })
+    .clearSelect()
+    .select(PACK_BUSY.as('packed')),
+);
 
 export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyAppointment[]> {
-  return collect(await busyRows(db, [f.companyId, f.startFrom, f.startBefore]));
+  const args: BusyArgs = [f.companyId, f.startFrom, f.startBefore];
+  return collect(isPostgres(db) ? await busyRows(db, args) : unpackBusy((await busyPacked(db, args))[0]?.packed ?? null));
+}
+
+type QualifiedArgs = [companyId: number, serviceTypeId: number, startFrom: string, startBefore: string];
+const qualifiedRowsInRange = prepared<QualifiedArgs, BusyRow>((db) =>
+  qualifiedAppointmentsQuery(db, { companyId: arg(0), serviceTypeId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
+);
+const qualifiedPacked = prepared<QualifiedArgs, Packed>((db) =>
+  qualifiedAppointmentsQuery(db, { companyId: arg(0), serviceTypeId: arg(1), startFrom: arg(2), startBefore: arg(3) })
+    .clearSelect()
+    .select(PACK_BUSY.as('packed')),
+);
+
+/** See qualifiedAppointmentsQuery: the appointments "any employee" slots of a service depend on. */
+export async function qualifiedAppointments(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'>): Promise<BusyAppointment[]> {
+  const args: QualifiedArgs = [f.companyId, f.serviceTypeId, f.startFrom, f.startBefore];
+  return collect(isPostgres(db) ? await qualifiedRowsInRange(db, args) : unpackBusy((await qualifiedPacked(db, args))[0]?.packed ?? null));
 }
 
 type ServiceArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
 const serviceTimes = prepared<ServiceArgs, { start_time: string; end_time: string }>((db) =>
   serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, false),
 );
-const serviceTimesWithIds = prepared<ServiceArgs, { id: number; start_time: string; end_time: string }>((db) =>
+const serviceTimesWithIdsAsRows = prepared<ServiceArgs, { id: number; start_time: string; end_time: string }>((db) =>
   serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true),
 );
-const employeeRows = prepared<
-  [employeeId: number, companyId: number, startFrom: string, startBefore: string],
-  Omit<BusyRow, 'employee_id'>
->((db) => employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }));
+const serviceTimesPacked = prepared<ServiceArgs, Packed>((db) =>
+  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true)
+    .clearSelect()
+    .select(PACK_SERVICE.as('packed')),
+);
+/** One service's bookings in a range with their appointment ids (packed on SQLite). */
+async function serviceTimesWithIds(db: DbOrTx, args: ServiceArgs): Promise<{ id: number; start_time: string; end_time: string }[]> {
+  if (isPostgres(db)) return serviceTimesWithIdsAsRows(db, args);
+  const packed = (await serviceTimesPacked(db, args))[0]?.packed;
+  if (!packed) return [];
+  return packed.split(ROW).map((row) => {
+    const [id, start_time, end_time] = row.split(FIELD);
+    return { id: Number(id), start_time, end_time };
+  });
+}
+type EmployeeArgs = [employeeId: number, companyId: number, startFrom: string, startBefore: string];
+const employeeRowsAsRows = prepared<EmployeeArgs, Omit<BusyRow, 'employee_id'>>((db) =>
+  employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
+);
+const employeePacked = prepared<EmployeeArgs, Packed>((db) =>
+  employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) })
+    .clearSelect()
+    .select(PACK_OWN.as('packed')),
+);
+/** One employee's booked appointments in a range, one row per service (packed on SQLite). */
+async function employeeRows(db: DbOrTx, args: EmployeeArgs): Promise<Omit<BusyRow, 'employee_id'>[]> {
+  return isPostgres(db) ? employeeRowsAsRows(db, args) : unpackBusy((await employeePacked(db, args))[0]?.packed ?? null);
+}
+
+/** One employee's booked appointments starting in a range, each with all its services. */
+export async function employeeAppointments(
+  db: DbOrTx,
+  f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
+): Promise<BusyAppointment[]> {
+  const employeeId = f.employeeId;
+  return collect(
+    (await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })),
+  );
+}
+
+/** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
+export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
+  const serviceTypeIds = [f.serviceTypeId];
+  return (await serviceTimesWithIds(db, [f.serviceTypeId, f.startFrom, f.startBefore])).map((r) => ({
+    id: r.id,
+    start: r.start_time,
+    end: r.end_time,
+    employeeId: null,
+    serviceTypeIds,
+  }));
+}
+
+/** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
+export function mergeOwn(own: BusyAppointment[], service: readonly BusyAppointment[]): BusyAppointment[] {
+  const ownIds = new Set(own.map((a) => a.id));
+  const out = own.slice();
+  for (const a of service) if (!ownIds.has(a.id)) out.push(a);
+  return out;
+}
 
 /**
  * What the slots of one service (and optionally one employee) depend on: the service's bookings
@@ -241,18 +385,8 @@ export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyA
     const rows = await serviceTimes(db, range);
     return rows.map((r) => ({ start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] }));
   }
-  const employeeId = f.employeeId;
-  const own = collect(
-    (await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })),
-  );
-  const ownIds = new Set(own.map((a) => a.id));
-  const out = own;
-  for (const r of await serviceTimesWithIds(db, range)) {
-    // The employee's own appointments of this service are already in, with all their services.
-    if (!ownIds.has(r.id))
-      out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] });
-  }
-  return out;
+  const [own, service] = await Promise.all([employeeAppointments(db, { ...f, employeeId: f.employeeId }), serviceAppointments(db, f)]);
+  return mergeOwn(own, service);
 }
 
 // How many booked appointments of a service overlap [start, end): an upper bound of how many run at
@@ -349,6 +483,53 @@ const peopleHoursRows = prepared<[companyId: number], HoursRow>((db) =>
     .where('company_id', '=', arg(0))
     .where('user_id', 'is not', null),
 );
+// The staff who perform a service: those assigned to it, or everyone when nobody is (see qualifiedStaff).
+const performs = (serviceTypeId: number) => (eb: ExpressionBuilder<Database, 'operating_hours'>) =>
+  eb.or([
+    eb('user_id', 'in', eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', serviceTypeId)),
+    eb.not(eb.exists(eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', serviceTypeId))),
+  ]);
+// Narrower reads of people's hours (a company's 50 staff have 700 rows of them with breaks, and
+// turning rows into objects is most of their cost): one person's, or the performers' of one weekday.
+const personHoursRows = prepared<[companyId: number, userId: number], HoursRow>((db) =>
+  db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('user_id', '=', arg(1))
+    .where('company_id', '=', arg(0)),
+);
+const performersHoursRows = prepared<[companyId: number, serviceTypeId: number], HoursRow>((db) =>
+  db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', arg(0))
+    .where('user_id', 'is not', null)
+    .where(performs(arg(1))),
+);
+const performersDayRows = prepared<[companyId: number, serviceTypeId: number, weekday: number], HoursRow>((db) =>
+  db
+    .selectFrom('operating_hours')
+    .select(['user_id', 'day_of_week', 'open_time', 'close_time', 'is_closed'])
+    .where('company_id', '=', arg(0))
+    .where('day_of_week', '=', arg(2))
+    .where('user_id', 'is not', null)
+    .where(performs(arg(1))),
+);
+
+/**
+ * Whose hours loadSchedules reads: everyone's (true), nobody's (false), one person's, or those of
+ * the staff who perform a service (on one ISO weekday only, when given: a single date's question).
+ */
+export type SchedulePeople = boolean | { employeeId: number } | { serviceTypeId: number; weekday?: number };
+
+function peopleRows(db: DbOrTx, companyId: number, people: SchedulePeople): Promise<HoursRow[]> {
+  if (people === false) return Promise.resolve([]);
+  if (people === true) return peopleHoursRows(db, [companyId]);
+  if ('employeeId' in people) return personHoursRows(db, [companyId, people.employeeId]);
+  if (people.weekday === undefined) return performersHoursRows(db, [companyId, people.serviceTypeId]);
+  return performersDayRows(db, [companyId, people.serviceTypeId, people.weekday]);
+}
+
 const overrideRows = prepared<[companyId: number, from: string, to: string], OverrideRow>((db) =>
   db
     .selectFrom('date_overrides')
@@ -399,15 +580,15 @@ function overrideIntervals(row: OverrideRow): DayHours[] {
  * (if they have any rows) replaced by their override (time off). `forDate(date, weekday, userId)`
  * answers one date for the company and, with a user id, that person.
  */
-export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: boolean) {
-  const [companyRows, peopleRows, overrides] = await Promise.all([
+export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: SchedulePeople) {
+  const [companyRows, personRows, overrides] = await Promise.all([
     companyHoursRows(db, [companyId]),
-    withPeople ? peopleHoursRows(db, [companyId]) : Promise.resolve([] as HoursRow[]),
+    peopleRows(db, companyId, withPeople),
     overrideRows(db, [companyId, from, to]),
   ]);
   const companyWeek = weekIntervals(companyRows);
   const byPerson = new Map<number, HoursRow[]>();
-  for (const r of peopleRows) {
+  for (const r of personRows) {
     const list = byPerson.get(r.user_id!) ?? [];
     list.push(r);
     byPerson.set(r.user_id!, list);
@@ -422,6 +603,15 @@ export async function loadSchedules(db: DbOrTx, companyId: number, from: string,
     else personOverrides.set(`${o.user_id}|${o.date}`, overrideIntervals(o));
   }
   return {
+    /**
+     * Adds one person's hours after the fact (loaded with people = false or a narrower set): a caller
+     * that asks candidates one by one reads only the hours of those it asks.
+     */
+    async addPerson(userId: number): Promise<void> {
+      if (personWeeks.has(userId)) return;
+      const rows = await personHoursRows(db, [companyId, userId]);
+      if (rows.length > 0) personWeeks.set(userId, weekIntervals(rows));
+    },
     forDate(date: string, weekday: number, userId: number | null): DaySchedule {
       const company = companyOverrides.get(date) ?? companyWeek[weekday];
       if (userId === null) return { company, employee: undefined };

@@ -14,12 +14,15 @@ import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.t
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { bookableSlots, slotsForAnyEmployee, windowDates, type BusyAppointment, type Candidate, type Slot } from './availability.ts';
 import {
-  busyAppointments,
+  employeeAppointments,
   findCompanyStaffMember,
   findCompanyWithService,
   loadSchedules,
   MAX_BUFFER_MINUTES,
+  mergeOwn,
+  qualifiedAppointments,
   qualifiedStaff,
+  serviceAppointments,
   serviceBuffers,
   slotAppointments,
   startBound,
@@ -119,17 +122,22 @@ async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: Availabi
  * read bounded at both ends, reaching the widest buffer further both ways (a booking starting after
  * the last day can hold time before it).
  */
-async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
+function rangeOver(t: Target, first: string, last: string) {
   const tz = t.company.timezone;
-  const range = {
+  return {
     companyId: t.company.id,
     startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + MAX_BUFFER_MINUTES),
     startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + MAX_BUFFER_MINUTES * 60_000).toISOString(),
   };
+}
+
+async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
+  const range = rangeOver(t, first, last);
   const [busy, buffers] = await Promise.all([
-    // "Any employee" needs every candidate's appointments: the company's whole range.
+    // "Any employee" needs the appointments of the staff who perform the service and the service's
+    // bookings, never the rest of the company's day.
     t.employeeId === null
-      ? busyAppointments(deps.db, range)
+      ? qualifiedAppointments(deps.db, { ...range, serviceTypeId: t.service.id })
       : slotAppointments(deps.db, { ...range, serviceTypeId: t.service.id, employeeId: t.employeeId }),
     serviceBuffers(deps.db, t.company.id),
   ]);
@@ -180,8 +188,10 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
     });
     if (q.date < window[0] || q.date > window[window.length - 1]) return answer([]);
     if (t.employeeId !== null && !t.qualified.includes(t.employeeId)) return answer([]);
-    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, true);
     const weekday = isoWeekday(tz, q.date);
+    // Only the hours of whoever can take the booking: the chosen employee, or the service's performers that weekday.
+    const people = t.employeeId === null ? { serviceTypeId: t.service.id, weekday } : { employeeId: t.employeeId };
+    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people);
     const hours = schedules.forDate(q.date, weekday, t.employeeId);
     if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
     const busy = await busyOver(deps, t, q.date, q.date);
@@ -197,106 +207,89 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
     if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
     if (t.employeeId !== null && !t.qualified.includes(t.employeeId))
       return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
-    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], true);
-    const hoursOf = new Map(window.map((date) => [date, schedules.forDate(date, isoWeekday(tz, date), t.employeeId)]));
-    const open = window.filter((date) => {
-      const h = hoursOf.get(date)!;
-      return h.company.length > 0 && h.employee?.length !== 0;
-    });
-    if (open.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
-    if (t.employeeId === null) return anyEmployeeDates(deps, t, schedules, open, window, at, q.duration_minutes);
-
-    const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + MAX_BUFFER_MINUTES) * 60_000;
-    const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
-    // One bounded query for the whole window, then each day takes its share by binary search.
-    const busy = await busyOver(deps, t, open[0], open[open.length - 1]);
-    const starts = busy.map((a) => parseInstant(a.start));
-    const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
-    const sortedStarts = order.map((i) => starts[i]);
-    const sorted = order.map((i) => busy[i]);
-    const lowerBound = (x: number) => {
-      let lo = 0;
-      let hi = sortedStarts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (sortedStarts[mid] < x) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-
-    const dates: string[] = [];
-    let firstOffered: string | undefined;
-    for (const date of open) {
-      const day = localDayBounds(tz, date);
-      const from = lowerBound(parseInstant(day.start) - lookbackMs);
-      const to = lowerBound(parseInstant(day.end) + lookaheadMs);
-      const candidates = candidatesOn(t, schedules, date, isoWeekday(tz, date));
-      // Only the first date with a slot needs its earliest one (the cache's deadline); later dates only whether one exists.
-      const slots = slotsOf(
-        t,
-        date,
-        hoursOf.get(date)!,
-        sorted.slice(from, to),
-        at,
-        q.duration_minutes,
-        1,
-        candidates,
-        firstOffered !== undefined,
-      );
-      if (slots.length) dates.push(date);
-      firstOffered ??= slots[0]?.start;
-    }
+    // The candidates' own hours are read as each is asked (datesWithSlot), usually one or two of them.
+    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], false);
+    const weekdays = new Map(window.map((date) => [date, isoWeekday(tz, date)]));
+    const open = window.filter((date) => schedules.forDate(date, weekdays.get(date)!, null).company.length > 0);
+    const { dates, firstOffered } = await datesWithSlot(deps, t, schedules, weekdays, open, at, q.duration_minutes);
     return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
   });
 }
 
 /**
- * The dates for "any employee": reading the whole company's window would be most of the cost, so
- * each date reads only what it needs. The first date with a slot reads its day company-wide (its
- * earliest start across every candidate bounds the cache); every later date asks candidates one by
- * one, each read its own and the service's bookings of that day, and stops at the first with a slot.
+ * The open dates on which someone who can take the booking (the chosen employee, or one of the
+ * service's performers for "any employee") has a slot. The service's bookings over the dates are
+ * one read; then each candidate in turn reads their own appointments over the dates still
+ * undecided (one read each) and every such date stops at its first slot, so a date is settled by
+ * the first candidate free that day and usually the first candidate settles nearly every date.
+ * The first slot found on the earliest date bounds the cache: every offered time on a later date
+ * comes after it, and the earliest date keeps a slot until it passes.
  */
-async function anyEmployeeDates(
+async function datesWithSlot(
   deps: AvailabilityDeps,
   t: Target,
   schedules: Schedules,
+  weekdays: ReadonlyMap<string, number>,
   open: string[],
-  window: string[],
   at: Date,
   durationMinutes: number | undefined,
-) {
+): Promise<{ dates: string[]; firstOffered: string | undefined }> {
+  if (open.length === 0) return { dates: [], firstOffered: undefined };
   const tz = t.company.timezone;
-  const dates: string[] = [];
-  let firstOffered: string | undefined;
-  for (const date of open) {
-    const weekday = isoWeekday(tz, date);
-    const hours = schedules.forDate(date, weekday, null);
-    const candidates = candidatesOn(t, schedules, date, weekday)!;
-    if (firstOffered === undefined) {
-      const slots = slotsOf(t, date, hours, await busyOver(deps, t, date, date), at, durationMinutes, 1, candidates);
-      if (slots.length) dates.push(date);
-      firstOffered = slots[0]?.start;
-      continue;
+  const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + MAX_BUFFER_MINUTES) * 60_000;
+  const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
+  const [service, buffers] = await Promise.all([
+    serviceAppointments(deps.db, { ...rangeOver(t, open[0], open[open.length - 1]), serviceTypeId: t.service.id }),
+    serviceBuffers(deps.db, t.company.id),
+  ]);
+  withBuffers(service, buffers);
+  const byDay = dayShares(tz, service, lookbackMs, lookaheadMs);
+  // Employees only take slots away: a date without a slot for the service alone (capacity, hours,
+  // notice; today after closing) has none for anyone, and no candidate needs to read anything for it.
+  const anyone: Target = { ...t, employeeId: null };
+  let undecided = open.filter(
+    (date) => slotsOf(anyone, date, schedules.forDate(date, weekdays.get(date)!, null), byDay(date), at, durationMinutes, 1).length > 0,
+  );
+  const found = new Map<string, string>();
+  for (const id of t.employeeId === null ? t.qualified : [t.employeeId]) {
+    if (undecided.length === 0) break;
+    await schedules.addPerson(id);
+    const mine = undecided.filter((date) => schedules.forDate(date, weekdays.get(date)!, id).employee?.length !== 0);
+    if (mine.length === 0) continue;
+    const own = withBuffers(
+      await employeeAppointments(deps.db, { ...rangeOver(t, mine[0], mine[mine.length - 1]), employeeId: id }),
+      buffers,
+    );
+    const share = dayShares(tz, mergeOwn(own, service), lookbackMs, lookaheadMs);
+    const one: Target = { ...t, employeeId: id };
+    for (const date of mine) {
+      const slots = slotsOf(one, date, schedules.forDate(date, weekdays.get(date)!, id), share(date), at, durationMinutes, 1);
+      if (slots.length) found.set(date, slots[0].start);
     }
-    for (const c of candidates) {
-      const personal = schedules.forDate(date, weekday, c.id).employee;
-      if (personal?.length === 0) continue;
-      const one: Target = { ...t, employeeId: c.id };
-      const slots = slotsOf(
-        one,
-        date,
-        { company: hours.company, employee: personal },
-        await busyOver(deps, one, date, date),
-        at,
-        durationMinutes,
-        1,
-      );
-      if (slots.length) {
-        dates.push(date);
-        break;
-      }
-    }
+    undecided = undecided.filter((date) => !found.has(date));
   }
-  return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
+  const dates = open.filter((date) => found.has(date));
+  return { dates, firstOffered: dates.length ? found.get(dates[0]) : undefined };
+}
+
+/** Bookings sorted by start once; each local date then takes the share that can touch it by binary search. */
+function dayShares(tz: string, busy: BusyAppointment[], lookbackMs: number, lookaheadMs: number) {
+  const starts = busy.map((a) => parseInstant(a.start));
+  const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
+  const sortedStarts = Float64Array.from(order, (i) => starts[i]);
+  const sorted = order.map((i) => busy[i]);
+  const lowerBound = (x: number) => {
+    let lo = 0;
+    let hi = sortedStarts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sortedStarts[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return (date: string) => {
+    const day = localDayBounds(tz, date);
+    return sorted.slice(lowerBound(parseInstant(day.start) - lookbackMs), lowerBound(parseInstant(day.end) + lookaheadMs));
+  };
 }

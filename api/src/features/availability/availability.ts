@@ -171,6 +171,22 @@ export function windowDates(timezone: string, now: Date, windowDays: number = DE
 
 /** The start times a customer may book for one service on one local date, in wall-clock order. */
 export function bookableSlots(q: SlotQuery): Slot[] {
+  return slotsForPeople(q, [{ id: q.employeeId ?? null, hours: q.employeeHours }]);
+}
+
+/** Whose bookings and hours a slot must fit: one employee (or nobody: id null), or the candidates of "any employee". */
+interface Person {
+  id: number | null;
+  /** undefined: the company's hours. */
+  hours: Hours | undefined;
+}
+
+/**
+ * The start times at least one of `people` could take, in wall-clock order, in one pass: the
+ * day's grid, the notice and the service's capacity are worked out once, and each start asks the
+ * people in turn until one is free (within their hours, clear of their own holds).
+ */
+function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
   const increment = positiveInteger(q.incrementMinutes, 'incrementMinutes');
   const duration = q.durationMinutes;
   if (!Number.isFinite(duration) || duration <= 0) {
@@ -182,20 +198,31 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const day = localDay(q.timezone, q.date);
 
   const companyList = intervalsInMinutes(q.companyHours, 'company');
-  const personalList = q.employeeHours === undefined ? null : intervalsInMinutes(q.employeeHours, 'employee');
+  const personalLists = people.map((p) => (p.hours === undefined ? null : intervalsInMinutes(p.hours, 'employee')));
   const before = minutesOf(q.bufferBeforeMinutes, 'bufferBeforeMinutes') * MINUTE;
   const after = minutesOf(q.bufferAfterMinutes, 'bufferAfterMinutes') * MINUTE;
   const notice = minutesOf(q.minNoticeMinutes, 'minNoticeMinutes') * MINUTE;
 
   const today = localDateOf(q.timezone, now);
   if (q.date < today || windowDays === 0 || q.date > addDays(today, windowDays - 1)) return [];
-  if (companyList.length === 0 || (personalList !== null && personalList.length === 0) || q.capacity < 1) return [];
+  if (companyList.length === 0 || q.capacity < 1) return [];
   const reach = (minute: number) => instantReaching(day, day.wallMidnight + minute * MINUTE);
-  const personal = (personalList ?? [{ open: 0, close: 24 * 60 }]).map((p) => ({
-    open: p.open,
-    opensAt: reach(p.open),
-    closesAt: reach(p.close),
-  }));
+  // People who do not work that day can take nothing.
+  const working = people
+    .map((p, i) => ({ id: p.id, list: personalLists[i] }))
+    .filter((p) => p.list === null || p.list.length > 0)
+    .map((p) => ({
+      id: p.id,
+      personal: (p.list ?? [{ open: 0, close: 24 * 60 }]).map((h) => ({ open: h.open, opensAt: reach(h.open), closesAt: reach(h.close) })),
+      busy: [] as { start: number; end: number }[],
+      groups: [] as { start: number; end: number; own: number }[],
+      busySet: null as IntervalSet | null,
+      groupSet: null as IntervalSet | null,
+    }));
+  if (working.length === 0) return [];
+  type Working = (typeof working)[number];
+  const fitsHours = (p: Working, minute: number, start: number, end: number) =>
+    p.personal.some((h) => minute >= h.open && start >= h.opensAt && end <= h.closesAt);
   // Each company interval anchors its own grid (the grid starts again after a break), so every
   // employee's slots line up with the company's; personal hours only narrow which starts are offered.
   const grids = companyList.map((c) => ({ open: c.open, close: c.close, opensAt: reach(c.open), closesAt: reach(c.close) }));
@@ -203,7 +230,7 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const earliestStart = now + notice;
 
   // A start is a candidate when it exists on the local clock, is not too soon, and its whole duration
-  // fits in one company interval and one of the employee's; candidates are produced lazily so a
+  // fits in one company interval and someone's hours; candidates are produced lazily so a
   // caller asking for one slot stops early. Minutes only grow, so overlapping intervals offer a time once.
   let lastMinute = -1;
   const nextCandidate = (g: number, fromMinute: number): { g: number; minute: number; start: number } | null => {
@@ -214,7 +241,7 @@ export function bookableSlots(q: SlotQuery): Slot[] {
         const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
         if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
         if (start < earliestStart || start < c.opensAt || start + durationMs > c.closesAt) continue;
-        if (!personal.some((p) => minute >= p.open && start >= p.opensAt && start + durationMs <= p.closesAt)) continue;
+        if (!working.some((p) => fitsHours(p, minute, start, start + durationMs))) continue;
         lastMinute = minute;
         return { g, minute, start };
       }
@@ -229,31 +256,41 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   const earliest = first.start - before;
   const latest = Math.max(...grids.map((c) => c.closesAt)) + after;
   const serviceId = q.serviceTypeId;
-  const employeeId = q.employeeId ?? null;
+  const byId = new Map<number, Working>();
+  for (const p of working) if (p.id !== null) byId.set(p.id, p);
   const serviceStarts: number[] = [];
   const serviceEnds: number[] = [];
-  const employeeBusy: { start: number; end: number }[] = [];
-  const employeeGroups: { start: number; end: number; own: number }[] = [];
   for (const a of q.appointments) {
     const forService = a.serviceTypeIds.includes(serviceId);
-    const forEmployee = employeeId !== null && a.employeeId === employeeId;
-    if ((!forService && !forEmployee) || !isBooked(a)) continue;
-    if (parseInstant(a.end) <= parseInstant(a.start)) continue; // an empty appointment occupies nothing
-    const { start, end } = heldRange(a);
+    const owner = a.employeeId === null ? undefined : byId.get(a.employeeId);
+    if ((!forService && owner === undefined) || !isBooked(a)) continue;
+    const ownStart = parseInstant(a.start);
+    const ownEnd = parseInstant(a.end);
+    if (ownEnd <= ownStart) continue; // an empty appointment occupies nothing
+    const start = ownStart - (a.bufferBeforeMinutes ?? 0) * MINUTE;
+    const end = ownEnd + (a.bufferAfterMinutes ?? 0) * MINUTE;
     if (end <= earliest || start >= latest) continue;
     if (forService) {
       serviceStarts.push(start);
       serviceEnds.push(end);
     }
-    if (forEmployee) {
-      if (a.serviceTypeIds.every((id) => id === serviceId) && a.serviceTypeIds.length > 0)
-        employeeGroups.push({ start, end, own: parseInstant(a.start) });
-      else employeeBusy.push({ start, end });
+    if (owner !== undefined) {
+      if (a.serviceTypeIds.every((id) => id === serviceId) && a.serviceTypeIds.length > 0) owner.groups.push({ start, end, own: ownStart });
+      else owner.busy.push({ start, end });
     }
   }
   const full = new IntervalSet(fullPeriods(serviceStarts, serviceEnds, q.capacity));
-  const busy = new IntervalSet(employeeBusy);
-  const groups = new IntervalSet(employeeGroups);
+  for (const p of working) {
+    p.busySet = new IntervalSet(p.busy);
+    p.groupSet = new IntervalSet(p.groups);
+  }
+  // Free: within their hours, no other hold of theirs meets this one's; they may join only a session
+  // of this service that starts at the same instant (any other of their sessions whose hold meets
+  // this one's is a clash: rare, checked one by one).
+  const free = (p: Working, minute: number, start: number, end: number, heldStart: number, heldEnd: number) =>
+    fitsHours(p, minute, start, end) &&
+    !p.busySet!.overlaps(heldStart, heldEnd) &&
+    !(p.groupSet!.overlaps(heldStart, heldEnd) && p.groups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start));
 
   const limit = q.limit ?? Infinity;
   const slots: Slot[] = [];
@@ -264,15 +301,12 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   ) {
     const start = c.start;
     const end = start + durationMs;
-    // The held range (buffers included) may not meet another hold of the employee or a full period of the service.
+    // The held range (buffers included) may not meet a full period of the service, and someone must be free for it.
     const heldStart = start - before;
     const heldEnd = end + after;
-    if (full.overlaps(heldStart, heldEnd) || busy.overlaps(heldStart, heldEnd)) continue;
-    // The employee may join only a session of this service that starts at the same instant; any other
-    // of their sessions whose hold meets this one's is a clash (rare: checked one by one).
-    if (groups.overlaps(heldStart, heldEnd) && employeeGroups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start))
-      continue;
+    if (full.overlaps(heldStart, heldEnd)) continue;
     const minute = c.minute;
+    if (!working.some((p) => free(p, minute, start, end, heldStart, heldEnd))) continue;
     const h = Math.floor(minute / 60);
     const mm = pad2(minute % 60);
     slots.push({
@@ -352,6 +386,24 @@ export interface Candidate {
  * `anyWillDo` (the date picker's "is anything left?") the first candidate with a slot answers alone.
  */
 export function slotsForAnyEmployee(q: SlotQuery, candidates: readonly Candidate[], anyWillDo = false): Slot[] {
+  const company = intervalsInMinutes(q.companyHours, 'company');
+  // One pass over the day asks each start of every candidate, which is the union of their slots when
+  // the company's intervals are disjoint (as stored: overlapping ones are refused). Overlapping
+  // intervals, only possible in direct calls, take the candidates one by one as the definition says.
+  let disjoint = true;
+  let reached = -Infinity;
+  for (const c of company) {
+    if (c.open < reached) disjoint = false;
+    reached = Math.max(reached, c.close);
+  }
+  if (disjoint) {
+    const slots = slotsForPeople(q, candidates);
+    return anyWillDo ? slots.slice(0, q.limit ?? slots.length) : slots;
+  }
+  return eachCandidate(q, candidates, anyWillDo);
+}
+
+function eachCandidate(q: SlotQuery, candidates: readonly Candidate[], anyWillDo: boolean): Slot[] {
   // Each candidate needs only the service's bookings and their own: split once, not per candidate.
   const forService: BusyAppointment[] = [];
   const byEmployee = new Map<number, BusyAppointment[]>();
