@@ -1,0 +1,525 @@
+// `npm run bench -- --mixed`: a busy morning instead of a quiet read loop (issue 15, point 6).
+// 1,000 companies, each with 3 staff, 3 services, opening hours and about 4 appointments a day over
+// the next 4 weeks; requests are spread over the companies with a Zipf skew (a few popular booking
+// pages, a long tail), 90% availability reads (slots and dates), 10% writes (public bookings and
+// staff moving an appointment). Latencies are measured per request by our own client, so reads and
+// writes get their own percentiles. The same load runs again with `Accept-Encoding: gzip, br`, as
+// browsers send it, to show what compression costs on small JSON (docs/decisions/25-compression.md).
+// Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
+// database is checked for double bookings over everything written.
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { DateTime } from 'luxon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
+import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
+import { spawnServer } from '../../api/src/testing/process.ts';
+
+const TZ = 'America/New_York';
+const STAFF = 3;
+const SERVICES = [
+  { duration: 30, capacity: 1 },
+  { duration: 60, capacity: 1 },
+  { duration: 45, capacity: 3 },
+];
+const PER_DAY = 4;
+const DAYS = 28;
+
+interface Company {
+  id: number;
+  staffIds: number[];
+  serviceIds: number[];
+  token: string;
+  /** Future appointments (30-minute service) staff may move. */
+  movable: number[];
+}
+
+/** Zipf(s) over ranks 1..n: the chance of rank k is proportional to 1/k^s. */
+function zipf(n: number, s: number): () => number {
+  const cdf: number[] = [];
+  let sum = 0;
+  for (let k = 1; k <= n; k++) cdf.push((sum += 1 / k ** s));
+  for (let k = 0; k < n; k++) cdf[k] /= sum;
+  return () => {
+    const u = Math.random();
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cdf[mid] < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+function percentiles(xs: number[]) {
+  if (xs.length === 0) return { count: 0 };
+  const s = Float64Array.from(xs).sort();
+  const at = (p: number) => Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
+  return { count: s.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(s[s.length - 1] * 100) / 100 };
+}
+
+function peakRssMb(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function chunked<T>(rows: T[], size: number, insert: (part: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
+}
+
+async function seed(h: DatabaseHandle, companies: number, now: Date): Promise<Company[]> {
+  const iso = now.toISOString();
+  const tag = crypto.randomBytes(3).toString('hex');
+  const companyRows = Array.from({ length: companies }, (_, i) => ({
+    name: `Mixed ${i}`,
+    slug: `mixed-${tag}-${i}`,
+    email: null,
+    logo_url: null,
+    timezone: TZ,
+    enable_employee_booking: 1,
+    time_increment_minutes: 30,
+    listed_publicly: 0,
+    hide_customer_names_in_feeds: 0,
+    subscription_plan: 'enterprise' as const,
+    subscription_expires_at: null,
+    stripe_customer_id: null,
+    stripe_subscription_id: null,
+    created_at: iso,
+    updated_at: iso,
+  }));
+  const companyIds: number[] = [];
+  await chunked(companyRows, 200, async (part) => {
+    for (const r of await h.db.insertInto('companies').values(part).returning('id').execute()) companyIds.push(r.id);
+  });
+  // Sessions need a password on the account (lib/auth.ts); one hash serves every seeded person.
+  const passwordHash = await hashPassword('mixed-bench-password');
+  const users = companyIds.flatMap((companyId) =>
+    Array.from({ length: STAFF }, (_, i) => ({
+      company_id: companyId,
+      name: `Staff ${i}`,
+      email: `staff${i}.${companyId}.${tag}@mixed.test`,
+      phone: null,
+      role: i === 0 ? ('admin' as const) : ('employee' as const),
+      password_hash: passwordHash,
+      token_version: 0,
+      archived_at: null,
+      created_at: iso,
+      updated_at: iso,
+    })),
+  );
+  const userIds: number[] = [];
+  await chunked(users, 500, async (part) => {
+    for (const r of await h.db.insertInto('users').values(part).returning('id').execute()) userIds.push(r.id);
+  });
+  const services = companyIds.flatMap((companyId) =>
+    SERVICES.map((s, i) => ({
+      company_id: companyId,
+      name: `Service ${i}`,
+      duration_minutes: s.duration,
+      price: 20,
+      hide_price: 0,
+      available_slots: s.capacity,
+      archived_at: null,
+      created_at: iso,
+      updated_at: iso,
+    })),
+  );
+  const serviceIds: number[] = [];
+  await chunked(services, 500, async (part) => {
+    for (const r of await h.db.insertInto('service_types').values(part).returning('id').execute()) serviceIds.push(r.id);
+  });
+  const hours = companyIds.flatMap((companyId) =>
+    Array.from({ length: 7 }, (_, d) => ({
+      company_id: companyId,
+      user_id: null,
+      day_of_week: d + 1,
+      is_closed: 0,
+      open_time: '09:00:00',
+      close_time: '17:00:00',
+    })),
+  );
+  await chunked(hours, 1000, (part) => h.db.insertInto('operating_hours').values(part).execute());
+
+  const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
+  const out: Company[] = companyIds.map((id, c) => ({
+    id,
+    staffIds: userIds.slice(c * STAFF, (c + 1) * STAFF),
+    serviceIds: serviceIds.slice(c * SERVICES.length, (c + 1) * SERVICES.length),
+    token: '',
+    movable: [],
+  }));
+  // PER_DAY appointments a day per company, each staff member on their own hour: no overlaps.
+  const appts: Record<string, unknown>[] = [];
+  const links: { company: number; service: number }[] = [];
+  out.forEach((co, c) => {
+    for (let d = 1; d <= DAYS; d++)
+      for (let k = 0; k < PER_DAY; k++) {
+        const start = today.plus({ days: d }).set({ hour: 9 + 2 * k + (c % 2) });
+        appts.push({
+          company_id: co.id,
+          user_id: null,
+          employee_id: co.staffIds[k % STAFF],
+          start_time: start.toUTC().toISO(),
+          end_time: start.plus({ minutes: 30 }).toUTC().toISO(),
+          description: null,
+          appointment_duration_option_id: null,
+          status: 'booked',
+          version: 1,
+          customer_name: 'Seeded Customer',
+          customer_email: null,
+          customer_phone: null,
+          sms_consent: 0,
+          created_by: co.staffIds[0],
+          created_at: iso,
+          updated_at: iso,
+        });
+        links.push({ company: c, service: co.serviceIds[0] });
+      }
+  });
+  for (let i = 0; i < appts.length; i += 400) {
+    const part = appts.slice(i, i + 400);
+    await h.db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx
+          .insertInto('appointments')
+          .values(part as never)
+          .returning('id')
+          .execute()
+      ).map((r) => r.id);
+      await trx
+        .insertInto('appointment_service_types')
+        .values(ids.map((id, j) => ({ appointment_id: id, service_type_id: links[i + j].service })))
+        .execute();
+      ids.forEach((id, j) => out[links[i + j].company].movable.push(id));
+    });
+  }
+  if (h.dialect === 'postgres') await sql`analyze`.execute(h.db);
+  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
+  for (const co of out) co.token = await issueToken(key, { id: co.staffIds[0], role: 'admin', company_id: co.id, token_version: 0 }, now);
+  return out;
+}
+
+interface Sample {
+  kind: 'read' | 'write';
+  ms: number;
+  status: number;
+}
+
+/** One request on a keep-alive agent; the body is read to its end. */
+function request(agent: http.Agent, base: URL, method: string, path: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; bytes: number; text: string }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: `/api${path}`,
+        agent,
+        headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+      },
+      (res) => {
+        let bytes = 0;
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          bytes += d.length;
+          if ((res.statusCode ?? 0) >= 400 && text.length < 300) text += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Workers that each send one request after another until `seconds` have passed. */
+async function drive(
+  base: URL,
+  connections: number,
+  seconds: number,
+  next: () => { kind: 'read' | 'write'; method: string; path: string; headers: Record<string, string>; body?: string },
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const samples: Sample[] = [];
+  let bytes = 0;
+  let errors = 0;
+  /** The first answer of each error status, to say what the refusals were. */
+  const firstErrors: Record<string, string> = {};
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const r = next();
+        const t0 = performance.now();
+        try {
+          const res = await request(agent, base, r.method, r.path, r.headers, r.body);
+          samples.push({ kind: r.kind, ms: performance.now() - t0, status: res.status });
+          bytes += res.bytes;
+          if (res.status >= 400) firstErrors[`${r.method} ${res.status}`] ??= res.text.slice(0, 200);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  agent.destroy();
+  return { samples, bytes, errors, firstErrors };
+}
+
+function statuses(samples: Sample[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of samples) out[s.status] = (out[s.status] ?? 0) + 1;
+  return out;
+}
+
+/** An employee in two overlapping booked appointments that are not one group session, or a service over its capacity. */
+async function doubleBookings(h: DatabaseHandle, since: string): Promise<number> {
+  const overlaps = await h.db
+    .selectFrom('appointments as a')
+    .innerJoin('appointments as b', (j) => j.onRef('a.employee_id', '=', 'b.employee_id').onRef('a.id', '<', 'b.id'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('a.status', '=', 'booked')
+    .where('b.status', '=', 'booked')
+    .where('a.start_time', '>=', since)
+    .where('b.start_time', '>=', since)
+    .whereRef('a.start_time', '<', 'b.end_time')
+    .whereRef('b.start_time', '<', 'a.end_time')
+    .whereRef('a.start_time', '<>', 'b.start_time')
+    .executeTakeFirstOrThrow();
+  const over = await h.db
+    .selectFrom('service_bookings as a')
+    .innerJoin('service_types as s', 's.id', 'a.service_type_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('a.status', '=', 'booked')
+    .where('a.start_time', '>=', since)
+    .where((eb) =>
+      eb(
+        eb
+          .selectFrom('service_bookings as b')
+          .select((e2) => e2.fn.countAll<number>().as('c'))
+          .whereRef('b.service_type_id', '=', 'a.service_type_id')
+          .where('b.status', '=', 'booked')
+          .where('b.start_time', '>=', since)
+          .whereRef('b.start_time', '<=', 'a.start_time')
+          .whereRef('b.end_time', '>', 'a.start_time'),
+        '>',
+        eb.ref('s.available_slots'),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(overlaps.n) + Number(over.n);
+}
+
+export async function benchMixed(
+  h: DatabaseHandle,
+  url: string,
+  bundle: string,
+  opts: { seconds: number; companies?: number; connections?: number },
+) {
+  const companiesN = opts.companies ?? 1000;
+  const connections = opts.connections ?? 50;
+  const now = new Date();
+  const t0 = Date.now();
+  console.error(`mixed: seeding ${companiesN} companies on ${h.dialect}...`);
+  const companies = await seed(h, companiesN, now);
+  const seedSeconds = (Date.now() - t0) / 1000;
+  const server = await spawnServer(
+    { DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000' },
+    60_000,
+    (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    bundle,
+  );
+  const pid = server.child.pid!;
+  const base = new URL(server.url);
+  const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
+  const dates = Array.from({ length: DAYS }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
+  const pick = zipf(companiesN, 1);
+  // Nearer dates are asked more: a customer looks at this week before next month.
+  const nearDate = zipf(DAYS, 0.7);
+  let seq = 0;
+
+  const mixedRequest = (acceptEncoding: boolean) => () => {
+    const co = companies[pick()];
+    const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': 'gzip, br' } : {};
+    const r = Math.random();
+    const svc = co.serviceIds[Math.floor(Math.random() * SERVICES.length)];
+    const emp = Math.random() < 1 / 3 ? `&employee_id=${co.staffIds[Math.floor(Math.random() * STAFF)]}` : '';
+    if (r < 0.45)
+      return {
+        kind: 'read' as const,
+        method: 'GET',
+        path: `/appointments/available-slots?company_id=${co.id}&service_type_id=${svc}&date=${dates[nearDate()]}${emp}`,
+        headers,
+      };
+    if (r < 0.9)
+      return {
+        kind: 'read' as const,
+        method: 'GET',
+        path: `/appointments/available-dates?company_id=${co.id}&service_type_id=${svc}${emp}`,
+        headers,
+      };
+    const start = today
+      .plus({ days: 1 + nearDate() })
+      .set({ hour: 9 })
+      .plus({ minutes: 30 * Math.floor(Math.random() * 15) })
+      .toUTC()
+      .toISO();
+    if (r < 0.96) {
+      seq++;
+      return {
+        kind: 'write' as const,
+        method: 'POST',
+        path: '/appointments',
+        headers,
+        body: JSON.stringify({
+          company_id: co.id,
+          service_type_ids: [svc],
+          start_time: start,
+          customer: { name: 'Mixed Booker', email: `booker${seq}@mixed.test`, phone: '+442079460000' },
+        }),
+      };
+    }
+    const id = co.movable[Math.floor(Math.random() * co.movable.length)];
+    return {
+      kind: 'write' as const,
+      method: 'PATCH',
+      path: `/appointments/${id}`,
+      headers: { ...headers, authorization: `Bearer ${co.token}` },
+      body: JSON.stringify({ start_time: start }),
+    };
+  };
+
+  const summary = (run: Awaited<ReturnType<typeof drive>>, seconds: number) => {
+    const reads = run.samples.filter((s) => s.kind === 'read');
+    const writes = run.samples.filter((s) => s.kind === 'write');
+    return {
+      requests_per_s: Math.round(run.samples.length / seconds),
+      reads: { ...percentiles(reads.map((s) => s.ms)), statuses: statuses(reads) },
+      writes: { ...percentiles(writes.map((s) => s.ms)), statuses: statuses(writes) },
+      bytes_per_response: Math.round(run.bytes / Math.max(1, run.samples.length)),
+      client_errors: run.errors,
+      first_errors: run.firstErrors,
+    };
+  };
+
+  console.error(`mixed: server up (pid ${pid}); warming up`);
+  await drive(base, connections, 3, mixedRequest(false));
+  console.error('mixed: measuring (no Accept-Encoding)');
+  const plain = summary(await drive(base, connections, opts.seconds, mixedRequest(false)), opts.seconds);
+  console.error('mixed: measuring (Accept-Encoding: gzip, br)');
+  const compressed = summary(await drive(base, connections, opts.seconds, mixedRequest(true)), opts.seconds);
+
+  // Committed bookings/s over 20 companies: staff bookings at distinct times far from everything else.
+  const twenty = companies.slice(0, 20);
+  const far = today.plus({ days: 200 });
+  const counters = twenty.map(() => 0);
+  let rr = 0;
+  console.error('mixed: measuring bookings over 20 companies');
+  const bookingsRun = await drive(base, connections, opts.seconds, () => {
+    const c = rr++ % twenty.length;
+    const n = counters[c]++;
+    const co = twenty[c];
+    // One after another: the service takes one booking at a time (capacity 1), whichever employee.
+    const start = far.plus({ minutes: n * 30 });
+    return {
+      kind: 'write',
+      method: 'POST',
+      path: '/appointments',
+      headers: { authorization: `Bearer ${co.token}` },
+      body: JSON.stringify({
+        company_id: co.id,
+        employee_id: co.staffIds[n % STAFF],
+        service_type_ids: [co.serviceIds[0]],
+        start_time: start.toUTC().toISO(),
+        customer: { name: 'Walk In', email: `walkin${n}.${co.id}@mixed.test`, phone: '+442079460000' },
+      }),
+    };
+  });
+  const committed = bookingsRun.samples.filter((s) => s.status === 201).length;
+  const peak = peakRssMb(pid);
+  await server.stop();
+  const doubles = await doubleBookings(h, today.toUTC().toISO()!);
+
+  return {
+    companies: companiesN,
+    zipf_s: 1,
+    connections,
+    seed_seconds: Math.round(seedSeconds * 10) / 10,
+    seeded_appointments: companiesN * DAYS * PER_DAY,
+    mixed: plain,
+    mixed_accept_encoding: compressed,
+    compression_cost: {
+      throughput_change_pct: Math.round(((compressed.requests_per_s - plain.requests_per_s) / plain.requests_per_s) * 1000) / 10,
+      reads_p99_ms: [plain.reads.p99, compressed.reads.p99],
+      bytes_per_response: [plain.bytes_per_response, compressed.bytes_per_response],
+    },
+    bookings_20_companies: {
+      committed_per_s: Math.round(committed / opts.seconds),
+      ...percentiles(bookingsRun.samples.map((s) => s.ms)),
+      statuses: statuses(bookingsRun.samples),
+      first_errors: bookingsRun.firstErrors,
+    },
+    double_bookings: doubles,
+    server_peak_rss_mb: peak,
+  };
+}
+
+/** Runs the mixed load on a fresh database (SQLite file, or a new database on BENCH_DATABASE_URL's server) and writes bench/results/. */
+export async function runMixed(bundle: string, seconds: number) {
+  const pgAdmin = process.env.BENCH_DATABASE_URL;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-mixed-'));
+  let url = `file:${path.join(dir, 'mixed.db')}`;
+  let name: string | null = null;
+  if (pgAdmin) {
+    name = `bw_mixed_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+    const c = new pg.Client({ connectionString: pgAdmin });
+    await c.connect();
+    await c.query(`create database ${name}`);
+    await c.end();
+    const u = new URL(pgAdmin);
+    u.pathname = `/${name}`;
+    url = u.toString();
+  }
+  const h = connect(url);
+  try {
+    await migrateToLatest(h);
+    const i = process.argv.indexOf('--companies');
+    const result = await benchMixed(h, url, bundle, { seconds, companies: i > 0 ? Number(process.argv[i + 1]) : undefined });
+    const report = {
+      at: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      load_average_at_end: os.loadavg().map((x) => Math.round(x * 10) / 10),
+      duration_seconds_per_load: seconds,
+      database: h.dialect,
+      availability_cache: !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+      ...result,
+    };
+    const json = JSON.stringify(report, null, 2);
+    console.log(json);
+    const out = path.join(import.meta.dirname, '..', '..', 'bench', 'results');
+    fs.mkdirSync(out, { recursive: true });
+    const file = path.join(out, `${report.at.replace(/[:.]/g, '-')}-${h.dialect}-mixed.json`);
+    fs.writeFileSync(file, json + '\n');
+    console.error(`written to ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await h.close();
+    if (name) {
+      const c = new pg.Client({ connectionString: pgAdmin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
