@@ -69,6 +69,61 @@ describe('production build under NODE_ENV=test', () => {
     }
   });
 
+  // What a first visit to a public page downloads (issue 15 point 2, docs/decisions/30-csp-and-small-public-pages.md):
+  // the entry script and everything it imports statically, plus the page's lazy chunk and its static
+  // imports, each counted as served (the build's .br copy; decision 25).
+  function firstLoad(pageChunk: string | null): { files: string[]; brotliKb: number } {
+    const html = fs.readFileSync(path.join(pwaDist, 'index.html'), 'utf8');
+    const entry = /<script type="module"[^>]*src="\/(assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const starts = [entry];
+    if (pageChunk) {
+      const file = fs.readdirSync(path.join(pwaDist, 'assets')).find((f) => f.startsWith(`${pageChunk}-`) && f.endsWith('.js'));
+      expect(file, `${pageChunk} chunk`).toBeDefined();
+      starts.push(`assets/${file}`);
+    }
+    const seen = new Set<string>();
+    while (starts.length) {
+      const file = starts.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = fs.readFileSync(path.join(pwaDist, file), 'utf8');
+      // Static imports only (`import"./x.js"`, `from"./x.js"`): dynamic import() calls are later pages.
+      for (const m of text.matchAll(/(?:^|[;\s}])(?:import|from)\s*"\.\/([^"]+\.js)"/g)) starts.push(`assets/${m[1]}`);
+    }
+    const served = (f: string) => {
+      const br = path.join(pwaDist, `${f}.br`);
+      return fs.existsSync(br) ? fs.statSync(br).size : fs.statSync(path.join(pwaDist, f)).size;
+    };
+    const bytes = [...seen].reduce((n, f) => n + served(f), 0);
+    return { files: [...seen].map((f) => path.basename(f)), brotliKb: Math.round((bytes / 1024) * 10) / 10 };
+  }
+  const PUBLIC_FIRST_LOADS = { landing: null, booking: 'booking-page', 'sign-in': 'login-page', pricing: 'pricing-page', faq: 'faq-page' };
+
+  it('keeps the staff app, the calendar and the admin out of every public page first load', () => {
+    const sizes: Record<string, number> = {};
+    for (const [name, chunk] of Object.entries(PUBLIC_FIRST_LOADS)) {
+      const load = firstLoad(chunk);
+      sizes[name] = load.brotliKb;
+      expect(
+        load.files.filter((f) => /staff-calendar|calendar-page|fullcalendar|admin-page|app-layout|company-settings|dashboard/.test(f)),
+        name,
+      ).toEqual([]);
+    }
+    console.log('public first-load JS, KB brotli:', JSON.stringify(sizes));
+    // Today's ceiling, so a change that grows a public page's first load is noticed (issue 15's
+    // target is 60 KB: see the next test).
+    expect(sizes.landing).toBeLessThanOrEqual(100);
+    expect(sizes.booking).toBeLessThanOrEqual(110);
+  });
+
+  // Issue 15's target, not met yet: React DOM alone is about 56 KB brotli of the landing page's 96
+  // (decision 30 says what would reach it). `it.fails` passes while the target is missed and turns
+  // red the day it is met, so this line is then changed to a plain `it`.
+  it.fails('first-load JavaScript of the landing and booking pages is at most 60 KB brotli (issue 15 target)', () => {
+    expect(firstLoad(PUBLIC_FIRST_LOADS.landing).brotliKb).toBeLessThanOrEqual(60);
+    expect(firstLoad(PUBLIC_FIRST_LOADS.booking).brotliKb).toBeLessThanOrEqual(60);
+  });
+
   it('bundles the server for production', async () => {
     const bundle = await buildServer(path.join(out, 'server', 'server.mjs'));
     expect(fs.readFileSync(bundle, 'utf8')).not.toMatch(/process\.env\.NODE_ENV/);

@@ -7,6 +7,7 @@ import { PublicLayout } from './layouts/public-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { ACCESS, type Access } from './access.ts';
 import { Loading } from '../components/loading.tsx';
+import LandingPage from '../features/landing/landing-page.tsx';
 
 const RELOAD_KEY = 'bookwell.chunk-reload';
 
@@ -33,8 +34,9 @@ function lazy<T extends ComponentType>(load: () => Promise<{ default: T }>): Laz
   );
 }
 
-// Public pages.
-const LandingPage = lazy(() => import('../features/landing/landing-page.tsx'));
+// Public pages. The landing page is in the entry chunk (about 1.4 KB compressed): it is the page most
+// first visits open, and a lazy chunk would add a round trip before its first paint (Lighthouse's
+// mobile profile: about 0.6 s; docs/decisions/30-csp-and-small-public-pages.md).
 const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'));
 const FaqPage = lazy(() => import('../features/faq/faq-page.tsx'));
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
@@ -58,7 +60,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.ts
 const UpgradePage = lazy(() => import('../features/upgrade/upgrade-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 
-type LazyPage = LazyExoticComponent<ComponentType>;
+type LazyPage = LazyExoticComponent<ComponentType> | ComponentType;
 
 /** The public pages by path (the landing page is the index route). */
 const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
