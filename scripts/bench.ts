@@ -69,44 +69,66 @@ function peakRssMb(pid: number): number | null {
   }
 }
 
+/**
+ * Double bookings among the company's booked appointments from `since`, with the scheduling rules'
+ * buffers (docs/decisions/27-scheduling-rules.md): each appointment holds [start - before, end + after],
+ * the largest buffers among its services. Counted: an employee with two appointments whose holds
+ * overlap and that are not one group session (same start, same services), and every appointment
+ * that starts its hold while its service already holds its capacity or more.
+ */
 async function doubleBookings(h: DatabaseHandle, companyId: number, since: string): Promise<number> {
-  // An employee in two overlapping booked appointments that are not one group session, or a
-  // service over its capacity at the start of any of its appointments.
-  const overlaps = await h.db
+  const rows = await h.db
     .selectFrom('appointments as a')
-    .innerJoin('appointments as b', (j) => j.onRef('a.employee_id', '=', 'b.employee_id').onRef('a.id', '<', 'b.id'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('a.company_id', '=', companyId)
-    .where('a.status', '=', 'booked')
-    .where('b.status', '=', 'booked')
-    .where('a.start_time', '>=', since)
-    .where('b.start_time', '>=', since)
-    .whereRef('a.start_time', '<', 'b.end_time')
-    .whereRef('b.start_time', '<', 'a.end_time')
-    .whereRef('a.start_time', '<>', 'b.start_time') // same start: a group session, checked by capacity below
-    .executeTakeFirstOrThrow();
-  const overCapacity = await h.db
-    .selectFrom('appointments as a')
-    .innerJoin('appointment_service_types as la', 'la.appointment_id', 'a.id')
-    .innerJoin('service_types as s', 's.id', 'la.service_type_id')
-    .select(['a.id', 's.available_slots'])
-    .select((eb) =>
-      eb
-        .selectFrom('appointments as b')
-        .innerJoin('appointment_service_types as lb', 'lb.appointment_id', 'b.id')
-        .select((e2) => e2.fn.countAll<number>().as('c'))
-        .whereRef('lb.service_type_id', '=', 'la.service_type_id')
-        .where('b.status', '=', 'booked')
-        .whereRef('b.start_time', '<=', 'a.start_time')
-        .whereRef('b.end_time', '>', 'a.start_time')
-        .as('concurrent'),
-    )
+    .leftJoin('appointment_service_types as l', 'l.appointment_id', 'a.id')
+    .leftJoin('service_types as s', 's.id', 'l.service_type_id')
+    .select(['a.id', 'a.employee_id', 'a.start_time', 'a.end_time', 'l.service_type_id', 's.available_slots'])
+    .select(['s.buffer_before_minutes', 's.buffer_after_minutes'])
     .where('a.company_id', '=', companyId)
     .where('a.status', '=', 'booked')
     .where('a.start_time', '>=', since)
     .execute();
-  const over = overCapacity.filter((r) => Number(r.concurrent) > r.available_slots).length;
-  return Number(overlaps.n) + over;
+  type Held = { id: number; employee: number | null; own: number; start: number; end: number; services: number[] };
+  const byId = new Map<number, Held & { before: number; after: number }>();
+  const capacity = new Map<number, number>();
+  for (const r of rows) {
+    const ms = (v: unknown) => (v instanceof Date ? v.getTime() : Date.parse(String(v)));
+    let a = byId.get(r.id);
+    if (!a) {
+      a = { id: r.id, employee: r.employee_id, own: ms(r.start_time), start: 0, end: ms(r.end_time), services: [], before: 0, after: 0 };
+      a.start = a.own;
+      byId.set(r.id, a);
+    }
+    if (r.service_type_id !== null) {
+      a.services.push(r.service_type_id);
+      capacity.set(r.service_type_id, Number(r.available_slots));
+      a.before = Math.max(a.before, Number(r.buffer_before_minutes ?? 0));
+      a.after = Math.max(a.after, Number(r.buffer_after_minutes ?? 0));
+    }
+  }
+  const held = [...byId.values()].map((a) => ({ ...a, start: a.own - a.before * 60_000, end: a.end + a.after * 60_000 }));
+  const same = (x: number[], y: number[]) => x.length === y.length && x.every((id) => y.includes(id));
+  let count = 0;
+  // One employee: sorted by hold start, each hold against the later ones that begin before it ends.
+  const byEmployee = new Map<number, Held[]>();
+  for (const a of held) if (a.employee !== null) byEmployee.set(a.employee, [...(byEmployee.get(a.employee) ?? []), a]);
+  for (const list of byEmployee.values()) {
+    list.sort((x, y) => x.start - y.start);
+    for (let i = 0; i < list.length; i++)
+      for (let k = i + 1; k < list.length && list[k].start < list[i].end; k++)
+        if (list[k].own !== list[i].own || !same(list[k].services, list[i].services)) count++;
+  }
+  // Capacity: a sweep over each service's holds (an end at an instant frees its place before a start there).
+  for (const [service, cap] of capacity) {
+    const events: [number, number][] = [];
+    for (const a of held) if (a.services.includes(service)) events.push([a.start, 1], [a.end, -1]);
+    events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    let running = 0;
+    for (const [, delta] of events) {
+      running += delta;
+      if (delta === 1 && running > cap) count++;
+    }
+  }
+  return count;
 }
 
 async function benchOnce(appointments: number) {
@@ -302,6 +324,8 @@ if (args.includes('--lighthouse')) {
   await import('./bench-lighthouse.ts');
   process.exit();
 }
+// The machine is often shared: the load averages before and after say how far to trust the figures.
+const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
 const bundle = await buildServer();
 // `--mixed`: the busy-morning load over 1,000 companies instead of the one-company loads (scripts/lib/bench-mixed.ts).
 if (args.includes('--mixed')) {
@@ -319,7 +343,14 @@ const runs = [];
 for (const size of sizes) runs.push(await benchOnce(size));
 const report = {
   at: new Date().toISOString(),
-  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memory_gb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    load_average_before: loadBefore,
+    load_average_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  },
   duration_seconds_per_load: seconds,
   // Availability answers kept until the next write (SQLite only); AVAILABILITY_CACHE=off measures the computation alone.
   availability_cache: runs[0]?.database === 'sqlite' && !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
