@@ -10,7 +10,6 @@
 //   BENCH_DATABASE_URL=postgres://... npm run bench   PostgreSQL (a fresh database is created)
 //   npm run bench -- --only messages            1,000 queued emails to a local SMTP server (scripts/lib/bench-messages.ts)
 //   npm run bench -- --mixed [--db postgres://...]   1,000 companies, Zipf-skewed 90% reads / 10% writes (scripts/lib/bench-mixed.ts)
-//   npm run bench -- --mixed [--db postgres://...]   1,000 companies, Zipf-skewed 90% reads / 10% writes (scripts/lib/bench-mixed.ts)
 //   npm run bench -- --lighthouse               Lighthouse mobile scores of the public pages (scripts/bench-lighthouse.ts)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,8 +36,6 @@ const measures = (load: string) => !only || only.includes(load);
 const skipped = { skipped: true } as const;
 /** `--rules`: the scheduling rules active (issue 13's Measured: breaks, holidays, days off, buffers, assignments). */
 const rules = args.includes('--rules');
-/** `--db postgres://...`: the same as BENCH_DATABASE_URL (a fresh database is created on that server). */
-if (argValue('--db')) process.env.BENCH_DATABASE_URL = argValue('--db');
 /** `--db postgres://...`: the same as BENCH_DATABASE_URL (a fresh database is created on that server). */
 if (argValue('--db')) process.env.BENCH_DATABASE_URL = argValue('--db');
 
@@ -327,11 +324,6 @@ if (args.includes('--lighthouse')) {
 // The machine is often shared: the load averages before and after say how far to trust the figures.
 const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
 const bundle = await buildServer();
-// `--mixed`: the busy-morning load over 1,000 companies instead of the one-company loads (scripts/lib/bench-mixed.ts).
-if (args.includes('--mixed')) {
-  await (await import('./lib/bench-mixed.ts')).runMixed(bundle, seconds);
-  process.exit();
-}
 // `--mixed`: the busy-morning load over 1,000 companies instead of the one-company loads (scripts/lib/bench-mixed.ts).
 if (args.includes('--mixed')) {
   await (await import('./lib/bench-mixed.ts')).runMixed(bundle, seconds);
