@@ -80,13 +80,24 @@ export function createApp(deps: AppDeps) {
     const started = performance.now();
     await next();
     if (c.req.path.startsWith('/api/')) {
+      const ms = performance.now() - started;
+      const status = c.res.status;
+      // By route template (`/api/users/:id`), never the raw path: ids would make a series per record.
+      const route = c.req.routePath;
+      deps.metrics.observeRequest(c.req.method, route, status, ms / 1000);
+      if (status === 201 && route === '/api/appointments' && c.req.method === 'POST' && !c.res.headers.has('idempotent-replayed')) {
+        deps.metrics.bookingMade();
+      }
       deps.log.info('request', {
         method: c.req.method,
         path: loggablePath(c.req.path),
-        status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        status,
+        ms: Math.round(ms * 10) / 10,
       });
     }
+    // While shutting down, each answer closes its connection, so kept-alive clients reconnect
+    // elsewhere (docs/decisions/32-privacy-and-operations.md).
+    if (deps.lifecycle.state === 'stopping') c.header('Connection', 'close');
   });
   app.use('*', compression());
   // nosniff on every answer, the CSP on HTML, HSTS on https (docs/decisions/30-csp-and-small-public-pages.md).

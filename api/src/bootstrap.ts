@@ -18,6 +18,9 @@ import type { AppDeps } from './lib/context.ts';
 import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.service.ts';
 import { createTwilioSms } from './features/notifications/twilio-sms.ts';
 import { createGlobalAdmin } from './features/users/user.service.ts';
+import { outboxCounts } from './features/health/health.repository.ts';
+import { createMetrics } from './lib/metrics.ts';
+import { createLifecycle } from './lib/lifecycle.ts';
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
 
@@ -26,7 +29,8 @@ export interface RunningServer {
   port: number;
   deps: AppDeps;
   dispatcher: Dispatcher;
-  close(): Promise<void>;
+  /** Stops gracefully; `delayMs`: how long readiness answers 503 before the server stops accepting. */
+  close(opts?: { delayMs?: number }): Promise<void>;
 }
 
 /** Creates the global_admin named by ADMIN_EMAIL/ADMIN_PASSWORD when no user has that email. */
@@ -61,6 +65,8 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
     // Keyed by each company's availability generation, which lives in the database: right on every dialect and across processes.
     availabilityCache: config.AVAILABILITY_CACHE ? new ChangeStampedCache() : null,
+    metrics: createMetrics({ outboxCounts: () => outboxCounts(database.db) }),
+    lifecycle: createLifecycle(),
   };
   return { deps, dispatcher };
 }
@@ -135,17 +141,27 @@ export async function startServer(config: Config, opts: { now?: () => Date; log?
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
 
+  deps.lifecycle.state = 'ready';
+
   let closing: Promise<void> | null = null;
   return {
     url,
     port,
     deps,
     dispatcher,
-    close() {
-      // Stop accepting, let in-flight requests finish, then stop jobs and close the database.
+    close(closeOpts = {}) {
+      // Graceful shutdown (docs/decisions/32-privacy-and-operations.md): readiness answers 503 at once
+      // and, for `delayMs`, the server keeps serving so load balancers see it and move away; then it
+      // stops accepting, closes idle kept-alive connections, lets in-flight requests finish (their
+      // answers say Connection: close), and only then stops the jobs and closes the database.
       closing ??= (async () => {
+        deps.lifecycle.state = 'stopping';
         for (const t of tasks) t.stop();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        if (closeOpts.delayMs) await new Promise((r) => setTimeout(r, closeOpts.delayMs));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        });
         await dispatcher.stop();
         await deps.database.close();
       })();

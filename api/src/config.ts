@@ -47,6 +47,12 @@ const schema = z
     DISABLE_SCHEDULER: bool.default(false),
     /** Keep availability answers until the next write (SQLite only); off computes every request. */
     AVAILABILITY_CACHE: bool.default(true),
+    /** Bearer token of GET /api/metrics; unset, the endpoint answers 404 (docs/decisions/32-privacy-and-operations.md). */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    /** On SIGTERM, /api/ready answers 503 this long before the server stops accepting, so load balancers move away first. */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+    /** The whole shutdown's bound (under `docker stop`'s 10 s): requests still running then are cut and the process exits 1. */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(8000),
   })
   .superRefine((c, ctx) => {
     if (c.ADMIN_EMAIL && !c.ADMIN_PASSWORD)
@@ -109,6 +115,7 @@ const SECRET_KEYS = [
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'DATABASE_URL',
+  'METRICS_TOKEN',
 ];
 
 /** The configuration as it may be logged: secrets masked, credentials stripped from URLs. */

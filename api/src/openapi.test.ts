@@ -57,7 +57,10 @@ describe('OpenAPI document', () => {
         for (const [code, res] of ok) {
           if (code === '204') continue;
           const schema =
-            res.content?.['application/json']?.schema ?? res.content?.['text/csv']?.schema ?? res.content?.['text/calendar']?.schema;
+            res.content?.['application/json']?.schema ??
+            res.content?.['text/csv']?.schema ??
+            res.content?.['text/calendar']?.schema ??
+            res.content?.['text/plain']?.schema;
           expect(schema, `${where} ${code}`).toBeTruthy();
         }
         if (['post', 'put', 'patch'].includes(method) && op.requestBody) {

@@ -303,6 +303,9 @@ const MATRIX: Record<string, Entry> = {
       return { path: `/users/${fresh.id}/erase`, ...(actor === 'customer' ? { token: fresh.token } : {}) };
     },
   },
+  // Readiness for load balancers; metrics answer 404 while METRICS_TOKEN is unset (as here).
+  'GET /ready': { expect: everyone(200), writes: false, cell: () => ({ path: '/ready' }) },
+  'GET /metrics': { expect: everyone(404), writes: false, cell: () => ({ path: '/metrics' }) },
   'GET /employees': { expect: everyone(200), cell: (w) => ({ path: `/employees?company_id=${A(w)}&role=employee` }) },
 
   'GET /companies': { expect: everyone(200), cell: () => ({ path: '/companies' }) },

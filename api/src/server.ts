@@ -16,10 +16,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // The bound: whatever still runs then is cut (docs/decisions/32-privacy-and-operations.md).
+    const force = setTimeout(() => {
+      log.error('shutdown timed out', { ms: config.SHUTDOWN_TIMEOUT_MS });
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
     force.unref();
-    running.close().then(
-      () => process.exit(0),
+    running.close({ delayMs: config.SHUTDOWN_DELAY_MS }).then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
       (err) => {
         log.error('shutdown failed', { error: String(err) });
         process.exit(1);

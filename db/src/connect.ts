@@ -156,3 +156,9 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<Migration
   if (result.error) throw result.error;
   return result;
 }
+
+/** How many of this code's migrations the database has not run (0: current), for the readiness check. */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<number> {
+  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length;
+}

@@ -1,6 +1,14 @@
 // The database package: table types, connection and migrations, shared by the API and scripts.
 export * from './schema.ts';
-export { connect, migrateToLatest, isPostgresUrl, sqlitePathFromUrl, type DatabaseHandle, type Dialect } from './connect.ts';
+export {
+  connect,
+  migrateToLatest,
+  pendingMigrations,
+  isPostgresUrl,
+  sqlitePathFromUrl,
+  type DatabaseHandle,
+  type Dialect,
+} from './connect.ts';
 export { isoNow, toIso } from './time.ts';
 export { arg, prepared } from './prepared.ts';
 export { availabilityGeneration } from './availability-generation.ts';

@@ -4,6 +4,8 @@ import type { Database, DatabaseHandle, Role } from '@bookwell/db';
 import type { Config } from '../config.ts';
 import type { Logger } from './logger.ts';
 import type { ChangeStampedCache } from './change-stamped-cache.ts';
+import type { Metrics } from './metrics.ts';
+import type { Lifecycle } from './lifecycle.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -18,6 +20,10 @@ export interface AppDeps {
   nudgeOutbox: () => void;
   /** Answers of the availability endpoints while provably current (per-company generation, docs/decisions/28); null computes every time. */
   availabilityCache: ChangeStampedCache | null;
+  /** Prometheus metrics of this process (GET /api/metrics). */
+  metrics: Metrics;
+  /** Starting, ready or stopping: what GET /api/ready answers from. */
+  lifecycle: Lifecycle;
 }
 
 /** The authenticated caller, as read from the database on this request (not from the token alone). */

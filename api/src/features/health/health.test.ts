@@ -1,0 +1,115 @@
+// Readiness and metrics through the real server on every dialect (DECISIONS 12,
+// docs/decisions/32-privacy-and-operations.md).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+
+const TOKEN = 'metrics-token-for-tests-0123456789';
+const NOW = new Date('2026-11-23T08:00:00.000Z');
+
+describe.each(testDialects())('readiness and metrics on %s', (dialect) => {
+  let t: TestServer;
+  let plain: TestServer;
+  let a: BookableCompany;
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect, { env: { METRICS_TOKEN: TOKEN }, now: () => NOW });
+    plain = await startTestServer(dialect);
+    a = await bookableCompany(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await plain?.close();
+  });
+
+  it('answers 404 for /metrics without METRICS_TOKEN, 401 without the right bearer token', async () => {
+    const missing = await plain.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('not_found');
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-the-same-size-xxx' }, { authorization: TOKEN }]) {
+      const res = await t.call('GET', '/metrics', { headers });
+      expect(res.status).toBe(401);
+      expect(res.text).not.toContain('bookwell_');
+    }
+  });
+
+  it('counts requests by route template and status, bookings made, the outbox by state and the process', async () => {
+    await t.call('GET', `/users/${a.employee.id}`, { token: a.admin.token });
+    await t.call('GET', '/users/999999', { token: a.admin.token });
+    const booked = await t.call('POST', '/appointments', {
+      body: {
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: '2026-11-24T09:30:00.000Z',
+        customer: customerContact(),
+      },
+      headers: { 'Idempotency-Key': 'metrics-booking-1' },
+    });
+    expect(booked.status).toBe(201);
+    // A replay of the same request is not a second booking.
+    const replay = await t.call('POST', '/appointments', {
+      body: {
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: '2026-11-24T09:30:00.000Z',
+        customer: customerContact(),
+      },
+      headers: { 'Idempotency-Key': 'metrics-booking-1' },
+    });
+    expect([201, 422]).toContain(replay.status);
+
+    const res = await t.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const text = res.text;
+    expect(text).toMatch(/bookwell_http_requests_total\{method="GET",route="\/api\/users\/:id",status="200"\} [1-9]/);
+    expect(text).toMatch(/bookwell_http_requests_total\{method="GET",route="\/api\/users\/:id",status="404"\} [1-9]/);
+    expect(text).toMatch(
+      /bookwell_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/api\/users\/:id",status="200"\} [1-9]/,
+    );
+    expect(text).not.toContain('/api/users/999999');
+    expect(text).toMatch(/^bookwell_bookings_total 1$/m);
+    expect(text).toMatch(/bookwell_outbox_messages\{channel="email",state="pending"\} [1-9]/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('is ready when listening with migrations current; 503 while starting, stopping or behind on migrations', async () => {
+    const fresh = await startTestServer(dialect);
+    try {
+      const latest = await fresh.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .orderBy('name' as never, 'desc')
+        .executeTakeFirstOrThrow();
+      const name = (latest as { name: string }).name;
+      await fresh.db
+        .deleteFrom('kysely_migration' as never)
+        .where('name' as never, '=', name as never)
+        .execute();
+      const behind = await fresh.call('GET', '/ready');
+      expect(behind.status).toBe(503);
+      expect(behind.body).toEqual({ status: 'unavailable', reason: 'migrations' });
+      await fresh.db
+        .insertInto('kysely_migration' as never)
+        .values({ name, timestamp: new Date().toISOString() } as never)
+        .execute();
+      const ok = await fresh.call('GET', '/ready');
+      expect(ok.status).toBe(200);
+      expect(ok.body).toEqual({ status: 'ready' });
+      expect(ok.headers.get('cache-control')).toBe('no-store');
+
+      fresh.server.deps.lifecycle.state = 'starting';
+      expect((await fresh.call('GET', '/ready')).body).toEqual({ status: 'unavailable', reason: 'starting' });
+      fresh.server.deps.lifecycle.state = 'stopping';
+      const stopping = await fresh.call('GET', '/ready');
+      expect(stopping.status).toBe(503);
+      expect(stopping.body).toEqual({ status: 'unavailable', reason: 'stopping' });
+      // Liveness is another question: the process still answers.
+      expect((await fresh.call('GET', '/health')).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
