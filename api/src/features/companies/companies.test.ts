@@ -15,6 +15,7 @@ const MEMBER_FIELDS = [
   'country',
   'created_at',
   'email',
+  'has_billing_account',
   'hide_customer_names_in_feeds',
   'reminder_hours_before',
   'listed_publicly',

@@ -30,6 +30,9 @@ export const CompanySchema = PublicCompanySchema.extend({
   subscription_plan: z.enum(['trial', 'standard', 'enterprise']).nullable(),
   subscription_expires_at: z.string().nullable(),
   subscription_active: z.boolean(),
+  // Whether Stripe knows the company (it subscribed, or started to), never the id: Company settings
+  // offers Manage billing, the Stripe billing portal, only then (docs/decisions/06-subscriptions.md).
+  has_billing_account: z.boolean(),
   created_at: z.string(),
 }).openapi('Company');
 
@@ -66,6 +69,7 @@ export function toCompanyDto(c: CompanyRow, now: Date): CompanyDto {
     subscription_plan: c.subscription_plan,
     subscription_expires_at: c.subscription_expires_at,
     subscription_active: subscriptionActive(c, now),
+    has_billing_account: !!c.stripe_customer_id,
     created_at: c.created_at,
   };
 }
