@@ -7,7 +7,13 @@ import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow } from '../../testing/rows.ts';
-import { busyAppointmentsQuery, employeeAppointmentsQuery, serviceBookingsQuery, startBound } from './availability.repository.ts';
+import {
+  busyAppointmentsQuery,
+  employeeAppointmentsQuery,
+  qualifiedAppointmentsQuery,
+  serviceBookingsQuery,
+  startBound,
+} from './availability.repository.ts';
 import { appointmentListQuery } from '../appointments/appointment.repository.ts';
 
 const COMPANIES = 10;
@@ -170,6 +176,24 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         /Index Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/,
       );
       expect(text).not.toMatch(/Seq Scan on (appointments|service_bookings)/);
+    }
+  });
+
+  it('"any employee" slots read the stretch of the company through (company_id, start_time), bounded at both ends', async () => {
+    const text = await plan(
+      qualifiedAppointmentsQuery(t.db, {
+        companyId: companyIds[3],
+        serviceTypeId: serviceIds[9],
+        startFrom: startBound(dayStart, 45),
+        startBefore: dayEnd,
+      }).compile(),
+    );
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH a USING INDEX appointments_company_start_idx \(company_id=\? AND start_time>\? AND start_time<\?\)/);
+      expect(text).not.toMatch(/SCAN a\b/);
+    } else {
+      expect(text).toMatch(/Index Cond: \(\(company_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/);
+      expect(text).not.toMatch(/Seq Scan on appointments/);
     }
   });
 
