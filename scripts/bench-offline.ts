@@ -118,7 +118,14 @@ await migrateToLatest(h);
 log(`seeding ${WINDOW + HISTORY} appointments`);
 const world = await seedOfflineCompany(h, { window: WINDOW, week: WEEK, history: HISTORY }, new Date());
 const server = await spawnServer(
-  { DATABASE_URL: url, PWA_DIST: dist, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000' },
+  {
+    DATABASE_URL: url,
+    PWA_DIST: dist,
+    LOG_LEVEL: 'error',
+    DISABLE_SCHEDULER: 'true',
+    RATE_LIMIT_PUBLIC: '100000000',
+    RATE_LIMIT_AVAILABILITY: '100000000',
+  },
   60_000,
   [],
   bundle,

@@ -166,6 +166,7 @@ async function benchOnce(appointments: number) {
       LOG_LEVEL: 'error',
       DISABLE_SCHEDULER: 'true',
       RATE_LIMIT_PUBLIC: '100000000',
+      RATE_LIMIT_AVAILABILITY: '100000000',
     },
     60_000,
     (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),

@@ -41,6 +41,8 @@ const schema = z
     STRIPE_API_BASE: optionalUrl('STRIPE_API_BASE'),
     RATE_LIMIT_LOGIN: positiveInt.default(10),
     RATE_LIMIT_PUBLIC: positiveInt.default(30),
+    /** Availability reads (available-slots, -dates) per IP per minute, counted in each process (docs/decisions/29). */
+    RATE_LIMIT_AVAILABILITY: positiveInt.default(600),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     PWA_DIST: z.string().optional(),
     /** Background jobs (outbox dispatcher, reminders): off in some tests. */

@@ -1,6 +1,12 @@
-// Rate limits kept in the database, so they hold across every API process sharing it.
-import type { Kysely } from 'kysely';
+// Rate limits (docs/decisions/29-input-rate-limits-request-ids.md). Those of writes and sign-ins are
+// kept in the database, so they hold across every API process sharing it, and are counted and
+// recorded atomically: N parallel requests at a limit of L admit exactly L. The availability reads
+// are limited in memory, per process: they are the booking page's hot path, where a database write
+// per request would cost more than the abuse it stops.
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '@bookwell/db';
+import { AppError } from './errors.ts';
+import type { AppDeps } from './context.ts';
 
 export async function countHits(db: Kysely<Database>, bucket: string, key: string, since: Date): Promise<number> {
   const row = await db
@@ -21,7 +27,28 @@ export async function clearHits(db: Kysely<Database>, bucket: string, key: strin
   await db.deleteFrom('rate_limit_hits').where('bucket', '=', bucket).where('key', '=', key).execute();
 }
 
-/** Counts this request and answers whether it is still within `limit` per `windowMs`. */
+function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** One statement: record the hit only while fewer than `limit` are in the window; true when recorded. */
+async function insertIfUnder(db: Kysely<Database>, bucket: string, key: string, limit: number, since: Date, now: Date, pg: boolean) {
+  const at = pg ? sql`cast(${now.toISOString()} as timestamptz)` : sql`${now.toISOString()}`;
+  const from = pg ? sql`cast(${since.toISOString()} as timestamptz)` : sql`${since.toISOString()}`;
+  const result = await sql<{ id: number }>`
+    insert into rate_limit_hits (bucket, key, created_at)
+    select ${bucket}, ${key}, ${at}
+    where (select count(*) from rate_limit_hits where bucket = ${bucket} and key = ${key} and created_at > ${from}) < ${limit}
+    returning id`.execute(db);
+  return result.rows.length > 0;
+}
+
+/**
+ * Counts this request and answers whether it is still within `limit` per `windowMs`, atomically.
+ * SQLite runs one statement at a time, so the single insert-if-under is enough; on PostgreSQL two
+ * concurrent statements would each count without the other's row, so a transaction first takes an
+ * advisory lock on the bucket and key (released at commit), then counts and inserts.
+ */
 export async function consume(
   db: Kysely<Database>,
   bucket: string,
@@ -30,10 +57,65 @@ export async function consume(
   windowMs: number,
   now: Date,
 ): Promise<boolean> {
-  const used = await countHits(db, bucket, key, new Date(now.getTime() - windowMs));
-  if (used >= limit) return false;
-  await recordHit(db, bucket, key, now);
-  return true;
+  const since = new Date(now.getTime() - windowMs);
+  if (!isPostgres(db)) return insertIfUnder(db, bucket, key, limit, since, now, false);
+  const run = async (trx: Kysely<Database>) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`rate-limit|${bucket}|${key}`}))`.execute(trx);
+    return insertIfUnder(trx, bucket, key, limit, since, now, true);
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** Seconds until the oldest hit counted in the window leaves it (at least 1): the answer's Retry-After. */
+export async function retryAfterSeconds(db: Kysely<Database>, bucket: string, key: string, windowMs: number, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limit_hits')
+    .select((eb) => eb.fn.min('created_at').as('oldest'))
+    .where('bucket', '=', bucket)
+    .where('key', '=', key)
+    .where('created_at', '>', new Date(now.getTime() - windowMs).toISOString())
+    .executeTakeFirst();
+  const oldest = row?.oldest ? new Date(row.oldest as string | Date).getTime() : now.getTime();
+  return Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
+}
+
+/** A 429 `rate_limited` answer with `Retry-After` in seconds. */
+export function rateLimited(message: string, retryAfter: number): AppError {
+  return new AppError('rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } });
+}
+
+/** `consume`, throwing a 429 with the seconds until a request would be admitted again. */
+export async function enforceLimit(
+  db: Kysely<Database>,
+  limit: { bucket: string; key: string; max: number; windowMs: number; now: Date; message: string },
+): Promise<void> {
+  if (await consume(db, limit.bucket, limit.key, limit.max, limit.windowMs, limit.now)) return;
+  throw rateLimited(limit.message, await retryAfterSeconds(db, limit.bucket, limit.key, limit.windowMs, limit.now));
+}
+
+/**
+ * A per-process fixed-window counter: `limit` requests per key per window. For the availability
+ * reads, which must stay cheap; with several processes a client may get up to `limit` per process.
+ */
+export class MemoryRateLimiter {
+  private windowStart = 0;
+  private counts = new Map<string, number>();
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** Counts the request; null when admitted, else the seconds until the window turns. */
+  take(key: string, nowMs: number): number | null {
+    if (nowMs - this.windowStart >= this.windowMs || nowMs < this.windowStart) {
+      // A fresh window drops every key, so the map never outgrows one window's clients.
+      this.windowStart = nowMs - (nowMs % this.windowMs);
+      this.counts.clear();
+    }
+    const n = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, n);
+    return n <= this.limit ? null : Math.max(1, Math.ceil((this.windowStart + this.windowMs - nowMs) / 1000));
+  }
 }
 
 /** Old hits are useless after a day; the scheduler calls this. */
@@ -42,4 +124,20 @@ export async function pruneHits(db: Kysely<Database>, now: Date): Promise<void> 
     .deleteFrom('rate_limit_hits')
     .where('created_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString())
     .execute();
+}
+
+const availabilityLimiters = new WeakMap<AppDeps, MemoryRateLimiter>();
+
+/**
+ * The availability reads' limit: RATE_LIMIT_AVAILABILITY per IP per minute, in this process (one
+ * counter per app, so test servers in one process do not share it). Throws the 429.
+ */
+export function availabilityLimit(deps: Pick<AppDeps, 'config' | 'now'>, clientIp: string): void {
+  let limiter = availabilityLimiters.get(deps as AppDeps);
+  if (!limiter) {
+    limiter = new MemoryRateLimiter(deps.config.RATE_LIMIT_AVAILABILITY, 60_000);
+    availabilityLimiters.set(deps as AppDeps, limiter);
+  }
+  const wait = limiter.take(clientIp, deps.now().getTime());
+  if (wait !== null) throw rateLimited('Too many requests. Please wait a minute and try again.', wait);
 }

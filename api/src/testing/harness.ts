@@ -65,6 +65,7 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     PWA_DIST: '/nonexistent',
     RATE_LIMIT_PUBLIC: '100000',
+    RATE_LIMIT_AVAILABILITY: '100000',
     DISABLE_SCHEDULER: 'true',
     ...opts.env,
   });

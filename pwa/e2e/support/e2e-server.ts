@@ -30,6 +30,7 @@ const config = loadConfig({
   APP_URL: `http://localhost:${port}`,
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   RATE_LIMIT_PUBLIC: '100000',
+  RATE_LIMIT_AVAILABILITY: '100000',
   RATE_LIMIT_LOGIN: '1000',
   ADMIN_EMAIL: 'admin@demo.test',
   ADMIN_PASSWORD: 'demo1234',

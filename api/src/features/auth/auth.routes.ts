@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { MessageSchema } from '../../lib/validation.ts';
+import { enforceLimit } from '../../lib/rate-limit.ts';
 import { toUserDto, UserSchema } from '../users/user.mapper.ts';
 import {
   ChangePasswordBody,
@@ -113,6 +114,17 @@ export const authRoutes = createRouter()
   })
   .openapi(me, async (c) => c.json(toUserDto(await currentUser(c.get('deps').db, currentActor(c).id), { settings: true }), 200))
   .openapi(changePassword, async (c) => {
+    // Attempts per person and IP, as sign-ins are counted: a stolen session cannot guess the
+    // current password at speed (docs/decisions/29-input-rate-limits-request-ids.md).
+    const deps = c.get('deps');
+    await enforceLimit(deps.db, {
+      bucket: 'change-password',
+      key: `${currentActor(c).id}|${c.get('clientIp')}`,
+      max: deps.config.RATE_LIMIT_LOGIN,
+      windowMs: 15 * 60_000,
+      now: deps.now(),
+      message: 'Too many password change attempts. Please try again in 15 minutes.',
+    });
     const { current_password, new_password } = c.req.valid('json');
     const token = await changeOwnPassword(c.get('deps'), currentActor(c).id, current_password, new_password);
     return c.json({ message: 'Password changed successfully', token }, 200);
@@ -127,6 +139,16 @@ export const authRoutes = createRouter()
     return c.json({ valid: true as const }, 200);
   })
   .openapi(resetConfirm, async (c) => {
+    // Per IP, like the reset request: tokens are unguessable, but nobody may try them at speed.
+    const deps = c.get('deps');
+    await enforceLimit(deps.db, {
+      bucket: 'reset-confirm',
+      key: c.get('clientIp'),
+      max: deps.config.RATE_LIMIT_PUBLIC,
+      windowMs: 60_000,
+      now: deps.now(),
+      message: 'Too many requests. Please wait a minute and try again.',
+    });
     const { token, new_password } = c.req.valid('json');
     await confirmPasswordReset(c.get('deps'), token, new_password);
     return c.json({ message: 'Your password has been set. You can now sign in.' }, 200);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../lib/context.ts';
 import { hashPassword, issueToken, verifyPassword } from '../../lib/auth.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { uniqueOr } from '../../lib/db-errors.ts';
-import { clearHits, consume, countHits, recordHit } from '../../lib/rate-limit.ts';
+import { clearHits, consume, enforceLimit, rateLimited, recordHit, retryAfterSeconds } from '../../lib/rate-limit.ts';
 import { createCompany, findCompanyBySlug } from '../companies/company.repository.ts';
 import { consumeToken, retireUserTokens } from '../password-tokens/password-token.repository.ts';
 import { findUsableToken, sendPasswordLink } from '../password-tokens/password-token.service.ts';
@@ -20,9 +20,14 @@ const INVALID_TOKEN = 'Invalid or expired reset token';
 const emailExists = () => badRequest(EMAIL_EXISTS);
 
 async function limitPublicCalls(deps: AuthDeps, bucket: 'public' | 'reset', clientIp: string, at: Date): Promise<void> {
-  if (!(await consume(deps.db, bucket, clientIp, deps.config.RATE_LIMIT_PUBLIC, 60_000, at))) {
-    throw new AppError('rate_limited', 'Too many requests. Please wait a minute and try again.');
-  }
+  await enforceLimit(deps.db, {
+    bucket,
+    key: clientIp,
+    max: deps.config.RATE_LIMIT_PUBLIC,
+    windowMs: 60_000,
+    now: at,
+    message: 'Too many requests. Please wait a minute and try again.',
+  });
 }
 
 export interface Registration {
@@ -104,11 +109,14 @@ export async function login(deps: AuthDeps, clientIp: string, email: string, pas
   const at = now();
   // Per email-and-IP pair, never per email alone: nobody can lock an owner out from elsewhere.
   const key = `${email}|${clientIp}`;
-  const failures = await countHits(db, 'login', key, new Date(at.getTime() - LOGIN_WINDOW_MS));
-  if (failures >= config.RATE_LIMIT_LOGIN) {
-    throw new AppError('rate_limited', 'Too many failed sign-in attempts. Please try again in 15 minutes.', {
-      headers: { 'Retry-After': '900' },
-    });
+  // Each attempt first takes a place atomically (docs/decisions/29-input-rate-limits-request-ids.md),
+  // so parallel guesses cannot all pass one count; a success frees the places again, so what is
+  // limited is failures since the last success.
+  if (!(await consume(db, 'login-attempt', key, config.RATE_LIMIT_LOGIN, LOGIN_WINDOW_MS, at))) {
+    throw rateLimited(
+      'Too many failed sign-in attempts. Please try again in 15 minutes.',
+      await retryAfterSeconds(db, 'login-attempt', key, LOGIN_WINDOW_MS, at),
+    );
   }
   const user = await findLoginByEmail(db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, password);
@@ -117,6 +125,7 @@ export async function login(deps: AuthDeps, clientIp: string, email: string, pas
     throw badRequest(INVALID_LOGIN);
   }
   await clearHits(db, 'login', key);
+  await clearHits(db, 'login-attempt', key);
   return issueToken(jwtKey, user, at);
 }
 

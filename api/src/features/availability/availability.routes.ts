@@ -3,6 +3,7 @@
 import type { TypedResponse } from 'hono';
 import type { z } from 'zod';
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
+import { availabilityLimit } from '../../lib/rate-limit.ts';
 import { ErrorSchema } from '../../lib/validation.ts';
 import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from './availability.schema.ts';
 import { availableDatesJson, availableSlotsJson } from './availability.service.ts';
@@ -37,6 +38,7 @@ const availableDates = defineRoute({
 
 export const availabilityRoutes = createRouter()
   .openapi(availableSlots, async (c) => {
+    availabilityLimit(c.get('deps'), c.get('clientIp'));
     const text = await availableSlotsJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
     return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
       z.infer<typeof SlotsResponse>,
@@ -45,6 +47,7 @@ export const availabilityRoutes = createRouter()
     >;
   })
   .openapi(availableDates, async (c) => {
+    availabilityLimit(c.get('deps'), c.get('clientIp'));
     const text = await availableDatesJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
     return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
       z.infer<typeof DatesResponse>,
