@@ -8,6 +8,7 @@ import { connect, migrateToLatest } from '@bookwell/db';
 import { loadConfig } from '../../../api/src/config.ts';
 import { startServer } from '../../../api/src/bootstrap.ts';
 import { startTestSmtp } from '../../../api/src/testing/smtp.ts';
+import { startFakeStripe } from '../../../api/src/features/billing/fake-stripe.ts';
 import { seedDemo } from '../../../scripts/lib/demo-seed.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -16,6 +17,12 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-e2e-'));
 const databaseUrl = process.env.E2E_DATABASE_URL ?? `file:${path.join(dir, 'app.db')}`;
 
 const smtp = await startTestSmtp();
+// A local fake Stripe beside the SMTP server: its hosted checkout posts the signed webhook to this server
+// (billing.spec.ts). Only subscribing and Manage billing reach it; other specs never call Stripe.
+const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_bookwell';
+const stripe = await startFakeStripe({
+  hosted: { webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`, webhookSecret: STRIPE_WEBHOOK_SECRET },
+});
 const database = connect(databaseUrl);
 await migrateToLatest(database);
 await seedDemo(database.db);
@@ -34,6 +41,11 @@ const config = loadConfig({
   RATE_LIMIT_LOGIN: '1000',
   ADMIN_EMAIL: 'admin@demo.test',
   ADMIN_PASSWORD: 'demo1234',
+  STRIPE_SECRET_KEY: 'sk_test_e2e_fake',
+  STRIPE_WEBHOOK_SECRET,
+  STRIPE_PRICE_STANDARD: 'price_e2e_standard',
+  STRIPE_PRICE_ENTERPRISE: 'price_e2e_enterprise',
+  STRIPE_API_BASE: stripe.url,
 });
 const running = await startServer(config);
 
@@ -51,6 +63,7 @@ console.log(`e2e server ready at ${running.url} (mail inbox at http://127.0.0.1:
 const stop = async () => {
   await running.close();
   await smtp.close();
+  await stripe.close();
   mail.close();
   fs.rmSync(dir, { recursive: true, force: true });
   process.exit(0);
