@@ -2,6 +2,7 @@
 // as JSON, and its erasure.
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { currentActor } from '../../lib/authorize.ts';
+import { auditContext } from '../../lib/audit-context.ts';
 import { IdParam } from '../../lib/validation.ts';
 import { ErasureSchema, PersonExportSchema } from './privacy.schema.ts';
 import { erasePerson, exportPerson } from './privacy.service.ts';
@@ -30,9 +31,11 @@ const eraseUser = defineRoute({
 
 export const privacyRoutes = createRouter()
   .openapi(exportUser, async (c) => {
-    const data = await exportPerson(c.get('deps'), currentActor(c), c.req.valid('param').id);
+    const data = await exportPerson(c.get('deps'), currentActor(c), auditContext(c), c.req.valid('param').id);
     c.header('Cache-Control', 'no-store');
     c.header('Content-Disposition', `attachment; filename="bookwell-data-${data.profile.id}.json"`);
     return c.json(data, 200);
   })
-  .openapi(eraseUser, async (c) => c.json(await erasePerson(c.get('deps'), currentActor(c), c.req.valid('param').id), 200));
+  .openapi(eraseUser, async (c) =>
+    c.json(await erasePerson(c.get('deps'), currentActor(c), auditContext(c), c.req.valid('param').id), 200),
+  );

@@ -2,6 +2,8 @@
 // (DECISIONS 12 via docs/decisions/32-privacy-and-operations.md).
 import type { UserRow } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { recordAudit, replaceAuditValues } from '../audit/audit.repository.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { USER_NOT_FOUND, assertCanSeePerson } from '../users/user.policy.ts';
 import { findUser } from '../users/user.repository.ts';
@@ -45,9 +47,11 @@ async function loadTarget(db: PrivacyDeps['db'], id: number): Promise<UserRow> {
   return target;
 }
 
-export async function exportPerson(deps: PrivacyDeps, actor: Actor, id: number): Promise<PersonExport> {
+export async function exportPerson(deps: PrivacyDeps, actor: Actor, who: AuditContext, id: number): Promise<PersonExport> {
   const user = await loadTarget(deps.db, id);
   assertMayActFor(actor, user, { globalAdmin: false });
+  // Handing a person's data out is recorded too (who took it, when), without the data.
+  await recordAudit(deps.db, who, { company_id: user.company_id, action: 'export', entity: 'user', entity_id: user.id });
   const appointments = await appointmentsOf(deps.db, user);
   const messages = await messagesTo(
     deps.db,
@@ -100,7 +104,7 @@ export async function exportPerson(deps: PrivacyDeps, actor: Actor, id: number):
  * stored ones lose address and content. Staff are removed with DELETE /users/{id} instead: their
  * name on the calendar is the company's record of who did the work.
  */
-export async function erasePerson(deps: PrivacyDeps, actor: Actor, id: number): Promise<ErasureDto> {
+export async function erasePerson(deps: PrivacyDeps, actor: Actor, who: AuditContext, id: number): Promise<ErasureDto> {
   return deps.db.transaction().execute(async (trx) => {
     const user = await loadTarget(trx, id);
     assertMayActFor(actor, user, { globalAdmin: true });
@@ -117,6 +121,16 @@ export async function erasePerson(deps: PrivacyDeps, actor: Actor, id: number): 
     await anonymiseBookings(trx, ids, now);
     for (const b of bookings) await recordSyncChange(trx, user.company_id, b.id, 'upsert', now);
     await eraseUserRow(trx, user.id, now);
+    // The audit log keeps who did what, but not their details: earlier entries lose every value
+    // that was theirs, and the erasure itself is recorded without any (DECISIONS 12).
+    if (!isErased(user)) {
+      const typed = bookings.flatMap((b) => [b.customer_name, b.customer_email, b.customer_phone]);
+      await replaceAuditValues(
+        trx,
+        [user.name, user.email, user.phone, ...typed].filter((v): v is string => !!v),
+      );
+    }
+    await recordAudit(trx, who, { company_id: user.company_id, action: 'erase', entity: 'user', entity_id: user.id });
     return { id: user.id, erased: true as const, appointments_kept: bookings.length, messages_cancelled: cancelled };
   });
 }

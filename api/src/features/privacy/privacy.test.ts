@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { issueToken } from '../../lib/auth.ts';
+import { SYSTEM_AUDIT } from '../../lib/audit-context.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } from '../../testing/company-people.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
@@ -40,7 +42,7 @@ describe.each(testDialects())('privacy on %s', (dialect) => {
 
   /** Every row of the tables that hold people's details, as one string to search. */
   async function everythingStored(): Promise<string> {
-    const tables = ['users', 'appointments', 'outbox_messages', 'idempotency_keys', 'password_tokens'] as const;
+    const tables = ['users', 'appointments', 'outbox_messages', 'idempotency_keys', 'password_tokens', 'audit_log'] as const;
     const dumps = await Promise.all(tables.map((table) => t.db.selectFrom(table).selectAll().execute()));
     return JSON.stringify(dumps);
   }
@@ -90,6 +92,18 @@ describe.each(testDialects())('privacy on %s', (dialect) => {
       .where('state', '=', 'pending')
       .execute();
     expect(pendingBefore.length).toBeGreaterThan(0);
+    // An earlier audit entry holding their details (as the staff's edit of their profile records).
+    await recordAudit(t.db, SYSTEM_AUDIT, {
+      company_id: a.companyId,
+      action: 'update',
+      entity: 'user',
+      entity_id: c.id,
+      changes: {
+        name: { new: 'Erin Erasable' },
+        phone: { new: '+442079460078' },
+        role: { old: 'customer', new: 'customer' },
+      },
+    });
     expect(await everythingStored()).toContain(c.contact.email);
 
     const res = await t.call('POST', `/users/${c.id}/erase`, { token: c.token });
@@ -99,6 +113,19 @@ describe.each(testDialects())('privacy on %s', (dialect) => {
 
     const stored = await everythingStored();
     for (const value of [c.contact.email, 'Erin Erasable', c.contact.phone, '+442079460078']) expect(stored).not.toContain(value);
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('entity', '=', 'user')
+      .where('entity_id', '=', c.id)
+      .orderBy('id')
+      .execute();
+    expect(audit.at(-1)).toMatchObject({ action: 'erase', actor_user_id: c.id, changes: null, company_id: a.companyId });
+    expect(JSON.parse(audit.find((e) => e.action === 'update')!.changes!)).toEqual({
+      name: { new: '[erased]' },
+      phone: { new: '[erased]' },
+      role: { old: 'customer', new: 'customer' },
+    });
     const user = await t.db.selectFrom('users').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ name: 'Deleted customer', phone: null, password_hash: null });
     expect(user.archived_at).not.toBeNull();
