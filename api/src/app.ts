@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps) {
         origin: deps.config.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key'],
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['ETag'],
+        exposeHeaders: ['ETag', 'X-Request-Id'],
         maxAge: 600,
       }),
     );
