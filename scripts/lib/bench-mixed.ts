@@ -335,7 +335,13 @@ export async function benchMixed(
   const companies = await seed(h, companiesN, now);
   const seedSeconds = (Date.now() - t0) / 1000;
   const server = await spawnServer(
-    { DATABASE_URL: url, LOG_LEVEL: 'error', DISABLE_SCHEDULER: 'true', RATE_LIMIT_PUBLIC: '100000000' },
+    {
+      DATABASE_URL: url,
+      LOG_LEVEL: 'error',
+      DISABLE_SCHEDULER: 'true',
+      RATE_LIMIT_PUBLIC: '100000000',
+      RATE_LIMIT_AVAILABILITY: '100000000',
+    },
     60_000,
     (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
     bundle,

@@ -71,6 +71,7 @@ export function appEnv(databaseUrl: string, smtpUrl: string, pwaDist: string): R
     // The mix comes from one address; limits per IP would turn it into 429s.
     RATE_LIMIT_PUBLIC: '100000000',
     RATE_LIMIT_LOGIN: '100000000',
+    RATE_LIMIT_AVAILABILITY: '100000000',
   };
 }
 
