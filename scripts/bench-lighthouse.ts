@@ -114,6 +114,21 @@ async function measure(url: string): Promise<Run> {
   }
 }
 
+/**
+ * Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART, NO_FCP): such a run says
+ * nothing about the page, so it is made again (twice at most) rather than counted.
+ */
+async function measureWithRetry(url: string): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.error(`retrying after: ${String(err)}`);
+    }
+  }
+}
+
 /** The run with the median performance score (Lighthouse's own advice for comparing runs). */
 function median(runs: Run[]): Run {
   const sorted = [...runs].sort((a, b) => (a.scores.performance ?? 0) - (b.scores.performance ?? 0));
@@ -150,7 +165,7 @@ try {
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
       console.error(`${p.name}: run ${i + 1} of ${RUNS}`);
-      runs.push(await measure(`${base}${p.path}`));
+      runs.push(await measureWithRetry(`${base}${p.path}`));
     }
     const m = median(runs);
     pages.push({
