@@ -185,4 +185,58 @@ test.describe('self-service link on a phone', () => {
       });
     }
   });
+
+  test("with no other time free, the reschedule picker names the company's booking window, not 30 days", async ({ page }) => {
+    const { company, haircut, emma } = await demo(page.request);
+    const q = { company: company.id, service: haircut, employee: emma };
+    const date = (await freeDates(page.request, q))[0]!;
+    const slot = (await freeSlots(page.request, q, date))[0]!;
+    const email = `window-${Date.now().toString(36)}@example.org`;
+    const booked = await page.request.post('/api/appointments', {
+      data: {
+        company_id: company.id,
+        employee_id: emma,
+        service_type_ids: [haircut],
+        start_time: slot.start,
+        customer: { name: 'Wes Window', email, phone: '+1 646 555 0142' },
+      },
+    });
+    expect(booked.status()).toBe(201);
+    const link = linkIn(await waitForMail(email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000), LINK);
+
+    // The window ends on the booked day, and Emma is off every day of it: nothing else to offer.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
+    const days = Math.round((Date.parse(`${date}T12:00:00Z`) - Date.parse(`${today}T12:00:00Z`)) / 86_400_000) + 1;
+    const owner = await (await page.request.post('/api/login', { data: { email: DEMO.owner, password: DEMO.password } })).json();
+    const auth = { authorization: `Bearer ${owner.token as string}` };
+    const overrideIds: number[] = [];
+    try {
+      const set = await page.request.put(`/api/companies/${company.id}`, { headers: auth, data: { booking_window_days: days } });
+      expect(set.status()).toBe(200);
+      for (let i = 0; i < days; i++) {
+        const day = new Date(Date.parse(`${today}T12:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
+        const res = await page.request.post('/api/date-overrides', {
+          headers: auth,
+          data: { company_id: company.id, user_id: emma, date: day, is_closed: true },
+        });
+        expect(res.status()).toBe(201);
+        overrideIds.push(((await res.json()) as { id: number }).id);
+      }
+      const seen = await get<{ booking_window_days: number }>(page.request, `/manage/${link.slice(link.lastIndexOf('/') + 1)}`);
+      expect(seen.body.booking_window_days).toBe(days);
+
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Reschedule' }).click();
+      const expected = days === 1 ? 'No other times are available today.' : `No other times are available in the next ${days} days.`;
+      await expect(page.getByText(expected)).toBeVisible();
+      await expect(page.getByText('in the next 30 days')).toHaveCount(0);
+      await shootAllSizes(page, 'manage-no-dates');
+    } finally {
+      for (const id of overrideIds) await page.request.delete(`/api/date-overrides/${id}`, { headers: auth });
+      await page.request.put(`/api/companies/${company.id}`, { headers: auth, data: { booking_window_days: 30 } });
+      await page.request.post(`/api/manage/${link.slice(link.lastIndexOf('/') + 1)}/cancel`);
+    }
+  });
 });

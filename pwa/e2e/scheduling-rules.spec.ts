@@ -379,3 +379,76 @@ test('Notice and booking window and a service with buffers performed by one empl
     });
   }
 });
+
+test('special hours with several intervals: Add interval and Remove in the Closures form, stored as sent, and the booking page offers only those hours', async ({
+  page,
+}) => {
+  const token = await signInAs(page, DEMO.owner, '/company-settings');
+  const companyId = (await call<{ company_id: number }>(page.request, token, 'GET', '/me')).body.company_id;
+  const haircut = (
+    await call<{ id: number; name: string }[]>(page.request, token, 'GET', `/service-types?company_id=${companyId}`)
+  ).body.find((x) => x.name === 'Haircut')!.id;
+  const emma = await employeeId(page, token, companyId, 'Emma Stylist');
+  const day = nextWeekday(2, 9); // a Tuesday at least nine days ahead
+  const closures = card(page, 'Closures and special hours');
+  const select = (name: string) => closures.getByRole('combobox', { name, exact: true });
+  try {
+    await closures.getByLabel('Date').fill(day);
+    await closures.getByRole('checkbox', { name: 'Closed all day' }).uncheck();
+    await select('Open only — start').selectOption('10:00');
+    await select('Open only — end').selectOption('12:00');
+
+    // Add interval: a second row starting one increment after the first ends, numbered like the first now is.
+    await closures.getByRole('button', { name: 'Add interval' }).click();
+    await expect(select('Open only — start (interval 1)')).toHaveValue('10:00');
+    await expect(select('Open only — start (interval 2)')).toHaveValue('12:30');
+    await expect(select('Open only — end (interval 2)')).toHaveValue('13:30');
+    await select('Open only — start (interval 2)').selectOption('14:00');
+    await select('Open only — end (interval 2)').selectOption('16:00');
+
+    // A third row, then Remove takes it away again.
+    await closures.getByRole('button', { name: 'Add interval' }).click();
+    await expect(select('Open only — start (interval 3)')).toHaveValue('16:30');
+    await closures.getByRole('button', { name: 'Remove interval 3' }).click();
+    await expect(select('Open only — start (interval 3)')).toHaveCount(0);
+
+    // Overlapping intervals are refused in the form, never sent.
+    await select('Open only — start (interval 2)').selectOption('11:00');
+    await closures.getByRole('button', { name: 'Add closure' }).click();
+    await expect(closures.getByText('The intervals overlap: each must start after the one before it ends.')).toBeVisible();
+    expect(await overridesOn(page, token, companyId, day, null)).toEqual([]);
+    await select('Open only — start (interval 2)').selectOption('14:00');
+
+    await expectNoSeriousAxe(page, 'closures form with two intervals');
+    await closures.scrollIntoViewIfNeeded();
+    await shootAllSizes(page, 'company-closures-intervals');
+
+    await closures.getByRole('button', { name: 'Add closure' }).click();
+    const item = closures.getByRole('listitem').filter({ hasText: longDate(day) });
+    await expect(item).toContainText('Open only 10:00 AM – 12:00 PM, 2:00 PM – 4:00 PM');
+    const stored = await call<{ user_id: number | null; is_closed: boolean; intervals: { open_time: string; close_time: string }[] }[]>(
+      page.request,
+      token,
+      'GET',
+      `/date-overrides?company_id=${companyId}&from=${day}&to=${day}`,
+    );
+    expect(stored.body.filter((o) => o.user_id === null).map((o) => [o.is_closed, o.intervals])).toEqual([
+      [
+        false,
+        [
+          { open_time: '10:00:00', close_time: '12:00:00' },
+          { open_time: '14:00:00', close_time: '16:00:00' },
+        ],
+      ],
+    ]);
+    // The form is back to one blank interval for the next date.
+    await expect(select('Open only — start (interval 2)')).toHaveCount(0);
+
+    // That day the booking page offers only those hours (Haircut is 30 minutes on a 30-minute grid).
+    const offered = await slotValues(page, { company: companyId, service: haircut, employee: emma, date: day });
+    expect(offered.length).toBeGreaterThan(0);
+    for (const v of offered) expect(['10:00', '10:30', '11:00', '11:30', '14:00', '14:30', '15:00', '15:30']).toContain(v);
+  } finally {
+    await removeOverrides(page, token, companyId, day, null);
+  }
+});

@@ -1,7 +1,8 @@
 // The upcoming date overrides of the company (closures and special hours, Company settings) or of
 // one person (time off, Settings and the Directory's person view), with add and remove
 // (docs/decisions/11-scheduling-rules-beyond-spec.md). An override replaces that date's weekly hours:
-// closed all day, or open only in the hours given.
+// closed all day, or open only in the hours given: one or more intervals ('Add interval'), as the API
+// takes several (a special day with a break).
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../lib/api-errors.ts';
 import { addDays, formatLongDate, todayIn } from '../lib/zoned-time.ts';
@@ -20,25 +21,58 @@ export const OVERRIDE_TEXT = {
   pastDate: 'Choose today or a later date.',
   timesRequired: 'Choose a start and an end time, or tick Closed all day.',
   endAfterStart: 'The end time must be after the start time.',
+  overlap: 'The intervals overlap: each must start after the one before it ends.',
 } as const;
+
+/** The server's limit of intervals on one date (api date-override.rules.ts MAX_INTERVALS). */
+export const MAX_OVERRIDE_INTERVALS = 12;
+
+export interface IntervalDraft {
+  open: string;
+  close: string;
+}
 
 export interface OverrideDraft {
   date: string;
   closed: boolean;
-  open: string;
-  close: string;
+  /** At least one; used only when not closed. */
+  intervals: IntervalDraft[];
   note: string;
 }
+
+const minutesOf = (hhmm: string) => {
+  const [h, m] = hhmm.split(':').map(Number);
+  return h * 60 + m;
+};
 
 /** The message for a draft, or null when it can be sent. */
 export function overrideProblem(d: OverrideDraft, today: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(d.date)) return OVERRIDE_TEXT.dateRequired;
   if (d.date < today) return OVERRIDE_TEXT.pastDate;
   if (d.closed) return null;
-  if (!d.open || !d.close) return OVERRIDE_TEXT.timesRequired;
-  const [h, m] = d.open.split(':').map(Number);
-  if (closingMinutes(d.close) <= h * 60 + m) return OVERRIDE_TEXT.endAfterStart;
+  if (d.intervals.length === 0 || d.intervals.some((i) => !i.open || !i.close)) return OVERRIDE_TEXT.timesRequired;
+  if (d.intervals.some((i) => closingMinutes(i.close) <= minutesOf(i.open))) return OVERRIDE_TEXT.endAfterStart;
+  // The server refuses overlapping intervals of one date (docs/decisions/27-scheduling-rules.md); say so before sending.
+  const spans = d.intervals.map((i) => [minutesOf(i.open), closingMinutes(i.close)]).sort((a, b) => a[0] - b[0]);
+  for (let k = 1; k < spans.length; k++) if (spans[k][0] < spans[k - 1][1]) return OVERRIDE_TEXT.overlap;
   return null;
+}
+
+/**
+ * The interval "Add interval" appends: starting one increment after the last one ends, as long as
+ * about an hour on the time grid (shorter before midnight); blank when the last is not complete or no
+ * time is left.
+ */
+export function nextInterval(intervals: IntervalDraft[], increment: number): IntervalDraft {
+  const last = intervals[intervals.length - 1];
+  if (!last?.open || !last.close || last.close === '00:00') return { open: '', close: '' };
+  const step = [15, 30, 45, 60].includes(increment) ? increment : 30; // timeChoices' grid
+  const start = closingMinutes(last.close) + step;
+  const end = Math.min(start + Math.ceil(60 / step) * step, 24 * 60);
+  if (start >= 24 * 60 || end <= start) return { open: '', close: '' };
+  const hhmm = (n: number) =>
+    n >= 24 * 60 ? '00:00' : `${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
+  return { open: hhmm(start), close: hhmm(end) };
 }
 
 const intervalText = (o: DateOverride) =>
@@ -69,7 +103,7 @@ export function DateOverridesEditor({
   const today = todayIn(zone);
   const list = useDateOverrides(scope, today, addDays(today, OVERRIDES_AHEAD_DAYS));
   const { add, remove } = useWriteDateOverride();
-  const blank: OverrideDraft = { date: '', closed: true, open: '', close: '', note: '' };
+  const blank: OverrideDraft = { date: '', closed: true, intervals: [{ open: '', close: '' }], note: '' };
   const [d, setD] = useState<OverrideDraft>(blank);
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -79,6 +113,10 @@ export function DateOverridesEditor({
     setStatus(null);
   };
   const choices = timeChoices(increment);
+  const setInterval = (index: number, patch: Partial<IntervalDraft>) =>
+    set({ intervals: d.intervals.map((x, k) => (k === index ? { ...x, ...patch } : x)) });
+  const addInterval = () => set({ intervals: [...d.intervals, nextInterval(d.intervals, increment)] });
+  const removeInterval = (index: number) => set({ intervals: d.intervals.filter((_, k) => k !== index) });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -90,7 +128,7 @@ export function DateOverridesEditor({
         ...(scope.userId !== null ? { user_id: scope.userId } : {}),
         date: d.date,
         is_closed: d.closed,
-        ...(d.closed ? {} : { intervals: [{ open_time: toApiTime(d.open), close_time: toApiTime(d.close) }] }),
+        ...(d.closed ? {} : { intervals: d.intervals.map((i) => ({ open_time: toApiTime(i.open), close_time: toApiTime(i.close) })) }),
         ...(d.note.trim() ? { note: d.note.trim() } : {}),
       },
       {
@@ -159,20 +197,54 @@ export function DateOverridesEditor({
             <span>Closed all day</span>
           </label>
           {!d.closed && (
-            <div className="dov-grid">
-              {(['open', 'close'] as const).map((field) => (
-                <FormField key={field} label={`${words.partly} — ${field === 'open' ? 'start' : 'end'}`} id={`${id}-${field}`}>
-                  <select className="select" value={d[field]} onChange={(e) => set({ [field]: e.target.value })}>
-                    <option value="">Not set</option>
-                    {(field === 'close' ? [...choices.filter((t) => t !== '00:00'), '00:00'] : choices).map((t) => (
-                      <option key={t} value={t}>
-                        {field === 'close' && t === '00:00' ? 'Midnight (end of day)' : timeLabel(t)}
-                      </option>
-                    ))}
-                  </select>
-                </FormField>
-              ))}
-            </div>
+            <fieldset className="dov-intervals">
+              <legend className="visually-hidden">{words.partly}</legend>
+              {d.intervals.map((interval, index) => {
+                // The first interval keeps its plain labels; later ones are numbered, so each select has its own name.
+                const suffix = d.intervals.length > 1 ? ` (interval ${index + 1})` : '';
+                return (
+                  <div key={index} className="dov-interval">
+                    <div className="dov-grid">
+                      {(['open', 'close'] as const).map((field) => (
+                        <FormField
+                          key={field}
+                          label={`${words.partly} — ${field === 'open' ? 'start' : 'end'}${suffix}`}
+                          id={`${id}-${field}-${index}`}
+                        >
+                          <select
+                            className="select"
+                            value={interval[field]}
+                            onChange={(e) => setInterval(index, { [field]: e.target.value })}
+                          >
+                            <option value="">Not set</option>
+                            {(field === 'close' ? [...choices.filter((t) => t !== '00:00'), '00:00'] : choices).map((t) => (
+                              <option key={t} value={t}>
+                                {field === 'close' && t === '00:00' ? 'Midnight (end of day)' : timeLabel(t)}
+                              </option>
+                            ))}
+                          </select>
+                        </FormField>
+                      ))}
+                    </div>
+                    {d.intervals.length > 1 && (
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm dov-interval-remove"
+                        aria-label={`Remove interval ${index + 1}`}
+                        onClick={() => removeInterval(index)}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </div>
+                );
+              })}
+              {d.intervals.length < MAX_OVERRIDE_INTERVALS && (
+                <button type="button" className="btn btn-link dov-add-interval" onClick={addInterval}>
+                  Add interval
+                </button>
+              )}
+            </fieldset>
           )}
           {problem && <Alert tone="error">{problem}</Alert>}
           <button type="submit" className="btn btn-primary" disabled={add.isPending}>
