@@ -76,12 +76,15 @@ async function soak(build: ProductionBuild, kind: 'sqlite' | 'postgres') {
       sampleEveryMs,
     );
     const load: number[] = [];
+    let lastReport = 0;
     const loadTimer = setInterval(() => load.push(os.loadavg()[0]!), 10_000);
     const result = await runMix(base, world, {
       durationMs: minutes * 60_000,
       concurrency,
       onProgress: (done, ms) => {
-        if (Math.round(ms / 1000) % 30 === 0) console.error(`  ${Math.round(ms / 1000)} s: ${done} requests`);
+        if (ms - lastReport < 30_000) return;
+        lastReport = ms;
+        console.error(`  ${Math.round(ms / 1000)} s: ${done} requests`);
       },
     });
     clearInterval(loadTimer);
