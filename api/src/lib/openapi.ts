@@ -24,7 +24,11 @@ const STANDARD_ERRORS = {
   401: { description: 'Missing or invalid token', content: errorContent },
   403: { description: 'Not allowed', content: errorContent },
   404: { description: "Not found (also another company's resource)", content: errorContent },
-  429: { description: 'Rate limited', content: errorContent },
+  429: {
+    description: 'Rate limited',
+    content: errorContent,
+    headers: { 'Retry-After': { description: 'Seconds until a request would be admitted again', schema: { type: 'integer' } } },
+  },
 } as const;
 
 export function accessLabel(access: Access): string {
