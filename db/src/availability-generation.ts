@@ -6,7 +6,7 @@ import { arg, prepared } from './prepared.ts';
 import type { DbOrTx } from './schema.ts';
 
 const generationRow = prepared<[companyId: number], { g: number }>((db) =>
-  db.selectFrom('companies').select('availability_generation as g').where('id', '=', arg(0)),
+  db.selectFrom('availability_generations').select('generation as g').where('company_id', '=', arg(0)),
 );
 
 /** The company's generation now; undefined when there is no such company. One primary-key read. */

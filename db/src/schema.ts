@@ -55,8 +55,6 @@ export interface CompanyTable {
   stripe_subscription_id: string | null;
   /** Longest appointment the company ever had (rising only, kept by triggers): the look-back of day-bounded appointment queries. */
   longest_appointment_minutes: Generated<number>;
-  /** Moves in the same transaction as every write that can change this company's availability (migration 052, trigger-kept). */
-  availability_generation: Generated<number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -315,6 +313,15 @@ export interface AuditLogTable {
   request_id: string | null;
 }
 
+/**
+ * Each company's availability generation (migration 052, docs/decisions/28-availability-generation.md):
+ * moved by triggers in the same transaction as every write that can change the company's availability.
+ */
+export interface AvailabilityGenerationTable {
+  company_id: number;
+  generation: Generated<number>;
+}
+
 export interface Database {
   companies: CompanyTable;
   users: UserTable;
@@ -338,6 +345,7 @@ export interface Database {
   rate_limit_hits: RateLimitHitTable;
   app_settings: AppSettingTable;
   audit_log: AuditLogTable;
+  availability_generations: AvailabilityGenerationTable;
 }
 
 export type CompanyRow = Selectable<CompanyTable>;

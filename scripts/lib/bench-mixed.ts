@@ -73,6 +73,16 @@ function peakRssMb(pid: number): number | null {
   }
 }
 
+/** CPU seconds the process has used (user + system), from /proc: per request, a figure the machine's other load barely moves. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 async function chunked<T>(rows: T[], size: number, insert: (part: T[]) => Promise<unknown>) {
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
@@ -406,7 +416,7 @@ export async function benchMixed(
     };
   };
 
-  const summary = (run: Awaited<ReturnType<typeof drive>>, seconds: number) => {
+  const summary = (run: Awaited<ReturnType<typeof drive>>, seconds: number, cpu: number) => {
     const reads = run.samples.filter((s) => s.kind === 'read');
     const writes = run.samples.filter((s) => s.kind === 'write');
     return {
@@ -414,6 +424,7 @@ export async function benchMixed(
       reads: { ...percentiles(reads.map((s) => s.ms)), statuses: statuses(reads) },
       writes: { ...percentiles(writes.map((s) => s.ms)), statuses: statuses(writes) },
       bytes_per_response: Math.round(run.bytes / Math.max(1, run.samples.length)),
+      server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / Math.max(1, run.samples.length)) / 100,
       client_errors: run.errors,
       first_errors: run.firstErrors,
     };
@@ -422,9 +433,14 @@ export async function benchMixed(
   console.error(`mixed: server up (pid ${pid}); warming up`);
   await drive(base, connections, 3, mixedRequest(false));
   console.error('mixed: measuring (no Accept-Encoding)');
-  const plain = summary(await drive(base, connections, opts.seconds, mixedRequest(false)), opts.seconds);
+  let cpu0 = cpuSeconds(pid);
+  const plainRun = await drive(base, connections, opts.seconds, mixedRequest(false));
+  const plain = summary(plainRun, opts.seconds, cpuSeconds(pid) - cpu0);
   console.error('mixed: measuring (Accept-Encoding: gzip, br)');
-  const compressed = summary(await drive(base, connections, opts.seconds, mixedRequest(true)), opts.seconds);
+  cpu0 = cpuSeconds(pid);
+  const compressedRun = await drive(base, connections, opts.seconds, mixedRequest(true));
+  const compressed = summary(compressedRun, opts.seconds, cpuSeconds(pid) - cpu0);
+  cpu0 = cpuSeconds(pid);
 
   // Committed bookings/s over 20 companies: staff bookings at distinct times far from everything else.
   const twenty = companies.slice(0, 20);
@@ -453,6 +469,7 @@ export async function benchMixed(
     };
   });
   const committed = bookingsRun.samples.filter((s) => s.status === 201).length;
+  const bookingsCpu = cpuSeconds(pid) - cpu0;
   const peak = peakRssMb(pid);
   await server.stop();
   const doubles = await doubleBookings(h, today.toUTC().toISO()!);
@@ -468,12 +485,14 @@ export async function benchMixed(
     compression_cost: {
       throughput_change_pct: Math.round(((compressed.requests_per_s - plain.requests_per_s) / plain.requests_per_s) * 1000) / 10,
       reads_p99_ms: [plain.reads.p99, compressed.reads.p99],
+      server_cpu_ms_per_request: [plain.server_cpu_ms_per_request, compressed.server_cpu_ms_per_request],
       bytes_per_response: [plain.bytes_per_response, compressed.bytes_per_response],
     },
     bookings_20_companies: {
       committed_per_s: Math.round(committed / opts.seconds),
       ...percentiles(bookingsRun.samples.map((s) => s.ms)),
       statuses: statuses(bookingsRun.samples),
+      server_cpu_ms_per_request: Math.round((bookingsCpu * 1000 * 100) / Math.max(1, bookingsRun.samples.length)) / 100,
       first_errors: bookingsRun.firstErrors,
     },
     double_bookings: doubles,

@@ -1,15 +1,21 @@
 // Each company's availability generation (docs/decisions/28-availability-generation.md): a counter
 // that moves in the same transaction as every write that can change what that company's booking
 // page offers, so a cached answer stays usable until its own company changes, on any number of
-// processes, because the counter lives in the database.
+// processes, because the counter lives in the database (availability_generations, one row per company).
 //
 // The bump is kept by triggers rather than by each writer of the API: about twenty-five code paths
 // in ten features write these tables (several in no transaction of their own), and seeds, imports
-// and other processes write them too. A trigger runs inside the writing statement's transaction
-// and cannot be forgotten by the next endpoint. On PostgreSQL every trigger calls one function,
+// and other processes write them too. A trigger runs inside the writing transaction and cannot be
+// forgotten by the next endpoint. On PostgreSQL every trigger calls one function,
 // bump_availability_generation(company_id); on SQLite (no stored functions) each trigger runs the
 // same one statement, written once below (`bump`). Writes that change no availability (logins,
 // sessions, rate-limit hits, messages, audit rows, notes, customer details) have no trigger.
+//
+// On PostgreSQL the triggers are deferred to commit, and the counter is its own row, not the
+// company's: a booking holds the company row from its first statement and then waits for the
+// foreign-key share lock on its service, while removing a service holds that service's row. Were
+// the removal to bump a counter the booking holds (the company row) before committing, the two would
+// deadlock; bumped at commit, on a row nobody holds until their own commit, nothing waits in a circle.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { isPostgres } from './helpers.ts';
 
@@ -76,17 +82,26 @@ const COMPANY_COLUMNS = [
 ];
 
 /** SQLite's one bump statement. */
-const bump = (which: string) => `update companies set availability_generation = availability_generation + 1 where id ${which};`;
+const bump = (which: string) => `update availability_generations set generation = generation + 1 where company_id ${which};`;
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
-    .alterTable('companies')
-    .addColumn('availability_generation', 'integer', (c) => c.notNull().defaultTo(0))
+    .createTable('availability_generations')
+    .addColumn('company_id', 'integer', (c) => c.primaryKey().references('companies.id').onDelete('cascade'))
+    .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
+  await sql`insert into availability_generations (company_id) select id from companies`.execute(db);
 
   if (isPostgres(db)) {
+    await sql`create function availability_generation_row() returns trigger language plpgsql as $$
+      begin
+        insert into availability_generations (company_id) values (new.id);
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger companies_availability_generation_row after insert on companies
+      for each row execute function availability_generation_row()`.execute(db);
     await sql`create function bump_availability_generation(company bigint) returns void language sql as $$
-      update companies set availability_generation = availability_generation + 1 where id = company
+      update availability_generations set generation = generation + 1 where company_id = company
     $$`.execute(db);
     for (const w of WATCHED) {
       const fn = `${w.table}_bump_availability`;
@@ -107,21 +122,24 @@ export async function up(db: Kysely<any>): Promise<void> {
       end`;
       await sql`${sql.raw(`create function ${fn}() returns trigger language plpgsql as $$ ${body} $$`)}`.execute(db);
       await sql`${sql.raw(
-        `create trigger ${fn} after insert or delete or update of ${w.columns.join(', ')} on ${w.table} for each row execute function ${fn}()`,
+        `create constraint trigger ${fn} after insert or delete or update of ${w.columns.join(', ')} on ${w.table} deferrable initially deferred for each row execute function ${fn}()`,
       )}`.execute(db);
     }
-    // The company's own settings: the counter moves in the same row write.
+    // The company's own settings.
     await sql`create function companies_bump_availability() returns trigger language plpgsql as $$
       begin
-        new.availability_generation := old.availability_generation + 1;
-        return new;
+        perform bump_availability_generation(new.id);
+        return null;
       end $$`.execute(db);
     await sql`${sql.raw(
-      `create trigger companies_bump_availability before update of ${COMPANY_COLUMNS.join(', ')} on companies for each row execute function companies_bump_availability()`,
+      `create constraint trigger companies_bump_availability after update of ${COMPANY_COLUMNS.join(', ')} on companies deferrable initially deferred for each row execute function companies_bump_availability()`,
     )}`.execute(db);
     return;
   }
 
+  await sql`create trigger companies_availability_generation_row after insert on companies begin
+    insert into availability_generations (company_id) values (new.id);
+  end`.execute(db);
   for (const w of WATCHED) {
     const guard = (r: 'new' | 'old') => (w.when ? ` when ${w.when(r)}` : '');
     const triggers: [string, string, string][] = [
@@ -140,7 +158,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       await sql`${sql.raw(`create trigger ${w.table}_bump_availability_${suffix} after ${event} on ${w.table}${rest}`)}`.execute(db);
     }
   }
-  // The counter is not among the watched columns, so this trigger's own update does not fire it again.
   await sql`${sql.raw(
     `create trigger companies_bump_availability after update of ${COMPANY_COLUMNS.join(', ')} on companies begin ${bump('= new.id')} end`,
   )}`.execute(db);
@@ -156,11 +173,14 @@ export async function down(db: Kysely<any>): Promise<void> {
     drops.push(sql.raw('drop trigger if exists companies_bump_availability on companies'));
     drops.push(sql.raw('drop function if exists companies_bump_availability()'));
     drops.push(sql.raw('drop function if exists bump_availability_generation(bigint)'));
+    drops.push(sql.raw('drop trigger if exists companies_availability_generation_row on companies'));
+    drops.push(sql.raw('drop function if exists availability_generation_row()'));
   } else {
     for (const w of WATCHED)
       for (const suffix of ['ins', 'del', 'upd']) drops.push(sql.raw(`drop trigger if exists ${w.table}_bump_availability_${suffix}`));
     drops.push(sql.raw('drop trigger if exists companies_bump_availability'));
+    drops.push(sql.raw('drop trigger if exists companies_availability_generation_row'));
   }
   for (const d of drops) await d.execute(db);
-  await db.schema.alterTable('companies').dropColumn('availability_generation').execute();
+  await db.schema.dropTable('availability_generations').execute();
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityGeneration } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { bookableCompany, customerContact, setHours, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { addService, bookableCompany, customerContact, setHours, type BookableCompany } from '../../testing/booking-fixtures.ts';
 import { addGlobalAdmin, addPerson, type TestPerson } from '../../testing/company-people.ts';
 import { manageLinkKey, manageToken, manageTokenHash, newManageNonce } from '../../lib/manage-token.ts';
 import { call } from '../../testing/harness.ts';
@@ -150,6 +150,60 @@ describe.each(testDialects())('availability generation on %s', (dialect) => {
         ),
       ),
     ).toBe(true);
+  });
+
+  it('bookings racing changes to their service and to the hours all finish: the bump waits for nothing a booking holds', async () => {
+    // A service change locks its row (a booking's foreign-key check waits for it) and a booking locks
+    // the company: were the bump taken on the company row before commit, the two would deadlock on PostgreSQL.
+    const starts = Array.from(
+      { length: 24 },
+      (_, i) => `2026-11-27T${String(9 + Math.floor(i / 4)).padStart(2, '0')}:${['00', '15', '30', '45'][i % 4]}:00Z`,
+    );
+    await t.call('PATCH', `/service-types/${a.serviceId}`, {
+      token: a.admin.token,
+      body: { available_slots: 100, buffer_after_minutes: 0, employee_ids: [] },
+    });
+    const results = await Promise.all([
+      ...starts.map((start) =>
+        t.call('POST', '/appointments', {
+          body: { company_id: a.companyId, service_type_ids: [a.serviceId], start_time: start, customer: customerContact() },
+        }),
+      ),
+      ...Array.from({ length: 8 }, (_, i) =>
+        t.call('PATCH', `/service-types/${a.serviceId}`, {
+          token: a.admin.token,
+          body: { price: 20 + i, duration_minutes: 30 + (i % 2) * 15 },
+        }),
+      ),
+      ...Array.from({ length: 4 }, (_, i) =>
+        setHours(t, a.admin.token, { day_of_week: 5, open_time: '09:00', close_time: i % 2 ? '17:00' : '18:00' }),
+      ),
+    ]);
+    const statuses = results.filter((r) => r && typeof r === 'object' && 'status' in r).map((r) => (r as { status: number }).status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
+
+    // Removing a service locks its row for the whole transaction (service-type.repository.ts lockServiceType).
+    for (let round = 0; round < 4; round++) {
+      const svc = await addService(t, a.admin.token, { name: `Short-lived ${round}`, duration_minutes: 15, available_slots: 50 });
+      const raced = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) =>
+          t.call('POST', '/appointments', {
+            body: {
+              company_id: a.companyId,
+              service_type_ids: [svc],
+              start_time: `2026-11-28T1${round}:${String(15 * (i % 4)).padStart(2, '0')}:00Z`,
+              customer: customerContact(),
+            },
+          }),
+        ),
+        t.call('DELETE', `/service-types/${svc}`, { token: a.admin.token }),
+      ]);
+      expect(
+        raced.map((r) => r.status).filter((s) => s >= 500),
+        raced.map((r) => r.text).join('\n'),
+      ).toEqual([]);
+    }
   });
 
   it('stays put for logins, rate-limit hits and edits that change nothing bookable', async () => {
