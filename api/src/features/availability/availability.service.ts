@@ -243,16 +243,22 @@ async function datesWithSlot(
     serviceBuffers(deps.db, t.company.id),
   ]);
   withBuffers(service, buffers);
-  const byDay = dayShares(tz, service, lookbackMs, lookaheadMs);
   // Employees only take slots away: a date without a slot for the service alone (capacity, hours,
-  // notice; today after closing) has none for anyone, and no candidate needs to read anything for it.
+  // notice; today after closing) has none for anyone. Asked once, of the dates the first candidate
+  // left undecided, so later candidates read nothing for them.
   const anyone: Target = { ...t, employeeId: null };
-  let undecided = open.filter(
-    (date) => slotsOf(anyone, date, schedules.forDate(date, weekdays.get(date)!, null), byDay(date), at, durationMinutes, 1).length > 0,
-  );
+  const serviceAlone = (dates: string[]) => {
+    const byDay = dayShares(tz, service, lookbackMs, lookaheadMs);
+    return dates.filter(
+      (date) => slotsOf(anyone, date, schedules.forDate(date, weekdays.get(date)!, null), byDay(date), at, durationMinutes, 1).length > 0,
+    );
+  };
+  let undecided = open;
   const found = new Map<string, string>();
-  for (const id of t.employeeId === null ? t.qualified : [t.employeeId]) {
-    if (undecided.length === 0) break;
+  const candidates = t.employeeId === null ? t.qualified : [t.employeeId];
+  for (let k = 0; k < candidates.length && undecided.length > 0; k++) {
+    const id = candidates[k];
+    if (k === 1) undecided = serviceAlone(undecided);
     await schedules.addPerson(id);
     const mine = undecided.filter((date) => schedules.forDate(date, weekdays.get(date)!, id).employee?.length !== 0);
     if (mine.length === 0) continue;
