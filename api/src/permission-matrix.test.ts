@@ -586,6 +586,12 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 403, 200, 200, 200, 200, 404, 200),
     cell: (w) => ({ path: `/sync/appointments?company_id=${A(w)}` }),
   },
+  // Audit log (docs/decisions/31-audit-log.md): a company's admins (not managers) their company's, global_admin any.
+  'GET /audit-log': {
+    expect: m(401, 403, 403, 403, 403, 200, 404, 200),
+    writes: false,
+    cell: (w) => ({ path: `/audit-log?company_id=${A(w)}` }),
+  },
   // Calendar feeds (docs/decisions/24-calendar-feeds.md): a staff member's own, the company's for its admins.
   'GET /calendar/{token}': {
     expect: everyone(200),

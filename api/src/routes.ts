@@ -19,6 +19,7 @@ import { billingRoutes } from './features/billing/billing.routes.ts';
 import { messageRoutes } from './features/notifications/messages.routes.ts';
 import { selfServiceRoutes } from './features/self-service/self-service.routes.ts';
 import { calendarFeedRoutes } from './features/calendar-feeds/calendar-feed.routes.ts';
+import { auditRoutes } from './features/audit/audit.routes.ts';
 import { privacyRoutes } from './features/privacy/privacy.routes.ts';
 
 export function buildApiRoutes() {
@@ -43,6 +44,7 @@ export function buildApiRoutes() {
       .route('/', messageRoutes)
       .route('/', selfServiceRoutes)
       .route('/', calendarFeedRoutes)
+      .route('/', auditRoutes)
       .route('/', privacyRoutes)
   );
 }

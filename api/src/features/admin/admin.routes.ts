@@ -1,5 +1,6 @@
 // The global_admin calls: platform figures, every company with its counts and subscription, every
 // person with their company, and the email export (JSON or spreadsheet-safe CSV).
+import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { GLOBAL_ADMIN } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
@@ -87,7 +88,10 @@ export const adminRoutes = createRouter()
   })
   .openapi(subscription, async (c) => {
     const { db, now } = c.get('deps');
-    return c.json(await changeSubscriptionExpiry(db, c.req.valid('param').id, c.req.valid('json').subscription_expires_at, now()), 200);
+    return c.json(
+      await changeSubscriptionExpiry(db, c.req.valid('param').id, c.req.valid('json').subscription_expires_at, now(), auditContext(c)),
+      200,
+    );
   })
   .openapi(users, async (c) => c.json(await listUsers(c.get('deps').db, c.req.valid('query')), 200))
   .openapi(exportEmails, async (c) => {

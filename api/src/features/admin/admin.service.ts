@@ -1,5 +1,9 @@
 // The global_admin views: platform figures, companies and people with their counts, the email export.
-import type { DbOrTx, Role } from '@bookwell/db';
+import type { Kysely } from 'kysely';
+import type { Database, DbOrTx, Role } from '@bookwell/db';
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
+import { findCompanyById } from '../companies/company.repository.ts';
 import { notFound } from '../../lib/errors.ts';
 import { toCompanyDto } from '../companies/company.mapper.ts';
 import { toUserDto } from '../users/user.mapper.ts';
@@ -24,8 +28,24 @@ export async function listCompanies(db: DbOrTx, search: string | undefined, now:
 }
 
 /** Sets or clears a company's subscription expiry and answers the company as the admin list shows it. */
-export async function changeSubscriptionExpiry(db: DbOrTx, companyId: number, expiresAt: string | null, now: Date) {
-  if (!(await setSubscriptionExpiry(db, companyId, expiresAt, now))) throw notFound('Company not found');
+export async function changeSubscriptionExpiry(
+  db: Kysely<Database>,
+  companyId: number,
+  expiresAt: string | null,
+  now: Date,
+  who: AuditContext,
+) {
+  await db.transaction().execute(async (trx) => {
+    const before = await findCompanyById(trx, companyId);
+    if (!before || !(await setSubscriptionExpiry(trx, companyId, expiresAt, now))) throw notFound('Company not found');
+    await recordAudit(trx, who, {
+      company_id: companyId,
+      action: 'update',
+      entity: 'subscription',
+      entity_id: companyId,
+      changes: { subscription_expires_at: { old: before.subscription_expires_at, new: expiresAt } },
+    });
+  });
   const [row] = await companiesWithCounts(db, { id: companyId });
   return toAdminCompany(row, now);
 }

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
+import { auditContext } from '../../lib/audit-context.ts';
 import { currentActor, STAFF_OR_GLOBAL } from '../../lib/authorize.ts';
 import { AppError } from '../../lib/errors.ts';
 import { idempotency, recordIdempotentResponse } from '../../lib/idempotency.ts';
@@ -86,8 +87,14 @@ const deleteRoute = defineRoute({
 });
 
 async function update(c: Context<AppEnv>, id: number, body: UpdateAppointmentInput) {
-  const dto = await changeAppointment(c.get('deps'), currentActor(c), id, body, c.req.header('if-match'), (trx, result, at) =>
-    recordIdempotentResponse(trx, c, { status: 200, body: result, headers: { ETag: etagOf(result.version) } }, at),
+  const dto = await changeAppointment(
+    c.get('deps'),
+    currentActor(c),
+    id,
+    body,
+    c.req.header('if-match'),
+    (trx, result, at) => recordIdempotentResponse(trx, c, { status: 200, body: result, headers: { ETag: etagOf(result.version) } }, at),
+    auditContext(c),
   );
   return c.json(dto, 200, { ETag: etagOf(dto.version) });
 }
@@ -106,8 +113,12 @@ export const appointmentRoutes = router
     if (!actor && !(await consume(deps.db, 'public', c.get('clientIp'), deps.config.RATE_LIMIT_PUBLIC, 60_000, deps.now()))) {
       throw new AppError('rate_limited', RATE_LIMITED, { headers: { 'Retry-After': '60' } });
     }
-    const dto = await bookAppointment(deps, actor, c.req.valid('json'), (trx, result, at) =>
-      recordIdempotentResponse(trx, c, { status: 201, body: result, headers: { ETag: etagOf(result.version) } }, at),
+    const dto = await bookAppointment(
+      deps,
+      actor,
+      c.req.valid('json'),
+      (trx, result, at) => recordIdempotentResponse(trx, c, { status: 201, body: result, headers: { ETag: etagOf(result.version) } }, at),
+      auditContext(c),
     );
     return c.json(dto, 201, { ETag: etagOf(dto.version) });
   })
@@ -119,8 +130,13 @@ export const appointmentRoutes = router
   .openapi(updateRoute.put, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
   .openapi(updateRoute.patch, async (c) => update(c, c.req.valid('param').id, c.req.valid('json')))
   .openapi(deleteRoute, async (c) => {
-    await removeAppointment(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.header('if-match'), (trx, _, at) =>
-      recordIdempotentResponse(trx, c, { status: 204 }, at),
+    await removeAppointment(
+      c.get('deps'),
+      currentActor(c),
+      c.req.valid('param').id,
+      c.req.header('if-match'),
+      (trx, _, at) => recordIdempotentResponse(trx, c, { status: 204 }, at),
+      auditContext(c),
     );
     return c.body(null, 204);
   });

@@ -1,6 +1,7 @@
 // The appointment use cases the endpoints call: book (public, customer or staff), list, read one,
 // change or cancel, delete. Each checks who may do what, turns the request into a validated booking
 // or edit before any transaction starts, and runs the write in booking-transaction.service.ts.
+import type { AuditContext } from '../../lib/audit-context.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
@@ -86,8 +87,9 @@ async function assertPerforms(db: AppDeps['db'], companyId: number, services: Bo
   }
 }
 
-export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date): WriteContext {
+export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date, audit?: AuditContext): WriteContext {
   return {
+    audit,
     trx,
     dialect: deps.database.dialect,
     now,
@@ -346,6 +348,7 @@ export async function bookAppointment(
   actor: Actor | null,
   body: CreateAppointmentInput,
   beforeCommit: BeforeCommit<AppointmentDto>,
+  audit: AuditContext,
 ): Promise<AppointmentDto> {
   const { db } = deps;
   const at = deps.now();
@@ -357,7 +360,7 @@ export async function bookAppointment(
       ? await prepareStaffBooking(db, actor, company, body)
       : await preparePublicBooking(db, actor, company, body, at);
   const dto = await inBookingTransaction(db, async (trx) => {
-    const result = await createAppointment(writeContext(deps, trx, at), booking);
+    const result = await createAppointment(writeContext(deps, trx, at, audit), booking);
     await beforeCommit(trx, result, at);
     return result;
   });
@@ -423,6 +426,7 @@ export async function changeAppointment(
   body: UpdateAppointmentInput,
   ifMatchHeader: string | undefined,
   beforeCommit: BeforeCommit<AppointmentDto>,
+  audit: AuditContext,
 ): Promise<AppointmentDto> {
   const { db } = deps;
   const { row, insider } = await visibleAppointment(db, actor, id);
@@ -431,7 +435,7 @@ export async function changeAppointment(
   const edit = insider ? await prepareStaffEdit(db, company, row, body) : customerEdit(body);
   const at = deps.now();
   const dto = await inBookingTransaction(db, async (trx) => {
-    const result = await updateAppointmentChecked(writeContext(deps, trx, at), company, id, edit, ifMatch, insider);
+    const result = await updateAppointmentChecked(writeContext(deps, trx, at, audit), company, id, edit, ifMatch, insider);
     await beforeCommit(trx, result, at);
     return result;
   });
@@ -446,6 +450,7 @@ export async function removeAppointment(
   id: number,
   ifMatchHeader: string | undefined,
   beforeCommit: BeforeCommit<void>,
+  audit: AuditContext,
 ): Promise<void> {
   const { db } = deps;
   const { row, insider } = await visibleAppointment(db, actor, id);
@@ -454,7 +459,7 @@ export async function removeAppointment(
   const company = await companyOf(db, row.company_id);
   const at = deps.now();
   await inBookingTransaction(db, async (trx) => {
-    await deleteAppointmentChecked(writeContext(deps, trx, at), company, id, ifMatch);
+    await deleteAppointmentChecked(writeContext(deps, trx, at, audit), company, id, ifMatch);
     await beforeCommit(trx, undefined, at);
   });
   deps.nudgeOutbox();

@@ -30,6 +30,8 @@ import {
 import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
+import { SYSTEM_AUDIT, type AuditContext } from '../../lib/audit-context.ts';
 import {
   appointmentViewsByIds,
   deleteAppointment,
@@ -107,7 +109,24 @@ export interface WriteContext {
   smsReminders?: boolean;
   /** The self-service link key (lib/manage-token.ts): new appointments get their link nonce with it. */
   manageKey?: Uint8Array | null;
+  /** Who is writing: each write records its audit entry in this transaction (docs/decisions/31-audit-log.md). */
+  audit?: AuditContext;
 }
+
+/** The appointment fields an audit entry shows (never the self-service nonce or token hash). */
+const AUDITED_FIELDS = [
+  'start_time',
+  'end_time',
+  'status',
+  'employee_id',
+  'user_id',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'description',
+  'appointment_duration_option_id',
+  'sms_consent',
+] as const;
 
 export interface Contact {
   name: string;
@@ -314,8 +333,9 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   const date = b.offeredSlot!.date;
   const tz = b.company.timezone;
   const qualified = await qualifiedStaff(trx, b.company.id, service.id);
-  const schedules = await loadSchedules(trx, b.company.id, date, date, true);
   const weekday = isoWeekday(tz, date);
+  // Only the hours of the service's performers that weekday: they are the candidates.
+  const schedules = await loadSchedules(trx, b.company.id, date, date, { serviceTypeId: service.id, weekday });
   const hours = schedules.forDate(date, weekday, null);
   const day = localDayBounds(tz, date);
   const q: SlotQuery = {
@@ -422,6 +442,16 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     now,
   );
   await recordSyncChange(trx, b.company.id, id, 'upsert', now);
+  const created: Record<string, { new: unknown }> = { status: { new: 'booked' } };
+  for (const f of AUDITED_FIELDS) if (f !== 'status' && values[f] !== null) created[f] = { new: values[f] };
+  created.service_type_ids = { new: b.services.map((s) => s.id) };
+  await recordAudit(trx, ctx.audit ?? SYSTEM_AUDIT, {
+    company_id: b.company.id,
+    action: 'create',
+    entity: 'appointment',
+    entity_id: id,
+    changes: created,
+  });
   // Everything the answer shows is already known: no second read while the write lock is held.
   const iso = now.toISOString();
   const view: AppointmentView = {
@@ -553,6 +583,16 @@ export async function updateAppointmentChecked(
 
   await updateAppointment(trx, id, changes, servicesChanged ? serviceIds : undefined, now);
   await recordSyncChange(trx, company.id, id, 'upsert', now);
+  const audited: Record<string, { old: unknown; new: unknown }> = {};
+  for (const [f, v] of Object.entries(changes)) audited[f] = { old: current[f as keyof AppointmentChanges] ?? null, new: v };
+  if (servicesChanged) audited.service_type_ids = { old: currentServiceIds, new: serviceIds };
+  await recordAudit(trx, ctx.audit ?? SYSTEM_AUDIT, {
+    company_id: company.id,
+    action: changes.status === 'cancelled' ? 'cancel' : 'update',
+    entity: 'appointment',
+    entity_id: id,
+    changes: audited,
+  });
   const view = (await findAppointmentView(trx, id))!;
   if (changes.status === 'cancelled') await queueEmail(ctx, 'cancellation', company, view);
   else if (rebooked) await queueEmail(ctx, 'confirmation', company, view);
@@ -582,6 +622,15 @@ export async function deleteAppointmentChecked(
   const view = (await findAppointmentView(trx, id))!;
   await deleteAppointment(trx, id);
   await recordSyncChange(trx, company.id, id, 'delete', now);
+  const removed: Record<string, { old: unknown }> = {};
+  for (const f of AUDITED_FIELDS) if (current[f] !== null) removed[f] = { old: current[f] };
+  await recordAudit(trx, ctx.audit ?? SYSTEM_AUDIT, {
+    company_id: company.id,
+    action: 'delete',
+    entity: 'appointment',
+    entity_id: id,
+    changes: removed,
+  });
   // A cancelled appointment's customer was already told.
   if (current.status === 'booked') await queueEmail(ctx, 'cancellation', company, view, { version: current.version + 1 });
   await syncAppointmentReminders(ctx, company, locked.reminder_hours_before, view, { previousStart: null, deleted: true });

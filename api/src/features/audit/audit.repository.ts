@@ -5,7 +5,15 @@ import type { AuditContext } from '../../lib/audit-context.ts';
 
 /** What an entry is about; one name per audited table or concept. */
 export type AuditEntity =
-  'appointment' | 'user' | 'company' | 'operating_hours' | 'date_override' | 'service_type' | 'duration_option' | 'subscription' | 'login';
+  | 'appointment'
+  | 'user'
+  | 'company'
+  | 'operating_hours'
+  | 'date_override'
+  | 'service_type'
+  | 'duration_option'
+  | 'duration_default'
+  | 'subscription';
 
 /** Changed fields: {field: {old, new}}; a created row has only `new`, a deleted one only `old`. */
 export type AuditChanges = Record<string, { old?: unknown; new?: unknown }>;
@@ -66,6 +74,16 @@ export function createdChanges(row: Record<string, unknown>): AuditChanges {
   for (const [field, value] of Object.entries(row)) if (value !== undefined) changes[field] = { new: value };
   return changes;
 }
+
+/** The named fields of a row (for createdChanges/deletedChanges of a wide row). */
+export function pickFields<T extends object, K extends keyof T>(row: T, fields: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const f of fields) picked[f] = row[f];
+  return picked;
+}
+
+/** The user fields an entry shows: never a password hash, token version or feed token. */
+export const USER_AUDIT_FIELDS = ['name', 'email', 'phone', 'role', 'company_id'] as const;
 
 /** A deleted row's fields. */
 export function deletedChanges(row: Record<string, unknown>): AuditChanges {

@@ -1,5 +1,6 @@
 // Sign-up, sign-in, the current user and every password call (change, reset request, validate, confirm).
 import { z } from '@hono/zod-openapi';
+import { auditContext } from '../../lib/audit-context.ts';
 import { currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { MessageSchema } from '../../lib/validation.ts';
@@ -99,7 +100,7 @@ const resetConfirm = defineRoute({
 
 export const authRoutes = createRouter()
   .openapi(register, async (c) => {
-    const result = await signUp(c.get('deps'), c.get('clientIp'), c.req.valid('json'));
+    const result = await signUp(c.get('deps'), c.get('clientIp'), c.req.valid('json'), auditContext(c));
     if ('invited' in result) {
       return c.json(
         { message: 'We already have your details from a booking. We sent you an email with a link to set your password.' },
@@ -110,7 +111,7 @@ export const authRoutes = createRouter()
   })
   .openapi(login, async (c) => {
     const { email, password } = c.req.valid('json');
-    return c.json({ token: await signIn(c.get('deps'), c.get('clientIp'), email, password) }, 200);
+    return c.json({ token: await signIn(c.get('deps'), c.get('clientIp'), email, password, auditContext(c)) }, 200);
   })
   .openapi(me, async (c) => c.json(toUserDto(await currentUser(c.get('deps').db, currentActor(c).id), { settings: true }), 200))
   .openapi(changePassword, async (c) => {
@@ -126,7 +127,7 @@ export const authRoutes = createRouter()
       message: 'Too many password change attempts. Please try again in 15 minutes.',
     });
     const { current_password, new_password } = c.req.valid('json');
-    const token = await changeOwnPassword(c.get('deps'), currentActor(c).id, current_password, new_password);
+    const token = await changeOwnPassword(c.get('deps'), currentActor(c).id, current_password, new_password, auditContext(c));
     return c.json({ message: 'Password changed successfully', token }, 200);
   })
   .openapi(resetRequest, async (c) => {
@@ -150,6 +151,6 @@ export const authRoutes = createRouter()
       message: 'Too many requests. Please wait a minute and try again.',
     });
     const { token, new_password } = c.req.valid('json');
-    await confirmPasswordReset(c.get('deps'), token, new_password);
+    await confirmPasswordReset(c.get('deps'), token, new_password, auditContext(c));
     return c.json({ message: 'Your password has been set. You can now sign in.' }, 200);
   });

@@ -8,6 +8,8 @@ import { clearHits, consume, enforceLimit, rateLimited, recordHit, retryAfterSec
 import { createCompany, findCompanyBySlug } from '../companies/company.repository.ts';
 import { consumeToken, retireUserTokens } from '../password-tokens/password-token.repository.ts';
 import { findUsableToken, sendPasswordLink } from '../password-tokens/password-token.service.ts';
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, pickFields, recordAudit, USER_AUDIT_FIELDS } from '../audit/audit.repository.ts';
 import { findByCompanyEmail, findLoginByEmail, findUser, insertUser, loginEmailTaken, setPassword } from '../users/user.repository.ts';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'jwtKey' | 'nudgeOutbox'>;
@@ -44,7 +46,12 @@ export interface Registration {
  * A new company and its admin, or a customer account of an existing company. A customer already
  * known from a booking (a password-less record) gets a set-password email instead: `invited`.
  */
-export async function register(deps: AuthDeps, clientIp: string, body: Registration): Promise<{ token: string } | { invited: true }> {
+export async function register(
+  deps: AuthDeps,
+  clientIp: string,
+  body: Registration,
+  who: AuditContext,
+): Promise<{ token: string } | { invited: true }> {
   const { db, config, now, jwtKey, nudgeOutbox } = deps;
   const at = now();
   await limitPublicCalls(deps, 'public', clientIp, at);
@@ -73,17 +80,25 @@ export async function register(deps: AuthDeps, clientIp: string, body: Registrat
     const password_hash = await hashPassword(body.password);
     const user = await uniqueOr(
       () =>
-        insertUser(
-          db,
-          {
-            company_id: company.id,
-            name: body.name,
-            email: body.email,
-            role: 'customer',
-            password_hash,
-          },
-          at,
-        ),
+        db.transaction().execute(async (trx) => {
+          const created = await insertUser(
+            trx,
+            { company_id: company.id, name: body.name, email: body.email, role: 'customer', password_hash },
+            at,
+          );
+          await recordAudit(
+            trx,
+            { ...who, actor_user_id: created.id, actor_role: 'customer' },
+            {
+              company_id: company.id,
+              action: 'register',
+              entity: 'user',
+              entity_id: created.id,
+              changes: createdChanges(pickFields(created, USER_AUDIT_FIELDS)),
+            },
+          );
+          return created;
+        }),
       emailExists,
     );
     return { token: await issueToken(jwtKey, user, at) };
@@ -96,7 +111,27 @@ export async function register(deps: AuthDeps, clientIp: string, body: Registrat
     () =>
       db.transaction().execute(async (trx) => {
         const company = await createCompany(trx, { name: body.company_name!, email: body.email, timezone: body.timezone }, at);
-        return insertUser(trx, { company_id: company.id, name: body.name, email: body.email, role: 'admin', password_hash }, at);
+        const admin = await insertUser(
+          trx,
+          { company_id: company.id, name: body.name, email: body.email, role: 'admin', password_hash },
+          at,
+        );
+        const by = { ...who, actor_user_id: admin.id, actor_role: 'admin' };
+        await recordAudit(trx, by, {
+          company_id: company.id,
+          action: 'create',
+          entity: 'company',
+          entity_id: company.id,
+          changes: createdChanges(pickFields(company, ['name', 'slug', 'email', 'timezone'])),
+        });
+        await recordAudit(trx, by, {
+          company_id: company.id,
+          action: 'register',
+          entity: 'user',
+          entity_id: admin.id,
+          changes: createdChanges(pickFields(admin, USER_AUDIT_FIELDS)),
+        });
+        return admin;
       }),
     emailExists,
   );
@@ -104,7 +139,7 @@ export async function register(deps: AuthDeps, clientIp: string, body: Registrat
 }
 
 /** A session token for a right email and password; failures are counted per email-and-IP pair. */
-export async function login(deps: AuthDeps, clientIp: string, email: string, password: string): Promise<string> {
+export async function login(deps: AuthDeps, clientIp: string, email: string, password: string, who: AuditContext): Promise<string> {
   const { db, config, now, jwtKey } = deps;
   const at = now();
   // Per email-and-IP pair, never per email alone: nobody can lock an owner out from elsewhere.
@@ -121,7 +156,18 @@ export async function login(deps: AuthDeps, clientIp: string, email: string, pas
   const user = await findLoginByEmail(db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, password);
   if (!user || !ok) {
-    await recordHit(db, 'login', key, at);
+    // The audit entry (docs/decisions/31-audit-log.md): the user's company sees it; an unknown
+    // email has no company, so only global_admin does. The typed email is kept, never the password.
+    await db.transaction().execute(async (trx) => {
+      await recordHit(trx, 'login', key, at);
+      await recordAudit(trx, who, {
+        company_id: user?.company_id ?? null,
+        action: 'login_failed',
+        entity: 'user',
+        entity_id: user?.id ?? null,
+        changes: { email: { new: email } },
+      });
+    });
     throw badRequest(INVALID_LOGIN);
   }
   await clearHits(db, 'login', key);
@@ -136,14 +182,25 @@ export async function currentUser(db: AuthDeps['db'], userId: number): Promise<U
 }
 
 /** Changes the caller's password; older tokens stop working and the fresh token is returned. */
-export async function changePassword(deps: AuthDeps, userId: number, currentPassword: string, newPassword: string): Promise<string> {
+export async function changePassword(
+  deps: AuthDeps,
+  userId: number,
+  currentPassword: string,
+  newPassword: string,
+  who: AuditContext,
+): Promise<string> {
   const { db, now, jwtKey } = deps;
   if (currentPassword === newPassword) throw badRequest('New password must be different from current password.');
   const user = await currentUser(db, userId);
   if (!(await verifyPassword(user.password_hash, currentPassword))) throw badRequest('Current password is incorrect.');
   const password_hash = await hashPassword(newPassword);
   const at = now();
-  const updated = await setPassword(db, user.id, password_hash, at, user.token_version);
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await setPassword(trx, user.id, password_hash, at, user.token_version);
+    // That it happened, never the password or its hash.
+    if (row) await recordAudit(trx, who, { company_id: row.company_id, action: 'change_password', entity: 'user', entity_id: row.id });
+    return row;
+  });
   if (!updated) throw new AppError('conflict', 'Your account changed meanwhile. Please sign in again.', { status: 409 });
   return issueToken(jwtKey, updated, at);
 }
@@ -165,7 +222,7 @@ export async function assertUsableToken(deps: Pick<AuthDeps, 'db' | 'now'>, toke
 }
 
 /** Sets a password with a reset or invitation token (single use, even under races). */
-export async function confirmPasswordReset(deps: AuthDeps, token: string, newPassword: string): Promise<void> {
+export async function confirmPasswordReset(deps: AuthDeps, token: string, newPassword: string, who: AuditContext): Promise<void> {
   const { db, now, nudgeOutbox } = deps;
   const at = now();
   const found = await findUsableToken(db, token, at);
@@ -175,7 +232,11 @@ export async function confirmPasswordReset(deps: AuthDeps, token: string, newPas
     () =>
       db.transaction().execute(async (trx) => {
         if (!(await consumeToken(trx, found.id, at))) throw badRequest(INVALID_TOKEN);
-        await setPassword(trx, found.user_id, password_hash, at);
+        const row = await setPassword(trx, found.user_id, password_hash, at);
+        if (row) {
+          const by = { ...who, actor_user_id: row.id, actor_role: row.role };
+          await recordAudit(trx, by, { company_id: row.company_id, action: 'set_password', entity: 'user', entity_id: row.id });
+        }
         // Every other outstanding link of this user dies with this one.
         await retireUserTokens(trx, found.user_id, at);
       }),

@@ -1,5 +1,6 @@
 // Subscribing: the checkout (or billing portal) link for a company's admin, the billing portal on its own
 // (Company settings' Manage billing), and Stripe's webhook that applies subscription changes.
+import { auditContext } from '../../lib/audit-context.ts';
 import { currentActor, GLOBAL_ADMIN, OWNERS } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { ErrorSchema } from '../../lib/validation.ts';
@@ -62,6 +63,6 @@ export const billingRoutes = createRouter()
   })
   .openapi(webhook, async (c) => {
     // The signature covers the exact bytes Stripe sent, so the body is read raw, never re-serialised.
-    await applyStripeEvent(c.get('deps'), await c.req.text(), c.req.header('stripe-signature'));
+    await applyStripeEvent(c.get('deps'), await c.req.text(), c.req.header('stripe-signature'), auditContext(c));
     return c.json({ received: true as const }, 200);
   });

@@ -1,5 +1,7 @@
 // Subscribing through Stripe: the checkout (or billing portal) link for a company, and applying the
 // subscription changes Stripe's webhook reports. Stripe calls stay outside database transactions.
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type Stripe from 'stripe';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { assertCompanyAccess } from '../../lib/authorize.ts';
@@ -185,7 +187,12 @@ export async function billingPortalUrl(deps: BillingDeps, actor: Actor, company_
  * Applies one signed Stripe event: each event once, the subscription re-read from Stripe (events
  * arrive late and out of order). `payload` is the exact body Stripe sent (the signature covers it).
  */
-export async function applyStripeEvent(deps: BillingDeps, payload: string, signature: string | undefined): Promise<void> {
+export async function applyStripeEvent(
+  deps: BillingDeps,
+  payload: string,
+  signature: string | undefined,
+  who: AuditContext,
+): Promise<void> {
   const { db, config, now, log } = deps;
   const secret = config.STRIPE_WEBHOOK_SECRET;
   const stripe = stripeClient(config);
@@ -231,6 +238,20 @@ export async function applyStripeEvent(deps: BillingDeps, payload: string, signa
     }
     const state = subscriptionState(subscription, planPrices(config));
     const outcome = await applySubscriptionState(trx, company, { subscriptionId: subscription.id, customerId }, state, at);
+    if (outcome !== 'unchanged') {
+      // Stripe's webhook is the writer: no actor, the event id as the request's context (docs/decisions/31-audit-log.md).
+      const after = await findBillingCompany(trx, { companyId: company.id, customerId: null });
+      const fields = ['subscription_plan', 'subscription_expires_at'] as const;
+      const changes = after ? diffChanges(pickFields(company, fields), pickFields(after, fields)) : {};
+      if (Object.keys(changes).length)
+        await recordAudit(trx, who, {
+          company_id: company.id,
+          action: outcome === 'ended' ? 'end' : 'update',
+          entity: 'subscription',
+          entity_id: company.id,
+          changes,
+        });
+    }
     log.info('stripe event applied', { event: event.id, type: event.type, company_id: company.id, status: subscription.status, outcome });
   });
 }

@@ -1,4 +1,5 @@
 // The company calls: public profiles and listing, members' settings, and global_admin's create and delete.
+import { auditContext } from '../../lib/audit-context.ts';
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, GLOBAL_ADMIN, currentActor } from '../../lib/authorize.ts';
@@ -82,16 +83,19 @@ export const companyRoutes = createRouter()
   })
   .openapi(createCompanyRoute, async (c) => {
     const { db, now } = c.get('deps');
-    return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now()), 201);
+    return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now(), auditContext(c)), 201);
   })
   .openapi(updateCompany.put, (c) => updateSettingsImpl(c))
   .openapi(updateCompany.patch, (c) => updateSettingsImpl(c))
   .openapi(deleteCompany, async (c) => {
-    await removeCompany(c.get('deps').db, c.req.valid('param').id);
+    await removeCompany(c.get('deps').db, c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   });
 
 async function updateSettingsImpl(c: Parameters<RouteHandler<typeof updateCompany.put, AppEnv>>[0]) {
   const deps = c.get('deps');
-  return c.json(await changeCompanySettings(deps, currentActor(c), c.req.valid('param').id, c.req.valid('json'), deps.now()), 200);
+  return c.json(
+    await changeCompanySettings(deps, currentActor(c), c.req.valid('param').id, c.req.valid('json'), deps.now(), auditContext(c)),
+    200,
+  );
 }

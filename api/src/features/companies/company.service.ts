@@ -7,6 +7,8 @@ import type { Actor } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { retimeCompanyReminders } from '../notifications/reminders.ts';
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import { writeContext, type AppointmentDeps } from '../appointments/appointment.service.ts';
 import { queueRemindersNowAhead } from '../appointments/booking-transaction.service.ts';
 import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
@@ -61,13 +63,23 @@ export async function createCompanyWithSettings(
   db: Db,
   input: CompanySettings & { name: string; slug?: string },
   now: Date,
+  who: AuditContext,
 ): Promise<CompanyDto> {
   const { name, email, slug, timezone, ...settings } = input;
   if (slug && (await findCompanyBySlug(db, slug))) throw slugTaken();
   try {
     const company = await db.transaction().execute(async (trx) => {
       const created = await createCompany(trx, { name, email, slug, timezone }, now);
-      return (await updateCompanySettings(trx, created.id, settings, now))!;
+      const row = (await updateCompanySettings(trx, created.id, settings, now))!;
+      const fields = ['name', 'slug', 'email', 'timezone', ...(Object.keys(settings) as (keyof CompanySettings)[])] as const;
+      await recordAudit(trx, who, {
+        company_id: row.id,
+        action: 'create',
+        entity: 'company',
+        entity_id: row.id,
+        changes: createdChanges(pickFields(row, fields)),
+      });
+      return row;
     });
     return toCompanyDto(company, now);
   } catch (err) {
@@ -83,6 +95,7 @@ export async function changeCompanySettings(
   id: number,
   settings: CompanySettings,
   now: Date,
+  who: AuditContext,
 ): Promise<CompanyDto> {
   assertCompanyAccess(actor, id);
   const { db } = deps;
@@ -90,8 +103,14 @@ export async function changeCompanySettings(
   // holds the company row, so a booking writing a reminder meanwhile waits for it and then reads the
   // new setting (appointments/booking-transaction.service.ts, lockCompanyForBooking).
   const updated = await db.transaction().execute(async (trx) => {
-    const before = settings.reminder_hours_before !== undefined ? await findCompanyById(trx, id) : undefined;
+    const before = await findCompanyById(trx, id);
     const row = await updateCompanySettings(trx, id, settings, now);
+    if (row && before) {
+      const fields = Object.keys(settings) as (keyof CompanySettings)[];
+      const changes = diffChanges(pickFields(before, fields), pickFields(row, fields));
+      if (Object.keys(changes).length)
+        await recordAudit(trx, who, { company_id: id, action: 'update', entity: 'company', entity_id: id, changes });
+    }
     if (row && before && row.reminder_hours_before !== before.reminder_hours_before) {
       await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
       // A shorter lead: the skip rule read with the new setting may want reminders it skipped.
@@ -104,6 +123,17 @@ export async function changeCompanySettings(
 }
 
 /** Removes a company and everything it owns. */
-export async function removeCompany(db: Db, id: number): Promise<void> {
-  if (!(await deleteCompany(db, id))) throw notFound(COMPANY_NOT_FOUND);
+export async function removeCompany(db: Db, id: number, who: AuditContext): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await findCompanyById(trx, id);
+    if (!before || !(await deleteCompany(trx, id))) throw notFound(COMPANY_NOT_FOUND);
+    // The entry keeps the company's id after the company is gone: global_admin still sees it.
+    await recordAudit(trx, who, {
+      company_id: id,
+      action: 'delete',
+      entity: 'company',
+      entity_id: id,
+      changes: deletedChanges(pickFields(before, ['name', 'slug', 'email'])),
+    });
+  });
 }

@@ -1,5 +1,6 @@
 // The date override endpoints (DECISIONS 11, docs/decisions/27-scheduling-rules.md): public reads
 // (without notes), writes by the company's admins and managers or, for their own time off, staff.
+import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
@@ -44,8 +45,10 @@ const remove = defineRoute({
 
 export const dateOverrideRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listDateOverrides(c.get('deps').db, c.get('actor'), c.req.valid('query')), 200))
-  .openapi(create, async (c) => c.json(await createDateOverride(c.get('deps').db, currentActor(c), c.req.valid('json')), 201))
+  .openapi(create, async (c) =>
+    c.json(await createDateOverride(c.get('deps').db, currentActor(c), c.req.valid('json'), auditContext(c)), 201),
+  )
   .openapi(remove, async (c) => {
-    await removeDateOverride(c.get('deps').db, currentActor(c), c.req.valid('param').id);
+    await removeDateOverride(c.get('deps').db, currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   });

@@ -1,5 +1,7 @@
 // Date overrides (docs/decisions/27-scheduling-rules.md): who may read and write a company's closures
 // and special hours and a person's time off, and one override per owner and date.
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, deletedChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
@@ -66,7 +68,7 @@ export async function listDateOverrides(
   return rows.map((r) => toDateOverrideDto(r, mayReadNote(actor, r)));
 }
 
-export async function createDateOverride(db: Db, actor: Actor, body: CreateDateOverrideInput): Promise<DateOverrideDto> {
+export async function createDateOverride(db: Db, actor: Actor, body: CreateDateOverrideInput, who: AuditContext): Promise<DateOverrideDto> {
   const userId = body.user_id ?? null;
   let companyId: number;
   if (actor.role === 'global_admin' && body.company_id === undefined && userId !== null) {
@@ -92,7 +94,7 @@ export async function createDateOverride(db: Db, actor: Actor, body: CreateDateO
       const whose = userId === null ? 'The company' : 'This person';
       throw new AppError('conflict', `${whose} already has an override on ${body.date}; remove it first`);
     }
-    return insertOverride(trx, {
+    const inserted = await insertOverride(trx, {
       companyId,
       userId,
       date: body.date,
@@ -100,11 +102,19 @@ export async function createDateOverride(db: Db, actor: Actor, body: CreateDateO
       intervals: normaliseIntervals(intervals),
       note,
     });
+    await recordAudit(trx, who, {
+      company_id: companyId,
+      action: 'create',
+      entity: 'date_override',
+      entity_id: inserted.id,
+      changes: createdChanges(pickFields(inserted, ['user_id', 'date', 'is_closed', 'intervals', 'note'])),
+    });
+    return inserted;
   });
   return toDateOverrideDto(row, true);
 }
 
-export async function removeDateOverride(db: Db, actor: Actor, id: number): Promise<void> {
+export async function removeDateOverride(db: Db, actor: Actor, id: number, who: AuditContext): Promise<void> {
   const row = await findOverride(db, id);
   if (!row) throw notFound(NOT_FOUND);
   try {
@@ -114,5 +124,14 @@ export async function removeDateOverride(db: Db, actor: Actor, id: number): Prom
     if (err instanceof AppError && err.code === 'not_found') throw notFound(NOT_FOUND);
     throw err;
   }
-  await deleteOverride(db, row.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteOverride(trx, row.id);
+    await recordAudit(trx, who, {
+      company_id: row.company_id,
+      action: 'delete',
+      entity: 'date_override',
+      entity_id: row.id,
+      changes: deletedChanges(pickFields(row, ['user_id', 'date', 'is_closed', 'intervals', 'note'])),
+    });
+  });
 }

@@ -1,5 +1,6 @@
 // The durations each company offers and its default: public reads (the booking page needs them),
 // writes by the company's admins and managers. The default is always one of the offered durations.
+import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { COMPANY_ADMINS_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, definePutAndPatch, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
@@ -135,31 +136,33 @@ const removeDefaultRow = defineRoute({
 export const companyDurationRoutes = createRouter()
   .openapi(listOptions, async (c) => c.json(await listOffered(c.get('deps').db, c.get('actor'), c.req.valid('query').company_id), 200))
   .openapi(getOption, async (c) => c.json(await getOffered(c.get('deps').db, c.req.valid('param').id), 200))
-  .openapi(createOption, async (c) => c.json(await offerDuration(c.get('deps').db, currentActor(c), c.req.valid('json')), 201))
+  .openapi(createOption, async (c) =>
+    c.json(await offerDuration(c.get('deps').db, currentActor(c), c.req.valid('json'), auditContext(c)), 201),
+  )
   .openapi(updateOption.put, async (c) =>
-    c.json(await changeOffered(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeOffered(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(updateOption.patch, async (c) =>
-    c.json(await changeOffered(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeOffered(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(removeOption, async (c) => {
-    await stopOffering(c.get('deps').db, currentActor(c), c.req.valid('param').id);
+    await stopOffering(c.get('deps').db, currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   })
   .openapi(listDefaultRows, async (c) => c.json(await listDefaults(c.get('deps').db, c.get('actor'), c.req.valid('query').company_id), 200))
   .openapi(getDefaultRow, async (c) => c.json(await getDefault(c.get('deps').db, c.req.valid('param').id), 200))
   .openapi(getCompanyDefault, async (c) => c.json(await getDefaultOfCompany(c.get('deps').db, c.req.valid('param').companyId), 200))
   .openapi(createDefault, async (c) => {
-    const { row, created } = await setDefault(c.get('deps').db, currentActor(c), c.req.valid('json'));
+    const { row, created } = await setDefault(c.get('deps').db, currentActor(c), c.req.valid('json'), auditContext(c));
     return created ? c.json(row, 201) : c.json(row, 200);
   })
   .openapi(updateDefault.put, async (c) =>
-    c.json(await changeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(updateDefault.patch, async (c) =>
-    c.json(await changeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(removeDefaultRow, async (c) => {
-    await removeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id);
+    await removeDefault(c.get('deps').db, currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   });

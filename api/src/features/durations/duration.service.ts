@@ -1,5 +1,7 @@
 // The rules of durations: the global catalogue (global_admin edits it), what each company offers and
 // its default, which is always one of the offered durations. Each write runs in one transaction.
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
 import type { Kysely } from 'kysely';
 import type { Database, DbOrTx } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
@@ -133,7 +135,12 @@ export async function getOffered(db: Db, id: number): Promise<CompanyDurationOpt
   return found(await findCompanyDurationOption(db, id), OPTION_NOT_FOUND);
 }
 
-export async function offerDuration(db: Db, actor: Actor, body: CompanyDurationOptionInput): Promise<CompanyDurationOption> {
+export async function offerDuration(
+  db: Db,
+  actor: Actor,
+  body: CompanyDurationOptionInput,
+  who: AuditContext,
+): Promise<CompanyDurationOption> {
   const companyId = actingCompanyId(actor, body.company_id);
   const option = await catalogueEntry(db, body);
   return uniqueOr(
@@ -142,6 +149,13 @@ export async function offerDuration(db: Db, actor: Actor, body: CompanyDurationO
         if (!(await lockCompanyDurations(trx, companyId))) throw notFound(COMPANY_NOT_FOUND);
         if (await companyOffersDuration(trx, companyId, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
         const id = await insertCompanyDurationOption(trx, companyId, option.id);
+        await recordAudit(trx, who, {
+          company_id: companyId,
+          action: 'create',
+          entity: 'duration_option',
+          entity_id: id,
+          changes: { duration_minutes: { new: option.duration_minutes } },
+        });
         return (await findCompanyDurationOption(trx, id))!;
       }),
     () => alreadyOffered(option.duration_minutes),
@@ -149,7 +163,13 @@ export async function offerDuration(db: Db, actor: Actor, body: CompanyDurationO
 }
 
 /** Offers another catalogue duration instead; refused while the current one is the default. */
-export async function changeOffered(db: Db, actor: Actor, id: number, body: CompanyDurationOptionInput): Promise<CompanyDurationOption> {
+export async function changeOffered(
+  db: Db,
+  actor: Actor,
+  id: number,
+  body: CompanyDurationOptionInput,
+  who: AuditContext,
+): Promise<CompanyDurationOption> {
   const row = found(await findCompanyDurationOption(db, id), OPTION_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
   if (body.company_id !== undefined && body.company_id !== row.company_id)
@@ -165,19 +185,33 @@ export async function changeOffered(db: Db, actor: Actor, id: number, body: Comp
         await assertNotTheDefault(trx, current);
         if (await companyOffersDuration(trx, row.company_id, option.duration_minutes)) throw alreadyOffered(option.duration_minutes);
         await changeCompanyDurationOption(trx, id, option.id);
+        await recordAudit(trx, who, {
+          company_id: row.company_id,
+          action: 'update',
+          entity: 'duration_option',
+          entity_id: id,
+          changes: { duration_minutes: { old: current.duration_minutes, new: option.duration_minutes } },
+        });
         return (await findCompanyDurationOption(trx, id))!;
       }),
     () => alreadyOffered(option.duration_minutes),
   );
 }
 
-export async function stopOffering(db: Db, actor: Actor, id: number): Promise<void> {
+export async function stopOffering(db: Db, actor: Actor, id: number, who: AuditContext): Promise<void> {
   const row = found(await findCompanyDurationOption(db, id), OPTION_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
   await db.transaction().execute(async (trx) => {
     await lockCompanyDurations(trx, row.company_id);
     await assertNotTheDefault(trx, row);
     await deleteCompanyDurationOption(trx, row.id);
+    await recordAudit(trx, who, {
+      company_id: row.company_id,
+      action: 'delete',
+      entity: 'duration_option',
+      entity_id: row.id,
+      changes: { duration_minutes: { old: row.duration_minutes } },
+    });
   });
 }
 
@@ -200,12 +234,16 @@ export async function setDefault(
   db: Db,
   actor: Actor,
   body: { company_id?: number; default_appointment_duration: number },
+  who: AuditContext,
 ): Promise<{ row: CompanyDurationDefault; created: boolean }> {
   const companyId = actingCompanyId(actor, body.company_id);
   return db.transaction().execute(async (trx) => {
     if (!(await lockCompanyDurations(trx, companyId))) throw notFound(COMPANY_NOT_FOUND);
     if (!(await companyOffersDuration(trx, companyId, body.default_appointment_duration))) throw badRequest(NOT_OFFERED);
-    return setCompanyDefault(trx, companyId, body.default_appointment_duration);
+    const before = await findDefaultOfCompany(trx, companyId);
+    const result = await setCompanyDefault(trx, companyId, body.default_appointment_duration);
+    await auditDefault(trx, who, result.row, before?.default_appointment_duration ?? null);
+    return result;
   });
 }
 
@@ -214,6 +252,7 @@ export async function changeDefault(
   actor: Actor,
   id: number,
   body: UpdateCompanyDurationDefaultInput,
+  who: AuditContext,
 ): Promise<CompanyDurationDefault> {
   const row = found(await findCompanyDurationDefault(db, id), DEFAULT_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
@@ -224,12 +263,37 @@ export async function changeDefault(
     await lockCompanyDurations(trx, row.company_id);
     if (!(await companyOffersDuration(trx, row.company_id, minutes))) throw badRequest(NOT_OFFERED);
     const { row: updated } = await setCompanyDefault(trx, row.company_id, minutes);
+    await auditDefault(trx, who, updated, row.default_appointment_duration);
     return updated;
   });
 }
 
-export async function removeDefault(db: Db, actor: Actor, id: number): Promise<void> {
+export async function removeDefault(db: Db, actor: Actor, id: number, who: AuditContext): Promise<void> {
   const row = found(await findCompanyDurationDefault(db, id), DEFAULT_NOT_FOUND);
   assertCompanyAccess(actor, row.company_id);
-  await deleteCompanyDurationDefault(db, row.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteCompanyDurationDefault(trx, row.id);
+    await recordAudit(trx, who, {
+      company_id: row.company_id,
+      action: 'delete',
+      entity: 'duration_default',
+      entity_id: row.id,
+      changes: { default_appointment_duration: { old: row.default_appointment_duration } },
+    });
+  });
+}
+
+/** A company default set or changed (docs/decisions/31-audit-log.md); nothing when it stayed the same. */
+async function auditDefault(trx: DbOrTx, who: AuditContext, row: CompanyDurationDefault, before: number | null): Promise<void> {
+  if (before === row.default_appointment_duration) return;
+  await recordAudit(trx, who, {
+    company_id: row.company_id,
+    action: before === null ? 'create' : 'update',
+    entity: 'duration_default',
+    entity_id: row.id,
+    changes: {
+      default_appointment_duration:
+        before === null ? { new: row.default_appointment_duration } : { old: before, new: row.default_appointment_duration },
+    },
+  });
 }

@@ -1,5 +1,6 @@
 // The operating hours endpoints: public reads of company and work hours; writes by the company's
 // admins and managers (company hours) or by the person themselves (their own work hours).
+import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, definePutAndPatch, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
@@ -70,16 +71,16 @@ export const operatingHoursRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listHoursOf(c.get('deps').db, c.get('actor'), c.req.valid('query')), 200))
   .openapi(getOne, async (c) => c.json(await getHours(c.get('deps').db, c.req.valid('param').id), 200))
   .openapi(create, async (c) => {
-    const { hours, created } = await setDayHours(c.get('deps').db, currentActor(c), c.req.valid('json'));
+    const { hours, created } = await setDayHours(c.get('deps').db, currentActor(c), c.req.valid('json'), auditContext(c));
     return created ? c.json(hours, 201) : c.json(hours, 200);
   })
   .openapi(update.put, async (c) =>
-    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(update.patch, async (c) =>
-    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await changeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(remove, async (c) => {
-    await removeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id);
+    await removeHours(c.get('deps').db, currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   });

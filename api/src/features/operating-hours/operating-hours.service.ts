@@ -1,7 +1,9 @@
 // The rules of opening hours: who may set a company's or a person's hours, times given as values or
 // slot ids, and one row per weekday. Answers are already in the API's shape (slot ids need the grid).
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type { Kysely } from 'kysely';
-import type { Database } from '@bookwell/db';
+import type { Database, DbOrTx, OperatingHoursRow } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
 import { COMPANY_ADMINS, actingCompanyId, assertCompanyAccess, assertSelfOrCompanyAdmin } from '../../lib/authorize.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -78,7 +80,7 @@ function assertValidDay(values: HoursValues & { day_of_week: number }): void {
 }
 
 /** Changes one day's row (partial: fields left out keep their value). */
-export async function changeHours(db: Db, actor: Actor, id: number, body: UpdateHoursInput): Promise<OperatingHoursDto> {
+export async function changeHours(db: Db, actor: Actor, id: number, body: UpdateHoursInput, who: AuditContext): Promise<OperatingHoursDto> {
   const row = await findHours(db, id);
   if (!row) throw notFound(NOT_FOUND);
   await authorizeHoursWrite(db, actor, row.company_id, row.user_id);
@@ -102,7 +104,9 @@ export async function changeHours(db: Db, actor: Actor, id: number, body: Update
       values,
     );
     if (problem) throw new AppError('conflict', problem);
-    return updateHours(trx, id, values);
+    const after = await updateHours(trx, id, values);
+    if (after) await auditHours(trx, who, 'update', row, after);
+    return after;
   });
   if (!updated) throw notFound(NOT_FOUND);
   return toHoursDto(updated, slots);
@@ -138,7 +142,12 @@ export async function getHours(db: Db, id: number): Promise<OperatingHoursDto> {
  * (one interval per day keeps the old upsert; a non-overlapping interval adds a break; an interval
  * overlapping one of several answers 409).
  */
-export async function setDayHours(db: Db, actor: Actor, body: CreateHoursInput): Promise<{ hours: OperatingHoursDto; created: boolean }> {
+export async function setDayHours(
+  db: Db,
+  actor: Actor,
+  body: CreateHoursInput,
+  who: AuditContext,
+): Promise<{ hours: OperatingHoursDto; created: boolean }> {
   const userId = body.user_id ?? null;
   let companyId: number;
   if (actor.role === 'global_admin' && body.company_id === undefined && userId !== null) {
@@ -160,17 +169,46 @@ export async function setDayHours(db: Db, actor: Actor, body: CreateHoursInput):
     await lockCompanyHours(trx, companyId);
     const place = placeDayHours(await listHours(trx, key), { day_of_week: body.day_of_week, ...values });
     if (place.kind === 'conflict') throw new AppError('conflict', overlapMessage(body.day_of_week, place.row));
-    if (place.kind === 'insert') return { row: await insertHours(trx, key, values), created: true };
+    if (place.kind === 'insert') {
+      const inserted = await insertHours(trx, key, values);
+      await auditHours(trx, who, 'create', null, inserted);
+      return { row: inserted, created: true };
+    }
     if (place.dropOthers) await deleteHoursExcept(trx, key, place.row.id);
     const updated = await updateHours(trx, place.row.id, { day_of_week: body.day_of_week, ...values });
+    await auditHours(trx, who, 'update', place.row, updated!);
     return { row: updated!, created: false };
   });
   return { hours: toHoursDto(row, slots), created };
 }
 
-export async function removeHours(db: Db, actor: Actor, id: number): Promise<void> {
+export async function removeHours(db: Db, actor: Actor, id: number, who: AuditContext): Promise<void> {
   const row = await findHours(db, id);
   if (!row) throw notFound(NOT_FOUND);
   await authorizeHoursWrite(db, actor, row.company_id, row.user_id);
-  await deleteHours(db, row.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteHours(trx, row.id);
+    await auditHours(trx, who, 'delete', row, null);
+  });
+}
+
+const HOURS_FIELDS = ['day_of_week', 'open_time', 'close_time', 'is_closed', 'user_id'] as const;
+
+/** One hours row's audit entry (docs/decisions/31-audit-log.md). */
+async function auditHours(
+  trx: DbOrTx,
+  who: AuditContext,
+  action: 'create' | 'update' | 'delete',
+  before: OperatingHoursRow | null,
+  after: OperatingHoursRow | null,
+): Promise<void> {
+  const row = (after ?? before)!;
+  const changes =
+    action === 'create'
+      ? createdChanges(pickFields(after!, HOURS_FIELDS))
+      : action === 'delete'
+        ? deletedChanges(pickFields(before!, HOURS_FIELDS))
+        : diffChanges(before!, pickFields(after!, HOURS_FIELDS));
+  if (action === 'update' && !Object.keys(changes).length) return;
+  await recordAudit(trx, who, { company_id: row.company_id, action, entity: 'operating_hours', entity_id: row.id, changes });
 }

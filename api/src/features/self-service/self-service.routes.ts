@@ -1,6 +1,7 @@
 // The customer's self-service link (docs/decisions/09-customer-self-service.md): read, cancel and move
 // one appointment with the token from their email, no account. Public, and counted against
 // RATE_LIMIT_PUBLIC like the booking page's requests.
+import { auditContext } from '../../lib/audit-context.ts';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -67,10 +68,10 @@ export const selfServiceRoutes = createRouter()
   })
   .openapi(cancelRoute, async (c) => {
     await limit(c);
-    return c.json(await cancelManagedAppointment(c.get('deps'), c.req.valid('param').token), 200, PRIVATE);
+    return c.json(await cancelManagedAppointment(c.get('deps'), c.req.valid('param').token, auditContext(c)), 200, PRIVATE);
   })
   .openapi(rescheduleRoute, async (c) => {
     await limit(c);
     const { token } = c.req.valid('param');
-    return c.json(await rescheduleManagedAppointment(c.get('deps'), token, c.req.valid('json').start_time), 200, PRIVATE);
+    return c.json(await rescheduleManagedAppointment(c.get('deps'), token, c.req.valid('json').start_time, auditContext(c)), 200, PRIVATE);
   });

@@ -1,4 +1,5 @@
 // The service type endpoints: public catalogue reads, and writes by the company's admins and managers.
+import { auditContext, type AuditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { COMPANY_ADMINS_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } from '../../lib/openapi.ts';
@@ -65,8 +66,8 @@ const remove = defineRoute({
   responses: { 204: { description: 'Deleted or archived' } },
 });
 
-async function updated(deps: AppDeps, actor: Actor, id: number, body: UpdateServiceTypeInput) {
-  return { message: 'Service type updated successfully', service_type: await changeServiceType(deps.db, actor, id, body, deps.now()) };
+async function updated(deps: AppDeps, actor: Actor, id: number, body: UpdateServiceTypeInput, who: AuditContext) {
+  return { message: 'Service type updated successfully', service_type: await changeServiceType(deps.db, actor, id, body, deps.now(), who) };
 }
 
 export const serviceTypeRoutes = createRouter()
@@ -74,17 +75,17 @@ export const serviceTypeRoutes = createRouter()
   .openapi(getOne, async (c) => c.json(await getServiceType(c.get('deps').db, c.get('actor'), c.req.valid('param').id), 200))
   .openapi(create, async (c) => {
     const { db, now } = c.get('deps');
-    const service_type = await addServiceType(db, currentActor(c), c.req.valid('json'), now());
+    const service_type = await addServiceType(db, currentActor(c), c.req.valid('json'), now(), auditContext(c));
     return c.json({ message: 'Service type created successfully', service_type }, 201);
   })
   .openapi(update.put, async (c) =>
-    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(update.patch, async (c) =>
-    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    c.json(await updated(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c)), 200),
   )
   .openapi(remove, async (c) => {
     const { db, now } = c.get('deps');
-    await deleteServiceType(db, currentActor(c), c.req.valid('param').id, now());
+    await deleteServiceType(db, currentActor(c), c.req.valid('param').id, now(), auditContext(c));
     return c.body(null, 204);
   });

@@ -1,5 +1,7 @@
 // The rules of service types: public reads (hidden prices only for the company's insiders), writes by
 // the company's admins and managers, and removal that archives what appointments refer to.
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
@@ -57,7 +59,13 @@ export async function getServiceType(db: Db, actor: Actor | null, id: number): P
   return toServiceTypeDto(row, internal, (await serviceEmployees(db, [row.id])).get(row.id) ?? []);
 }
 
-export async function addServiceType(db: Db, actor: Actor, body: CreateServiceTypeInput, now: Date): Promise<ServiceTypeDto> {
+export async function addServiceType(
+  db: Db,
+  actor: Actor,
+  body: CreateServiceTypeInput,
+  now: Date,
+  who: AuditContext,
+): Promise<ServiceTypeDto> {
   const companyId = actingCompanyId(actor, body.company_id);
   if (!(await findCompanyById(db, companyId))) throw notFound('Company not found');
   const employeeIds = [...new Set(body.employee_ids ?? [])].sort((x, y) => x - y);
@@ -78,10 +86,27 @@ export async function addServiceType(db: Db, actor: Actor, body: CreateServiceTy
       now,
     );
     await setServiceEmployees(trx, inserted.id, employeeIds);
+    await recordAudit(trx, who, {
+      company_id: companyId,
+      action: 'create',
+      entity: 'service_type',
+      entity_id: inserted.id,
+      changes: createdChanges({ ...pickFields(inserted, SERVICE_FIELDS), employee_ids: employeeIds }),
+    });
     return inserted;
   });
   return toServiceTypeDto(row, true, employeeIds);
 }
+
+const SERVICE_FIELDS = [
+  'name',
+  'duration_minutes',
+  'price',
+  'hide_price',
+  'available_slots',
+  'buffer_before_minutes',
+  'buffer_after_minutes',
+] as const;
 
 /** Partial: fields left out keep their value. */
 export async function changeServiceType(
@@ -90,6 +115,7 @@ export async function changeServiceType(
   id: number,
   body: UpdateServiceTypeInput,
   now: Date,
+  who: AuditContext,
 ): Promise<ServiceTypeDto> {
   const row = await findServiceType(db, id);
   if (!row || row.archived_at) throw notFound(NOT_FOUND);
@@ -100,7 +126,21 @@ export async function changeServiceType(
   if (employeeIds) await assertCompanyStaff(db, row.company_id, employeeIds);
   const updated = await db.transaction().execute(async (trx) => {
     const changed = Object.keys(changes).length ? await updateServiceType(trx, id, changes, now) : row;
-    if (changed && employeeIds) await setServiceEmployees(trx, id, employeeIds);
+    if (!changed) return changed;
+    const audited = diffChanges(row, pickFields(changed, SERVICE_FIELDS));
+    if (employeeIds) {
+      const before = ((await serviceEmployees(trx, [id])).get(id) ?? []).slice().sort((x, y) => x - y);
+      await setServiceEmployees(trx, id, employeeIds);
+      if (before.join() !== employeeIds.join()) audited.employee_ids = { old: before, new: employeeIds };
+    }
+    if (Object.keys(audited).length)
+      await recordAudit(trx, who, {
+        company_id: row.company_id,
+        action: 'update',
+        entity: 'service_type',
+        entity_id: id,
+        changes: audited,
+      });
     return changed;
   });
   // Archived between our read and the update: it is gone as far as the caller is concerned.
@@ -109,11 +149,18 @@ export async function changeServiceType(
 }
 
 /** Deleted, or archived when appointments refer to it. */
-export async function deleteServiceType(db: Db, actor: Actor, id: number, now: Date): Promise<void> {
+export async function deleteServiceType(db: Db, actor: Actor, id: number, now: Date, who: AuditContext): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await lockServiceType(trx, id);
     if (!row || row.archived_at) throw notFound(NOT_FOUND);
     assertCompanyAccess(actor, row.company_id);
-    await removeServiceType(trx, id, now);
+    const how = await removeServiceType(trx, id, now);
+    await recordAudit(trx, who, {
+      company_id: row.company_id,
+      action: how === 'archived' ? 'archive' : 'delete',
+      entity: 'service_type',
+      entity_id: id,
+      changes: deletedChanges(pickFields(row, SERVICE_FIELDS)),
+    });
   });
 }

@@ -8,6 +8,8 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { isUniqueViolation, uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
+import type { AuditContext } from '../../lib/audit-context.ts';
+import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit, USER_AUDIT_FIELDS } from '../audit/audit.repository.ts';
 import { EMAIL_EXISTS, addPerson, redirectInvitation } from './invitation.service.ts';
 import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
 import {
@@ -59,6 +61,7 @@ export async function createPerson(
   actor: Actor,
   body: CreatePersonInput,
   role: Exclude<Role, 'global_admin'>,
+  who: AuditContext,
 ): Promise<UserRow> {
   const { db, config, now, nudgeOutbox } = deps;
   const companyId = actingCompanyId(actor, body.company_id);
@@ -66,8 +69,8 @@ export async function createPerson(
   const at = now();
   const user = await uniqueOr(
     () =>
-      db.transaction().execute((trx) =>
-        addPerson(
+      db.transaction().execute(async (trx) => {
+        const added = await addPerson(
           trx,
           companyId,
           {
@@ -77,8 +80,16 @@ export async function createPerson(
             role,
           },
           { appUrl: config.APP_URL, now: at },
-        ),
-      ),
+        );
+        await recordAudit(trx, who, {
+          company_id: companyId,
+          action: 'create',
+          entity: 'user',
+          entity_id: added.id,
+          changes: createdChanges(pickFields(added, USER_AUDIT_FIELDS)),
+        });
+        return added;
+      }),
     emailExists,
   );
   nudgeOutbox();
@@ -93,7 +104,7 @@ export async function getPerson(db: UserDeps['db'], actor: Actor, id: number): P
 }
 
 /** PUT /users/{id}: a changed email must stay unique and carries the invitation along; promoting a customer counts against the trial. */
-export async function changePerson(deps: UserDeps, actor: Actor, id: number, change: PersonChange): Promise<UserRow> {
+export async function changePerson(deps: UserDeps, actor: Actor, id: number, change: PersonChange, who: AuditContext): Promise<UserRow> {
   const { db, config, now, nudgeOutbox } = deps;
   const at = now();
   let emailChanged = false;
@@ -133,6 +144,16 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
           at,
         );
         if (emailChanged) await redirectInvitation(trx, row, { appUrl: config.APP_URL, now: at });
+        const changes = diffChanges(target, pickFields(row, [...USER_AUDIT_FIELDS, 'booking_notices']));
+        if (Object.keys(changes).length) {
+          await recordAudit(trx, who, {
+            company_id: target.company_id,
+            action: changes.role ? 'change_role' : 'update',
+            entity: 'user',
+            entity_id: target.id,
+            changes,
+          });
+        }
         return row;
       }),
     emailExists,
@@ -142,14 +163,22 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
 }
 
 /** Archived when appointments refer to them (history keeps the name), deleted otherwise. */
-export async function removePerson(deps: Pick<UserDeps, 'db' | 'now'>, actor: Actor, id: number): Promise<void> {
+export async function removePerson(deps: Pick<UserDeps, 'db' | 'now'>, actor: Actor, id: number, who: AuditContext): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const target = await findPerson(trx, id);
     if (!target) throw notFound(USER_NOT_FOUND);
     assertCanSeePerson(actor, target);
     assertCanRemovePerson(actor, target);
-    if (await hasAppointmentHistory(trx, target.id)) await archivePerson(trx, target.id, deps.now());
+    const archived = await hasAppointmentHistory(trx, target.id);
+    if (archived) await archivePerson(trx, target.id, deps.now());
     else await deletePerson(trx, target.id);
+    await recordAudit(trx, who, {
+      company_id: target.company_id,
+      action: archived ? 'archive' : 'delete',
+      entity: 'user',
+      entity_id: target.id,
+      changes: deletedChanges(pickFields(target, USER_AUDIT_FIELDS)),
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 // The people calls: staff and customers of a company (list, add with an invitation, edit, remove)
 // and the public staff list of a booking page.
+import { auditContext } from '../../lib/audit-context.ts';
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
@@ -88,7 +89,7 @@ const listEmployees = defineRoute({
 });
 
 const changePersonHandler: RouteHandler<typeof updateUser.put, AppEnv> = async (c) => {
-  const updated = await changePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'));
+  const updated = await changePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, c.req.valid('json'), auditContext(c));
   return c.json(toUserDto(updated, { settings: true }), 200);
 };
 
@@ -102,14 +103,14 @@ export const userRoutes = createRouter()
   })
   .openapi(createUser, async (c) => {
     const body = c.req.valid('json');
-    return c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), body, body.role)), 201);
+    return c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), body, body.role, auditContext(c))), 201);
   })
   .openapi(createEmployee, async (c) => {
     const body = c.req.valid('json');
-    return c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), body, body.role)), 201);
+    return c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), body, body.role, auditContext(c))), 201);
   })
   .openapi(createCustomer, async (c) =>
-    c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer')), 201),
+    c.json(toUserDto(await createPerson(c.get('deps'), currentActor(c), c.req.valid('json'), 'customer', auditContext(c))), 201),
   )
   .openapi(getUser, async (c) =>
     c.json(toUserDto(await getPerson(c.get('deps').db, currentActor(c), c.req.valid('param').id), { settings: true }), 200),
@@ -117,7 +118,7 @@ export const userRoutes = createRouter()
   .openapi(updateUser.put, changePersonHandler)
   .openapi(updateUser.patch, changePersonHandler)
   .openapi(deleteUser, async (c) => {
-    await removePerson(c.get('deps'), currentActor(c), c.req.valid('param').id);
+    await removePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
   })
   .openapi(listEmployees, async (c) => {
