@@ -1,5 +1,5 @@
-// /admin (global_admin only, docs/product/02-screens.md "Admin panel"): Dashboard, Companies, Users and
-// Email Export tabs; the open tab is kept in the URL (?tab=) so Back and reloads keep it.
+// /admin (global_admin only, docs/product/02-screens.md "Admin panel"): Dashboard, Companies, Users,
+// Email Export and Activity (the audit log, docs/decisions/31-audit-log.md) tabs; the open tab is kept in the URL (?tab=) so Back and reloads keep it.
 import { useId, useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ADMIN_TABS, isAdminTab, type AdminTab } from './admin-tabs.ts';
@@ -7,6 +7,7 @@ import { DashboardTab } from './components/dashboard-tab.tsx';
 import { CompaniesTab } from './components/companies-tab.tsx';
 import { UsersTab } from './components/users-tab.tsx';
 import { EmailExportTab } from './components/email-export-tab.tsx';
+import { ActivityTab } from './components/activity-tab.tsx';
 import './admin-page.css';
 
 export default function AdminPage() {
@@ -61,6 +62,7 @@ export default function AdminPage() {
         {tab === 'companies' && <CompaniesTab />}
         {tab === 'users' && <UsersTab />}
         {tab === 'export' && <EmailExportTab />}
+        {tab === 'activity' && <ActivityTab />}
       </div>
     </div>
   );

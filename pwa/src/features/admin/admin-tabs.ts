@@ -4,6 +4,7 @@ export const ADMIN_TABS = [
   { id: 'companies', label: 'Companies' },
   { id: 'users', label: 'Users' },
   { id: 'export', label: 'Email Export' },
+  { id: 'activity', label: 'Activity' },
 ] as const;
 
 export type AdminTab = (typeof ADMIN_TABS)[number]['id'];

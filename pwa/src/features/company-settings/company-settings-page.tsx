@@ -19,6 +19,7 @@ import { SelfServiceCard } from './components/self-service-card.tsx';
 import { ServicesCard } from './components/services-card.tsx';
 import { CompanyFeedCard } from './components/company-feed-card.tsx';
 import { MessagesCard } from './components/messages-card.tsx';
+import { ActivityCard } from './components/activity-card.tsx';
 import './company-settings-page.css';
 
 export default function CompanySettingsPage() {
@@ -63,6 +64,8 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
       </div>
       <ServicesCard companyId={c.id} />
       <MessagesCard company={c} />
+      {/* The audit log is for the company's admins, the same people as billing (docs/decisions/31-audit-log.md). */}
+      {canManageBilling && <ActivityCard companyId={c.id} />}
     </div>
   );
 }
