@@ -5,6 +5,7 @@ import { SETTINGS_TEXT, UserSettingsEditor } from './components/user-settings-ed
 import { CalendarFeedCard } from './components/calendar-feed-card.tsx';
 import { BookingNoticesCard } from './components/booking-notices-card.tsx';
 import { STAFF_ROLES } from '../../lib/api-types.ts';
+import { PrivacyCard } from '../../components/privacy-card.tsx';
 
 export default function SettingsPage() {
   const { user } = useAuth();
@@ -14,6 +15,7 @@ export default function SettingsPage() {
       <UserSettingsEditor userId={user.id} />
       {STAFF_ROLES.includes(user.role) && <BookingNoticesCard userId={user.id} />}
       {STAFF_ROLES.includes(user.role) && <CalendarFeedCard />}
+      <PrivacyCard userId={user.id} role={user.role} companyId={user.company_id} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import type { DirectorySlots } from '../directory-page.tsx';
 import { initials } from './person-list.tsx';
+import { PrivacyCard } from '../../../components/privacy-card.tsx';
 
 export function PersonDetail({
   personId,
@@ -46,6 +47,7 @@ export function PersonDetail({
         </div>
       )}
       <PersonEditor userId={personId} />
+      {person && <PrivacyCard userId={personId} role={person.role} companyId={person.company_id} onErased={onBack} />}
       {isCustomer && canSchedule && <ScheduleAppointment open={scheduling} onClose={() => setScheduling(false)} customerId={personId} />}
     </div>
   );
