@@ -6,6 +6,7 @@ describe('audit log words', () => {
   it('describes the action on its entity', () => {
     expect(describeAudit({ action: 'update', entity: 'appointment', entity_id: 12 })).toBe('changed appointment #12');
     expect(describeAudit({ action: 'login_failed', entity: 'user', entity_id: null })).toBe('failed sign-in for person');
+    expect(describeAudit({ action: 'export', entity: 'user', entity_id: 7 })).toBe('exported the data of person #7');
     expect(describeAudit({ action: 'something_new', entity: 'odd_thing', entity_id: 3 })).toBe('something new odd thing #3');
   });
 

@@ -45,6 +45,7 @@ const ACTION_WORDS: Record<string, string> = {
   change_password: 'changed the password of',
   set_password: 'set the password of',
   erase: 'erased',
+  export: 'exported the data of',
   end: 'ended',
 };
 
