@@ -12,6 +12,8 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DialectAdapter,
+  type PostgresPool,
+  type PostgresPoolClient,
   type DatabaseConnection,
   type Driver,
   type MigrationResultSet,
@@ -19,6 +21,7 @@ import {
 } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { statementName } from './statement-names.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -112,6 +115,26 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
+/**
+ * The pool as Kysely sees it, with the prepared queries' texts (db/src/prepared.ts) sent as named
+ * statements: PostgreSQL parses and plans each once per connection, then only binds and executes.
+ */
+function namingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      return {
+        query: ((text: unknown, values?: unknown[]) => {
+          const name = typeof text === 'string' ? statementName(text) : undefined;
+          return name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
 export function connect(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
   if (isPostgresUrl(url)) {
     // Same value shapes as SQLite: timestamps as ISO strings, counts as numbers.
@@ -124,7 +147,7 @@ export function connect(url: string, options: { poolSize?: number } = {}): Datab
     };
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
     pool.on('error', (err) => console.error('postgres pool error:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     const u = new URL(url);
     return { db, dialect: 'postgres', describe: `postgres://${u.host}${u.pathname}`, close: () => db.destroy() };
   }

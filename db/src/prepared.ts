@@ -8,7 +8,8 @@
 //
 // The query's shape is fixed at the first call; a query whose shape depends on its arguments (an IN
 // list, an optional filter) is one prepared query per shape.
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import { PostgresAdapter, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { nameStatement } from './statement-names.ts';
 import type { Database, DbOrTx } from './schema.ts';
 
 const MARK = '\u0000bookwell-arg:';
@@ -33,6 +34,8 @@ function compileTemplate(db: DbOrTx, build: (db: Kysely<Database>) => Compilable
   for (let i = 0; i < arity; i++) {
     if (!slots.includes(i)) throw new Error(`prepared query does not use argument ${i}: ${compiled.sql}`);
   }
+  // PostgreSQL: run as a named statement (db/src/statement-names.ts, used by connect.ts's pool).
+  if (db.getExecutor().adapter instanceof PostgresAdapter) nameStatement(compiled.sql);
   return { compiled, slots };
 }
 
