@@ -38,7 +38,16 @@ export async function spawnServer(
   let out = '';
   const entry = bundle ? [...SERVER_NODE_FLAGS, bundle] : ['--import', 'tsx', SERVER_ENTRY];
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
-    env: { ...process.env, PWA_DIST: '/nonexistent', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // No drain delay on SIGTERM unless a test asks for one: nothing balances load in front of these servers.
+    env: {
+      ...process.env,
+      PWA_DIST: '/nonexistent',
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DELAY_MS: '0',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => {
