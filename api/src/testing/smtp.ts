@@ -10,6 +10,8 @@ export interface ReceivedMail {
 export interface TestSmtp {
   url: string;
   messages: ReceivedMail[];
+  /** SMTP connections opened to this server so far (a pooled sender opens few for many messages). */
+  readonly connections: number;
   /** Resolves with the first message matching `pred`, waiting up to `timeoutMs`. */
   waitFor(pred: (m: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -49,10 +51,15 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Held
   let holding = !!options.hold;
   const reject = options.reject ?? defaultReject;
   const offered = new Map<string, number>();
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       const attempt = (offered.get(address.address.toLowerCase()) ?? 0) + 1;
       offered.set(address.address.toLowerCase(), attempt);
@@ -90,6 +97,9 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Held
     url: `smtp://127.0.0.1:${port}`,
     messages,
     held,
+    get connections() {
+      return connections;
+    },
     release() {
       holding = false;
       for (const answer of heldCallbacks.splice(0)) answer();

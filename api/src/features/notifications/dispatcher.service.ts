@@ -55,7 +55,7 @@ export function backoffMs(attempts: number): number {
   return Math.min(60 * 60_000, 30_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-export function createTransport(config: Config): Transporter | null {
+export function createTransport(config: Config, connections = CONCURRENCY): Transporter | null {
   if (!config.SMTP_URL) return null;
   // Explicit timeouts bound how long a claim can be busy (nodemailer's own defaults are minutes);
   // settings in the URL itself still win.
@@ -64,6 +64,17 @@ export function createTransport(config: Config): Transporter | null {
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
+    // Pooled: a batch goes over connections kept open instead of a connection (TCP, greeting, EHLO,
+    // QUIT) per message, which held one busy process to about 10 emails/s (docs/decisions/22-messaging.md,
+    // "Pooled SMTP connections"). As many connections as messages claimed at once, so a claimed
+    // message never waits in the pool's queue behind another.
+    pool: true,
+    maxConnections: connections,
+    maxMessages: 100,
+    // A connection that closes in the middle of a message fails that send here, as without a pool:
+    // the dispatcher records it and retries it with backoff under a fresh claim (same Message-ID),
+    // rather than the pool sending it again on its own, outside the claim's accounting.
+    maxRequeues: 0,
   });
 }
 
@@ -82,12 +93,22 @@ function errorText(err: unknown): string {
   return String((err as Error)?.message ?? err).slice(0, 500);
 }
 
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+/**
+ * Runs `send` with a signal that aborts at the deadline: a message still waiting in the SMTP pool is
+ * dropped from it and one in the middle of its delivery has its connection closed, so nothing we
+ * have recorded as failed goes out later behind the claim's back.
+ */
+function withDeadline<T>(send: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+  const abort = new AbortController();
   let timer: NodeJS.Timeout;
   return Promise.race([
-    p,
+    send(abort.signal),
     new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`send did not finish within ${ms / 1000} s`)), ms);
+      timer = setTimeout(() => {
+        const err = new Error(`send did not finish within ${ms / 1000} s`);
+        abort.abort(err);
+        reject(err);
+      }, ms);
     }),
   ]).finally(() => clearTimeout(timer));
 }
@@ -103,12 +124,14 @@ export function createDispatcher(opts: {
   schedule?: boolean;
   /** Messages claimed and sent at once (tests and benchmarks). */
   concurrency?: number;
+  /** How long one send may take before it counts as failed (tests; SEND_DEADLINE_MS otherwise). */
+  sendDeadlineMs?: number;
   /** The self-service link key (lib/manage-token.ts): emails get the customer's manage link when sent. */
   manageKey?: Uint8Array | null;
 }): Dispatcher {
   const { db, config, log, now } = opts;
-  const transport = opts.transport === undefined ? createTransport(config) : opts.transport;
   const concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
+  const transport = opts.transport === undefined ? createTransport(config, concurrency) : opts.transport;
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = false;
@@ -117,7 +140,7 @@ export function createDispatcher(opts: {
   let loggedUnconfigured = false;
 
   /** Sends the message; answers the body columns to record when it was rendered only now. */
-  async function deliver(row: OutboxMessageRow): Promise<RenderedColumns> {
+  async function deliver(row: OutboxMessageRow, signal: AbortSignal): Promise<RenderedColumns> {
     if (row.channel === 'email') {
       if (!transport) throw new Error('SMTP is not configured');
       let body = {
@@ -150,6 +173,7 @@ export function createDispatcher(opts: {
         html: body.html,
         messageId: row.message_id,
         attachments: body.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+        signal,
       });
       return rendered;
     }
@@ -162,7 +186,7 @@ export function createDispatcher(opts: {
   async function sendClaimed(row: OutboxMessageRow): Promise<boolean> {
     const claim: Claim = { id: row.id, attempts: row.attempts, locked_until: row.locked_until! };
     try {
-      const rendered = await withDeadline(deliver(row), SEND_DEADLINE_MS);
+      const rendered = await withDeadline((signal) => deliver(row, signal), opts.sendDeadlineMs ?? SEND_DEADLINE_MS);
       if (await markSent(db, claim, rendered, now())) return true;
       // Our lease ran out and another process took the message over: it records the outcome.
       log.warn('outbox claim lost before marking sent', { id: row.id, channel: row.channel, kind: row.kind });

@@ -57,13 +57,17 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
   });
 
   const config = (smtpUrl?: string) => loadConfig({ DATABASE_URL: tdb.url, SMTP_URL: smtpUrl, LOG_LEVEL: 'silent' });
-  const dispatcher = (db: DatabaseHandle, o: { smtpUrl?: string | null; sms?: SmsSender; log?: Logger; clock?: () => Date } = {}) =>
+  const dispatcher = (
+    db: DatabaseHandle,
+    o: { smtpUrl?: string | null; sms?: SmsSender; log?: Logger; clock?: () => Date; sendDeadlineMs?: number } = {},
+  ) =>
     createDispatcher({
       db: db.db,
       config: config(o.smtpUrl === null ? undefined : (o.smtpUrl ?? smtp.url)),
       log: o.log ?? recordingLog(),
       now: o.clock ?? now,
       sms: o.sms ?? null,
+      sendDeadlineMs: o.sendDeadlineMs,
     });
   const email = (to: string, at = clock) =>
     enqueueEmail(a.db, { to, subject: `Hello ${to}`, text: 'Hello', kind: 'confirmation' }, at) as Promise<number>;
@@ -101,6 +105,7 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
   it('two dispatchers on separate connections send 200 due messages, each exactly once', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 200; i++) ids.push(await email(`c${i}@example.test`));
+    const connectionsBefore = smtp.connections;
     const d1 = dispatcher(a);
     const d2 = dispatcher(b);
     const [n1, n2] = await Promise.all([d1.runOnce(), d2.runOnce()]);
@@ -115,6 +120,40 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
     expect(new Set(received)).toEqual(new Set(rows.map((r) => r.message_id)));
     // Every recipient got its own message, once.
     expect(smtp.messages.map((m) => m.to[0]).sort()).toEqual(rows.map((r) => r.to_address).sort());
+    // Over pooled connections (at most 8 per dispatcher, each reused), not one connection per message.
+    expect(smtp.connections - connectionsBefore).toBeLessThanOrEqual(2 * 8);
+  });
+
+  it('a send past its deadline is failed and dropped from the pool: retried later with the same Message-ID, never sent behind the claim', async () => {
+    const id = await email('stalled@example.test');
+    const stalling = await startTestSmtp({ hold: true });
+    try {
+      const d = dispatcher(a, { smtpUrl: stalling.url, sendDeadlineMs: 300 });
+      expect(await d.runOnce()).toBe(0);
+      const failed = await row(id);
+      expect(failed).toMatchObject({ state: 'failed', attempts: 1 });
+      expect(failed.last_error).toMatch(/did not finish/);
+      // The aborted delivery's connection was closed: answering now records nothing, and the pool
+      // still sends the next message.
+      stalling.release();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await row(id)).toEqual(failed);
+      const next = await email('next@example.test');
+      expect(await d.runOnce()).toBe(1);
+      await d.stop();
+      expect((await row(next)).state).toBe('sent');
+
+      // Its retry after the backoff goes out once, with the Message-ID of the first attempt.
+      clock = new Date(T0.getTime() + backoffMs(1) + 1000);
+      const retry = dispatcher(b);
+      expect(await retry.runOnce()).toBe(1);
+      await retry.stop();
+      expect(await row(id)).toMatchObject({ state: 'sent', attempts: 2 });
+      expect(smtp.messages.map((m) => messageIdOf(m.raw))).toEqual([failed.message_id]);
+    } finally {
+      stalling.release();
+      await stalling.close();
+    }
   });
 
   it('a claim taken over after its lease ran out is not marked sent by the old holder', async () => {
