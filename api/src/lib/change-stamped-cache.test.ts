@@ -42,4 +42,22 @@ describe('ChangeStampedCache', () => {
     cache.set('c', 0, 'c', 10, 0);
     expect([cache.get('a', 0, 1), cache.get('b', 0, 1), cache.get('c', 0, 1)]).toEqual(['a', undefined, 'c']);
   });
+
+  it('keeps its keys and bodies under its size bound, dropping the least recently used', () => {
+    // Room for two 1-character keys with 4-character bodies (5 characters each).
+    const cache = new ChangeStampedCache(100, 10);
+    cache.set('a', 0, 'aaaa', 10, 0);
+    cache.set('b', 0, 'bbbb', 10, 0);
+    expect(cache.get('a', 0, 1)).toBe('aaaa');
+    cache.set('c', 0, 'cccc', 10, 0);
+    expect([cache.get('a', 0, 1), cache.get('b', 0, 1), cache.get('c', 0, 1)]).toEqual(['aaaa', undefined, 'cccc']);
+    expect(cache.heldChars).toBe(10);
+    // A body larger than the whole bound is not kept, and evicts nothing.
+    cache.set('d', 0, 'x'.repeat(20), 10, 0);
+    expect([cache.get('d', 0, 1), cache.get('a', 0, 1), cache.get('c', 0, 1)]).toEqual([undefined, 'aaaa', 'cccc']);
+    // Replacing and refusing stale entries give their room back.
+    cache.set('a', 1, 'a', 10, 0);
+    expect(cache.get('c', 1, 1)).toBeUndefined();
+    expect(cache.heldChars).toBe(2);
+  });
 });

@@ -14,12 +14,21 @@ interface Entry {
 
 export class ChangeStampedCache {
   private readonly entries = new Map<string, Entry>();
+  /** UTF-16 code units held in bodies and keys (about the bytes V8 keeps for them). */
+  private chars = 0;
   /** Answers served from here, and questions that had to be computed (for tests and profiling). */
   hits = 0;
   misses = 0;
 
-  /** `limit`: entries kept at most; the least recently used goes first. */
-  constructor(private readonly limit = 10_000) {}
+  /**
+   * `limit`: entries kept at most; `maxChars`: their bodies and keys in characters at most (a
+   * 30-day dates answer of a large company is tens of kilobytes, so the count alone would let 10,000
+   * of them hold hundreds of megabytes). The least recently used goes first.
+   */
+  constructor(
+    private readonly limit = 10_000,
+    private readonly maxChars = 16 * 2 ** 20,
+  ) {}
 
   /** The cached JSON body of `key` if it was computed at `stamp` and its time has not come. */
   get(key: string, stamp: string | number, nowMs: number): string | undefined {
@@ -29,7 +38,7 @@ export class ChangeStampedCache {
       return undefined;
     }
     if (e.stamp !== stamp || nowMs >= e.validUntil) {
-      this.entries.delete(key);
+      this.remove(key, e);
       this.misses++;
       return undefined;
     }
@@ -46,9 +55,26 @@ export class ChangeStampedCache {
    */
   set(key: string, stamp: string | number, body: string, validUntil: number, nowMs: number): void {
     if (!(validUntil > nowMs)) return;
-    this.entries.delete(key);
-    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value as string);
+    const old = this.entries.get(key);
+    if (old) this.remove(key, old);
+    const size = key.length + body.length;
+    if (size > this.maxChars) return;
+    while (this.entries.size && (this.entries.size >= this.limit || this.chars + size > this.maxChars)) {
+      const [oldestKey, oldest] = this.entries.entries().next().value as [string, Entry];
+      this.remove(oldestKey, oldest);
+    }
     this.entries.set(key, { stamp, body, validUntil });
+    this.chars += size;
+  }
+
+  private remove(key: string, e: Entry): void {
+    this.entries.delete(key);
+    this.chars -= key.length + e.body.length;
+  }
+
+  /** Characters held in keys and bodies (bounded by `maxChars`). */
+  get heldChars(): number {
+    return this.chars;
   }
 
   get size(): number {
