@@ -22,11 +22,13 @@ import { startTestSmtp } from '../api/src/testing/smtp.ts';
 import {
   appEnv,
   findNginx,
+  heapSample,
   memorySummary,
   productionBuild,
   sampleMemory,
   startApps,
   startNginx,
+  type HeapSample,
   type ProductionBuild,
 } from './lib/load-mix-cluster.ts';
 import { checkIntegrity, integrityHolds, runMix, setupMixWorld } from './lib/load-mix.ts';
@@ -75,6 +77,12 @@ async function soak(build: ProductionBuild, kind: 'sqlite' | 'postgres') {
       apps.map((a) => a.child.pid!),
       sampleEveryMs,
     );
+    // What the resident memory is made of (V8 heap vs external buffers), from each process's metrics.
+    const heap: { t: number; per_process: (HeapSample | null)[] }[] = [];
+    const heapT0 = Date.now();
+    const takeHeap = async () =>
+      heap.push({ t: Math.round((Date.now() - heapT0) / 1000), per_process: await Promise.all(apps.map((a) => heapSample(a.url))) });
+    const heapTimer = setInterval(() => void takeHeap(), sampleEveryMs * 2);
     const load: number[] = [];
     let lastReport = 0;
     const loadTimer = setInterval(() => load.push(os.loadavg()[0]!), 10_000);
@@ -88,6 +96,8 @@ async function soak(build: ProductionBuild, kind: 'sqlite' | 'postgres') {
       },
     });
     clearInterval(loadTimer);
+    clearInterval(heapTimer);
+    await takeHeap();
     const samples = memory.stop();
     const integrity = await checkIntegrity(handle, world, result, smtp.messages, 120_000);
     const nonClientErrors = Object.entries(result.statuses)
@@ -112,6 +122,7 @@ async function soak(build: ProductionBuild, kind: 'sqlite' | 'postgres') {
         warmup_seconds: warmupS,
         per_process: apps.map((_, i) => memorySummary(samples, i, warmupS)),
         samples,
+        heap,
       },
       machine_load_avg_1m: load.length ? { min: Math.min(...load), max: Math.max(...load) } : null,
       integrity: {

@@ -72,7 +72,45 @@ export function appEnv(databaseUrl: string, smtpUrl: string, pwaDist: string): R
     RATE_LIMIT_PUBLIC: '100000000',
     RATE_LIMIT_LOGIN: '100000000',
     RATE_LIMIT_AVAILABILITY: '100000000',
+    // /api/metrics on, so the soak can read each process's heap and external memory (heapSample).
+    METRICS_TOKEN: METRICS_TOKEN,
   };
+}
+
+/** The soak's token for /api/metrics (a benchmark secret, never a deployment's). */
+export const METRICS_TOKEN = 'soak-metrics-token-0123456789';
+
+export interface HeapSample {
+  rss_mb: number;
+  heap_used_mb: number;
+  heap_total_mb: number;
+  external_mb: number;
+  /** V8's old generation, used / size: where retained objects live. */
+  old_space_used_mb: number;
+  old_space_mb: number;
+}
+
+/** One process's memory as it reports it (prom-client's default metrics), or null if it did not answer. */
+export async function heapSample(url: string): Promise<HeapSample | null> {
+  try {
+    const res = await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    if (!res.ok) return null;
+    const text = await res.text();
+    const mb = (re: RegExp) => {
+      const m = re.exec(text);
+      return m ? Math.round(Number(m[1]) / 2 ** 20) : -1;
+    };
+    return {
+      rss_mb: mb(/^process_resident_memory_bytes (\S+)$/m),
+      heap_used_mb: mb(/^nodejs_heap_size_used_bytes (\S+)$/m),
+      heap_total_mb: mb(/^nodejs_heap_size_total_bytes (\S+)$/m),
+      external_mb: mb(/^nodejs_external_memory_bytes (\S+)$/m),
+      old_space_used_mb: mb(/^nodejs_heap_space_size_used_bytes\{space="old"\} (\S+)$/m),
+      old_space_mb: mb(/^nodejs_heap_space_size_total_bytes\{space="old"\} (\S+)$/m),
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** Starts `count` processes of the bundle one after the other (the first migrates the database). */
