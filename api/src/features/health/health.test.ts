@@ -27,7 +27,8 @@ describe.each(testDialects())('readiness and metrics on %s', (dialect) => {
     const missing = await plain.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('not_found');
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-the-same-size-xxx' }, { authorization: TOKEN }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-of-the-same-size-xxx' }, { authorization: TOKEN }];
+    for (const headers of attempts) {
       const res = await t.call('GET', '/metrics', { headers });
       expect(res.status).toBe(401);
       expect(res.text).not.toContain('bookwell_');
