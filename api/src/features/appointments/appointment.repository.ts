@@ -276,7 +276,7 @@ export async function findOrCreateCustomer(
   companyId: number,
   input: { name: string; email: string; phone: string | null },
   now: Date,
-): Promise<CompanyPerson> {
+): Promise<CompanyPerson & { created: boolean }> {
   const email = input.email.toLowerCase();
   const existing = await trx
     .selectFrom('users')
@@ -284,18 +284,19 @@ export async function findOrCreateCustomer(
     .where('company_id', '=', companyId)
     .where('email', '=', email)
     .executeTakeFirst();
-  if (existing) return existing;
+  if (existing) return { ...existing, created: false };
   // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
   const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, {
     unlessCompanyHasEmail: true,
   });
-  if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role };
-  return trx
+  if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role, created: true };
+  const found = await trx
     .selectFrom('users')
     .select(['id', 'name', 'email', 'phone', 'role'])
     .where('company_id', '=', companyId)
     .where('email', '=', email)
     .executeTakeFirstOrThrow();
+  return { ...found, created: false };
 }
 
 export async function durationOptionMinutes(db: DbOrTx, optionId: number): Promise<number | undefined> {

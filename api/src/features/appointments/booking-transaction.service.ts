@@ -30,7 +30,7 @@ import {
 import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
-import { recordAudit } from '../audit/audit.repository.ts';
+import { createdChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import { SYSTEM_AUDIT, type AuditContext } from '../../lib/audit-context.ts';
 import {
   appointmentViewsByIds,
@@ -417,7 +417,19 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
 
   let person: CompanyPerson | null = null;
   if (b.customer?.kind === 'user') person = b.customer.person;
-  else if (b.customer?.kind === 'contact') person = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
+  else if (b.customer?.kind === 'contact') {
+    const { created, ...found } = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
+    person = found;
+    // A booking that creates the company's record of a person is a write to users (docs/decisions/31-audit-log.md).
+    if (created)
+      await recordAudit(trx, ctx.audit ?? SYSTEM_AUDIT, {
+        company_id: b.company.id,
+        action: 'create',
+        entity: 'user',
+        entity_id: found.id,
+        changes: createdChanges({ ...pickFields(found, ['name', 'email', 'phone', 'role']), company_id: b.company.id }),
+      });
+  }
 
   const values = {
     company_id: b.company.id,

@@ -10,6 +10,7 @@ import { bookableCompany, customerContact, type BookableCompany } from '../../te
 // Monday 23 November 2026, 08:00 in London: Tuesday's 09:30 is bookable.
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 const TUESDAY_0930 = '2026-11-24T09:30:00.000Z';
+const TUESDAY_1030 = '2026-11-24T10:30:00.000Z';
 const SECRET = /password|token|hash|nonce|secret/i;
 
 describe.each(testDialects())('audit log on %s', (dialect) => {
@@ -36,19 +37,26 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
   const changesOf = (row: { changes: string | null }) => (row.changes ? JSON.parse(row.changes) : null);
 
   it('records an anonymous booking once, with the ip and request id and no actor or secret', async () => {
+    const ann = customerContact('Ann Audit');
     const { result: res, rows } = await added(() =>
       t.call('POST', '/appointments', {
         body: {
           company_id: a.companyId,
           service_type_ids: [a.serviceId],
           start_time: TUESDAY_0930,
-          customer: customerContact('Ann Audit'),
+          customer: ann,
         },
       }),
     );
     expect(res.status, res.text).toBe(201);
-    expect(rows).toHaveLength(1);
-    const [row] = rows;
+    // The booking creates the company's record of Ann (a write to users), then the appointment.
+    expect(rows.map((r) => [r.entity, r.action])).toEqual([
+      ['user', 'create'],
+      ['appointment', 'create'],
+    ]);
+    const [person, row] = rows;
+    expect(person).toMatchObject({ company_id: a.companyId, entity_id: res.body.user_id, actor_user_id: null });
+    expect(changesOf(person!).name).toEqual({ new: 'Ann Audit' });
     expect(row).toMatchObject({
       company_id: a.companyId,
       action: 'create',
@@ -65,6 +73,15 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
     expect(changes.customer_name).toEqual({ new: 'Ann Audit' });
     expect(Object.keys(changes).filter((k) => SECRET.test(k))).toEqual([]);
     expect(row!.changes).not.toMatch(/manage_/);
+
+    // Ann books again with the same email: her record exists, so only the appointment is recorded.
+    const again = await added(() =>
+      t.call('POST', '/appointments', {
+        body: { company_id: a.companyId, service_type_ids: [a.serviceId], start_time: TUESDAY_1030, customer: ann },
+      }),
+    );
+    expect(again.result.status, again.result.text).toBe(201);
+    expect(again.rows.map((r) => [r.entity, r.action])).toEqual([['appointment', 'create']]);
   });
 
   it('records a staff change with old and new of the changed fields only, a cancellation and a deletion', async () => {
