@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
 import { DateTime } from 'luxon';
 import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
-import { spawnServer } from '../api/src/testing/process.ts';
+import { spawnBenchServer } from './lib/bench-server.ts';
 import { SERVICES, STAFF, TZ, seedBenchCompany } from './lib/bench-seed.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { benchMessages } from './lib/bench-messages.ts';
@@ -160,18 +160,7 @@ async function benchOnce(appointments: number) {
   const seedSeconds = (Date.now() - t0) / 1000;
 
   // The server as `npm start` runs it: the built bundle, one process.
-  const server = await spawnServer(
-    {
-      DATABASE_URL: url,
-      LOG_LEVEL: 'error',
-      DISABLE_SCHEDULER: 'true',
-      RATE_LIMIT_PUBLIC: '100000000',
-      RATE_LIMIT_AVAILABILITY: '100000000',
-    },
-    60_000,
-    (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    bundle,
-  );
+  const server = await spawnBenchServer(url, bundle);
   const pid = server.child.pid!;
   console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;

@@ -17,7 +17,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
-import { spawnServer } from '../../api/src/testing/process.ts';
+import { spawnBenchServer } from './bench-server.ts';
 
 const TZ = 'America/New_York';
 const STAFF = 3;
@@ -344,18 +344,7 @@ export async function benchMixed(
   console.error(`mixed: seeding ${companiesN} companies on ${h.dialect}...`);
   const companies = await seed(h, companiesN, now);
   const seedSeconds = (Date.now() - t0) / 1000;
-  const server = await spawnServer(
-    {
-      DATABASE_URL: url,
-      LOG_LEVEL: 'error',
-      DISABLE_SCHEDULER: 'true',
-      RATE_LIMIT_PUBLIC: '100000000',
-      RATE_LIMIT_AVAILABILITY: '100000000',
-    },
-    60_000,
-    (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    bundle,
-  );
+  const server = await spawnBenchServer(url, bundle);
   const pid = server.child.pid!;
   const base = new URL(server.url);
   const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
