@@ -53,6 +53,27 @@ async function freeSlots(request: APIRequestContext, q: { company: number; servi
 
 const dateChip = (page: Page, date: string) => page.locator(`label[for="bk-date-${date}"]`);
 
+/** Books Emma's first free Haircut through the API and answers the demo ids and the self-service link from the confirmation email. */
+async function bookFirstFree(request: APIRequestContext, customer: { name: string; emailPrefix: string; phone: string }) {
+  const { company, haircut, emma } = await demo(request);
+  const q = { company: company.id, service: haircut, employee: emma };
+  const date = (await freeDates(request, q))[0]!;
+  const slot = (await freeSlots(request, q, date))[0]!;
+  const email = `${customer.emailPrefix}-${Date.now().toString(36)}@example.org`;
+  const booked = await request.post('/api/appointments', {
+    data: {
+      company_id: company.id,
+      employee_id: emma,
+      service_type_ids: [haircut],
+      start_time: slot.start,
+      customer: { name: customer.name, email, phone: customer.phone },
+    },
+  });
+  expect(booked.status()).toBe(201);
+  const link = linkIn(await waitForMail(email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000), LINK);
+  return { company, haircut, emma, date, slot, email, link };
+}
+
 test.describe('self-service link on a phone', () => {
   test.use({ viewport: SIZES.phone });
 
@@ -140,22 +161,11 @@ test.describe('self-service link on a phone', () => {
   });
 
   test("the company's cancellation notice, set in Company settings, closes changes in time", async ({ page }) => {
-    const { company, haircut, emma } = await demo(page.request);
-    const q = { company: company.id, service: haircut, employee: emma };
-    const date = (await freeDates(page.request, q))[0]!;
-    const slot = (await freeSlots(page.request, q, date))[0]!;
-    const email = `notice-${Date.now().toString(36)}@example.org`;
-    const booked = await page.request.post('/api/appointments', {
-      data: {
-        company_id: company.id,
-        employee_id: emma,
-        service_type_ids: [haircut],
-        start_time: slot.start,
-        customer: { name: 'Nia Notice', email, phone: '+1 646 555 0123' },
-      },
+    const { company, link } = await bookFirstFree(page.request, {
+      name: 'Nia Notice',
+      emailPrefix: 'notice',
+      phone: '+1 646 555 0123',
     });
-    expect(booked.status()).toBe(201);
-    const link = linkIn(await waitForMail(email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000), LINK);
 
     const owner = await signInAs(page, DEMO.owner, '/company-settings');
     const field = page.getByLabel('Cancellation notice (hours)');
@@ -187,22 +197,11 @@ test.describe('self-service link on a phone', () => {
   });
 
   test("with no other time free, the reschedule picker names the company's booking window, not 30 days", async ({ page }) => {
-    const { company, haircut, emma } = await demo(page.request);
-    const q = { company: company.id, service: haircut, employee: emma };
-    const date = (await freeDates(page.request, q))[0]!;
-    const slot = (await freeSlots(page.request, q, date))[0]!;
-    const email = `window-${Date.now().toString(36)}@example.org`;
-    const booked = await page.request.post('/api/appointments', {
-      data: {
-        company_id: company.id,
-        employee_id: emma,
-        service_type_ids: [haircut],
-        start_time: slot.start,
-        customer: { name: 'Wes Window', email, phone: '+1 646 555 0142' },
-      },
+    const { company, emma, date, link } = await bookFirstFree(page.request, {
+      name: 'Wes Window',
+      emailPrefix: 'window',
+      phone: '+1 646 555 0142',
     });
-    expect(booked.status()).toBe(201);
-    const link = linkIn(await waitForMail(email, (b) => b.includes('Booking confirmed') && LINK.test(b), 30_000), LINK);
 
     // The window ends on the booked day, and Emma is off every day of it: nothing else to offer.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
