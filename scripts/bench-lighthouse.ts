@@ -63,7 +63,8 @@ function loadAverage(): number[] {
 async function buildPwa(outDir: string): Promise<void> {
   await promisify(execFile)(
     process.execPath,
-    [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
+    // The pwa workspace's build script: the React app, then the public pages on Preact (decision 30).
+    ['--import', 'tsx', path.join(root, 'pwa', 'scripts', 'build.ts'), '--outDir', outDir, '--emptyOutDir'],
     {
       cwd: path.join(root, 'pwa'),
       maxBuffer: 16 * 1024 * 1024,

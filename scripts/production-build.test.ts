@@ -26,10 +26,10 @@ function assets(): { file: string; text: string }[] {
 
 describe('production build under NODE_ENV=test', () => {
   beforeAll(async () => {
-    // The same `vite build` the pwa workspace's build script runs, into a temporary folder.
+    // The pwa workspace's build script (the React app, then the public pages on Preact), into a temporary folder.
     await promisify(execFile)(
       process.execPath,
-      [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', pwaDist, '--emptyOutDir'],
+      ['--import', 'tsx', path.join(root, 'pwa', 'scripts', 'build.ts'), '--outDir', pwaDist, '--emptyOutDir'],
       {
         cwd: path.join(root, 'pwa'),
         env: { ...process.env, NODE_ENV: 'test' },
@@ -70,16 +70,18 @@ describe('production build under NODE_ENV=test', () => {
   });
 
   // What a first visit to a public page downloads (issue 15 point 2, docs/decisions/30-csp-and-small-public-pages.md):
-  // the entry script and everything it imports statically, plus the page's lazy chunk and its static
-  // imports, each counted as served (the build's .br copy; decision 25).
+  // the server answers public pages with public.html (the Preact build), so its entry script and
+  // everything it imports statically, plus the page's lazy chunk and its static imports, each counted
+  // as served (the build's .br copy; decision 25).
   function firstLoad(pageChunk: string | null): { files: string[]; brotliKb: number } {
-    const html = fs.readFileSync(path.join(pwaDist, 'index.html'), 'utf8');
+    const html = fs.readFileSync(path.join(pwaDist, 'public.html'), 'utf8');
     const entry = /<script type="module"[^>]*src="\/(assets\/[^"]+\.js)"/.exec(html)![1]!;
     const starts = [entry];
     if (pageChunk) {
-      const file = fs.readdirSync(path.join(pwaDist, 'assets')).find((f) => f.startsWith(`${pageChunk}-`) && f.endsWith('.js'));
+      const dir = path.posix.dirname(entry);
+      const file = fs.readdirSync(path.join(pwaDist, dir)).find((f) => f.startsWith(`${pageChunk}-`) && f.endsWith('.js'));
       expect(file, `${pageChunk} chunk`).toBeDefined();
-      starts.push(`assets/${file}`);
+      starts.push(`${dir}/${file}`);
     }
     const seen = new Set<string>();
     while (starts.length) {
@@ -88,7 +90,7 @@ describe('production build under NODE_ENV=test', () => {
       seen.add(file);
       const text = fs.readFileSync(path.join(pwaDist, file), 'utf8');
       // Static imports only (`import"./x.js"`, `from"./x.js"`): dynamic import() calls are later pages.
-      for (const m of text.matchAll(/(?:^|[;\s}])(?:import|from)\s*"\.\/([^"]+\.js)"/g)) starts.push(`assets/${m[1]}`);
+      for (const m of text.matchAll(/(?:^|[;\s}])(?:import|from)\s*"\.\/([^"]+\.js)"/g)) starts.push(`${path.posix.dirname(file)}/${m[1]}`);
     }
     const served = (f: string) => {
       const br = path.join(pwaDist, `${f}.br`);
@@ -110,16 +112,12 @@ describe('production build under NODE_ENV=test', () => {
       ).toEqual([]);
     }
     console.log('public first-load JS, KB brotli:', JSON.stringify(sizes));
-    // Today's ceiling, so a change that grows a public page's first load is noticed (issue 15's
-    // target is 60 KB: see the next test).
-    expect(sizes.landing).toBeLessThanOrEqual(100);
-    expect(sizes.booking).toBeLessThanOrEqual(110);
+    // React DOM is not among them: the public pages render with preact/compat.
+    expect(firstLoad(null).files.filter((f) => /react-dom|^index-/.test(f))).toEqual([]);
   });
 
-  // Issue 15's target, not met yet: React DOM alone is about 56 KB brotli of the landing page's 96
-  // (decision 30 says what would reach it). `it.fails` passes while the target is missed and turns
-  // red the day it is met, so this line is then changed to a plain `it`.
-  it.fails('first-load JavaScript of the landing and booking pages is at most 60 KB brotli (issue 15 target)', () => {
+  // Issue 15's target: 60 KB brotli for the landing and booking pages.
+  it('first-load JavaScript of the landing and booking pages is at most 60 KB brotli (issue 15 target)', () => {
     expect(firstLoad(PUBLIC_FIRST_LOADS.landing).brotliKb).toBeLessThanOrEqual(60);
     expect(firstLoad(PUBLIC_FIRST_LOADS.booking).brotliKb).toBeLessThanOrEqual(60);
   });
@@ -173,6 +171,12 @@ describe('production build under NODE_ENV=test', () => {
       expect(shell.status).toBe(200);
       expect(shell.headers['content-encoding']).toBe('br');
       expect(zlib.brotliDecompressSync(shell.body).toString()).toContain('<div id="root">');
+      // Public pages get the Preact shell (public.html), every other client route the React app's.
+      const shellOf = async (p: string) =>
+        /src="\/assets\/(public\/)?/.exec((await get(`${server.url}${p}`, null)).body.toString())?.[1] ?? 'react';
+      for (const p of ['/', '/pricing', '/faq', '/login', '/register', '/public/booking/demo', '/manage/abc'])
+        expect(await shellOf(p), p).toBe('public/');
+      for (const p of ['/calendar', '/settings', '/admin', '/success', '/index.html']) expect(await shellOf(p), p).toBe('react');
       const doc = await get(`${server.url}/api/openapi.json`, 'gzip;q=1, br;q=0.5');
       expect(doc.status).toBe(200);
       expect(doc.headers['content-encoding']).toBe('gzip');

@@ -71,6 +71,10 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
   return { deps, dispatcher };
 }
 
+/** The public pages' paths (pwa/src/app/public-routes.tsx): landing, pricing, FAQ, sign-in and sign-up, booking, /manage. */
+const PUBLIC_SHELL_PATH =
+  /^\/(?:|pricing|faq|login|register|forgot-password|reset-password|book-appointment(?:\/[^/]+)?|public\/booking\/[^/]+|appointment-success|manage(?:\/[^/]+)?)\/?$/;
+
 function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: string) {
   app.get('/config.json', (c) =>
     c.json({ API_URL: config.PUBLIC_API_URL, DIRECT_API_URL: config.PUBLIC_DIRECT_API_URL ?? null }, 200, { 'Cache-Control': 'no-cache' }),
@@ -80,6 +84,15 @@ function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: s
     return;
   }
   const indexHtml = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  // The public pages have their own shell, rendered with Preact (docs/decisions/30-csp-and-small-public-pages.md);
+  // its router (pwa/src/app/public-routes.tsx) knows exactly these paths and loads any other one in full.
+  const publicHtml = fs.existsSync(path.join(distDir, 'public.html')) ? fs.readFileSync(path.join(distDir, 'public.html'), 'utf8') : null;
+  if (publicHtml) {
+    app.get('*', async (c, next) => {
+      if (!PUBLIC_SHELL_PATH.test(c.req.path)) return next();
+      return c.html(publicHtml, 200, { 'Cache-Control': 'no-cache' });
+    });
+  }
   app.use(
     '/assets/*',
     serveStatic({

@@ -3,7 +3,7 @@
 //
 // The token is read once and removed from the address bar at once, so it never lands in
 // history, bookmarks or a Referer header.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { isApiError, messageFor } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -43,8 +43,10 @@ export default function ResetPasswordPage() {
   const [success, setSuccess] = useState<string | null>(null);
   useDocumentTitle('Set a new password');
 
-  // Drop ?token= from the address bar (keeping the router's history state).
-  useEffect(() => {
+  // Drop ?token= from the address bar (keeping the router's history state) before the first paint:
+  // Preact, which renders the public pages (docs/decisions/30-csp-and-small-public-pages.md), runs
+  // plain effects only after the browser has painted.
+  useLayoutEffect(() => {
     if (new URLSearchParams(window.location.search).has('token')) {
       window.history.replaceState(window.history.state, '', window.location.pathname + window.location.hash);
     }
