@@ -6,11 +6,9 @@ export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 
 export const AuditLogQuery = z.object({
-  company_id: queryId('company_id')
-    .optional()
-    .openapi({
-      description: "Company admins: their own (the default). global_admin: any; left out, every company's and the company-less entries",
-    }),
+  company_id: queryId('company_id').optional().openapi({
+    description: "Company admins: their own (the default). global_admin: any; left out, every company's and the company-less entries",
+  }),
   entity: z
     .string()
     .regex(/^[a-z_]{1,40}$/, 'entity must be an entity name such as appointment')
@@ -43,12 +41,9 @@ export const AuditEntrySchema = z
     action: z.string().openapi({ example: 'update' }),
     entity: z.string().openapi({ example: 'appointment' }),
     entity_id: z.number().int().nullable(),
-    changes: z
-      .record(z.string(), Change)
-      .nullable()
-      .openapi({
-        description: 'Changed fields: {old, new}; a created row only new, a deleted one only old. Never a password, token, hash or nonce',
-      }),
+    changes: z.record(z.string(), Change).nullable().openapi({
+      description: 'Changed fields: {old, new}; a created row only new, a deleted one only old. Never a password, token, hash or nonce',
+    }),
     ip: z.string().nullable(),
     request_id: z.string().nullable(),
   })
