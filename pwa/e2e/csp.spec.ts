@@ -80,7 +80,7 @@ test('public pages and the self-service link run under the CSP with no violation
   // The booking form end to end, then the self-service page from the confirmation email.
   const email = `csp-${Date.now().toString(36)}@example.org`;
   await visit(page, '/public/booking/demo');
-  await page.getByLabel('Full Name').fill('Casey Policy');
+  await page.getByLabel('Full Name').fill('Quinn Policy');
   await page.getByLabel('Email Address').fill(email);
   await page.getByLabel('Phone Number').fill('+1 646 555 0142');
   await page.getByRole('radio', { name: /^Haircut\b/ }).check();
