@@ -334,8 +334,10 @@ const report = {
     load_average_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
   },
   duration_seconds_per_load: seconds,
-  // Availability answers kept until the next write (SQLite only); AVAILABILITY_CACHE=off measures the computation alone.
-  availability_cache: runs[0]?.database === 'sqlite' && !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+  // Availability answers kept until their company's next write; AVAILABILITY_CACHE=off measures the computation alone.
+  availability_cache: !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+  // Each company's set-up kept until its next settings write (docs/decisions/28); SETTINGS_MEMO=off reads it every request.
+  settings_memo: !['off', '0', 'false', 'no'].includes(process.env.SETTINGS_MEMO ?? 'on'),
   connections: 50,
   runs,
   messages: measures('messages') ? await benchMessages(bundle) : skipped,

@@ -1,4 +1,5 @@
 // Starts the whole product on one port: database + migrations, the API, background jobs and the built PWA.
+import { SettingsMemo } from './lib/settings-memo.ts';
 import { ChangeStampedCache } from './lib/change-stamped-cache.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +66,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     nudgeOutbox: config.DISABLE_SCHEDULER ? () => {} : () => dispatcher.nudge(),
     // Keyed by each company's availability generation, which lives in the database: right on every dialect and across processes.
     availabilityCache: config.AVAILABILITY_CACHE ? new ChangeStampedCache() : null,
+    settingsMemo: config.SETTINGS_MEMO ? new SettingsMemo() : null,
     metrics: createMetrics({ outboxCounts: () => outboxCounts(database.db) }),
     lifecycle: createLifecycle(),
   };

@@ -11,4 +11,4 @@ export {
 } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
 export { arg, prepared } from './prepared.ts';
-export { availabilityGeneration } from './availability-generation.ts';
+export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

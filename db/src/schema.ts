@@ -320,6 +320,8 @@ export interface AuditLogTable {
 export interface AvailabilityGenerationTable {
   company_id: number;
   generation: Generated<number>;
+  /** Moved by the company's settings only, never by a booking (migration 054). */
+  settings_generation: Generated<number>;
 }
 
 export interface Database {

@@ -517,6 +517,7 @@ export async function runMixed(bundle: string, seconds: number) {
       duration_seconds_per_load: seconds,
       database: h.dialect,
       availability_cache: !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),
+      settings_memo: !['off', '0', 'false', 'no'].includes(process.env.SETTINGS_MEMO ?? 'on'),
       ...result,
     };
     const json = JSON.stringify(report, null, 2);

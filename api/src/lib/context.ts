@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle, Role } from '@bookwell/db';
 import type { Config } from '../config.ts';
 import type { Logger } from './logger.ts';
 import type { ChangeStampedCache } from './change-stamped-cache.ts';
+import type { SettingsMemo } from './settings-memo.ts';
 import type { Metrics } from './metrics.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
@@ -20,6 +21,8 @@ export interface AppDeps {
   nudgeOutbox: () => void;
   /** Answers of the availability endpoints while provably current (per-company generation, docs/decisions/28); null computes every time. */
   availabilityCache: ChangeStampedCache | null;
+  /** The company set-up availability is computed from, per settings generation (lib/settings-memo.ts); null reads it every time. */
+  settingsMemo: SettingsMemo | null;
   /** Prometheus metrics of this process (GET /api/metrics). */
   metrics: Metrics;
   /** Starting, ready or stopping: what GET /api/ready answers from. */

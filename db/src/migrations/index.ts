@@ -14,6 +14,7 @@ import * as schedulingRules from './2026-11-25-050-scheduling-rules.ts';
 import * as breaks from './2026-11-25-051-breaks.ts';
 import * as availabilityGeneration from './2026-11-25-052-availability-generation.ts';
 import * as auditLog from './2026-11-25-053-audit-log.ts';
+import * as settingsGeneration from './2026-11-26-054-settings-generation.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-051-breaks': breaks,
   '2026-11-25-052-availability-generation': availabilityGeneration,
   '2026-11-25-053-audit-log': auditLog,
+  '2026-11-26-054-settings-generation': settingsGeneration,
 };

@@ -3,6 +3,7 @@
 import { PostgresAdapter, sql, type ExpressionBuilder } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import type { BusyAppointment, DayHours } from './availability.ts';
+import type { Remember } from '../../lib/settings-memo.ts';
 
 export interface BookingCompany {
   id: number;
@@ -574,50 +575,78 @@ function overrideIntervals(row: OverrideRow): DayHours[] {
   return out;
 }
 
-/**
- * Everyone's hours over local dates `from`..`to` (two reads and one for the overrides): the company's
- * weekday intervals replaced by its override of a date (closed: none), each person's weekday intervals
- * (if they have any rows) replaced by their override (time off). `forDate(date, weekday, userId)`
- * answers one date for the company and, with a user id, that person.
- */
-export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: SchedulePeople) {
-  const [companyRows, personRows, overrides] = await Promise.all([
-    companyHoursRows(db, [companyId]),
-    peopleRows(db, companyId, withPeople),
-    overrideRows(db, [companyId, from, to]),
-  ]);
-  const companyWeek = weekIntervals(companyRows);
+function personWeeksOf(rows: HoursRow[]): Map<number, DayHours[][]> {
   const byPerson = new Map<number, HoursRow[]>();
-  for (const r of personRows) {
+  for (const r of rows) {
     const list = byPerson.get(r.user_id!) ?? [];
     list.push(r);
     byPerson.set(r.user_id!, list);
   }
   const personWeeks = new Map<number, DayHours[][]>();
-  for (const [id, rows] of byPerson) personWeeks.set(id, weekIntervals(rows));
+  for (const [id, list] of byPerson) personWeeks.set(id, weekIntervals(list));
+  return personWeeks;
+}
+
+interface Overrides {
+  company: Map<string, DayHours[]>;
+  /** By `${userId}|${date}`. */
+  person: Map<string, DayHours[]>;
+}
+
+async function loadOverrides(db: DbOrTx, companyId: number, from: string, to: string): Promise<Overrides> {
   // The latest override of an owner and date wins (the API keeps one per owner and date).
-  const companyOverrides = new Map<string, DayHours[]>();
-  const personOverrides = new Map<string, DayHours[]>();
-  for (const o of overrides) {
-    if (o.user_id === null) companyOverrides.set(o.date, overrideIntervals(o));
-    else personOverrides.set(`${o.user_id}|${o.date}`, overrideIntervals(o));
+  const company = new Map<string, DayHours[]>();
+  const person = new Map<string, DayHours[]>();
+  for (const o of await overrideRows(db, [companyId, from, to])) {
+    if (o.user_id === null) company.set(o.date, overrideIntervals(o));
+    else person.set(`${o.user_id}|${o.date}`, overrideIntervals(o));
   }
+  return { company, person };
+}
+
+/**
+ * Everyone's hours over local dates `from`..`to` (two reads and one for the overrides): the company's
+ * weekday intervals replaced by its override of a date (closed: none), each person's weekday intervals
+ * (if they have any rows) replaced by their override (time off). `forDate(date, weekday, userId)`
+ * answers one date for the company and, with a user id, that person.
+ *
+ * With `memo` (the availability answers: settings-memo.ts) the company's week, everyone's weeks and
+ * the overrides of the range are each read once per settings generation, whoever `withPeople` names:
+ * read once, everyone's hours cost less than the narrower reads made again on every request. The
+ * values it returns are shared between requests and never changed.
+ */
+export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: SchedulePeople, memo?: Remember) {
+  const [companyWeek, loadedWeeks, overrides] = memo
+    ? await Promise.all([
+        memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
+        memo('hours|people', async () => personWeeksOf(await peopleRows(db, companyId, true))),
+        memo(`overrides|${from}|${to}`, () => loadOverrides(db, companyId, from, to)),
+      ])
+    : await Promise.all([
+        companyHoursRows(db, [companyId]).then(weekIntervals),
+        peopleRows(db, companyId, withPeople).then(personWeeksOf),
+        loadOverrides(db, companyId, from, to),
+      ]);
+  // Everyone's weeks are known from the memo; otherwise addPerson reads the rest as they are asked for.
+  const everyone = memo !== undefined;
+  const addedWeeks = new Map<number, DayHours[][]>();
+  const weekOf = (userId: number) => loadedWeeks.get(userId) ?? addedWeeks.get(userId);
   return {
     /**
      * Adds one person's hours after the fact (loaded with people = false or a narrower set): a caller
      * that asks candidates one by one reads only the hours of those it asks.
      */
     async addPerson(userId: number): Promise<void> {
-      if (personWeeks.has(userId)) return;
+      if (everyone || weekOf(userId)) return;
       const rows = await personHoursRows(db, [companyId, userId]);
-      if (rows.length > 0) personWeeks.set(userId, weekIntervals(rows));
+      if (rows.length > 0) addedWeeks.set(userId, weekIntervals(rows));
     },
     forDate(date: string, weekday: number, userId: number | null): DaySchedule {
-      const company = companyOverrides.get(date) ?? companyWeek[weekday];
+      const company = overrides.company.get(date) ?? companyWeek[weekday];
       if (userId === null) return { company, employee: undefined };
-      const own = personOverrides.get(`${userId}|${date}`);
+      const own = overrides.person.get(`${userId}|${date}`);
       if (own) return { company, employee: own };
-      const week = personWeeks.get(userId);
+      const week = weekOf(userId);
       return { company, employee: week ? week[weekday] : undefined };
     },
   };

@@ -7,7 +7,7 @@
 // offered start of today passing, local midnight moving the window, the subscription ending). Writes
 // never read the cache: every booking re-checks availability inside its own transaction, so a cached
 // answer can at worst show a time that was just taken, and only until that write lands.
-import { availabilityGeneration } from '@bookwell/db';
+import { availabilityGenerations } from '@bookwell/db';
 import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
@@ -32,8 +32,9 @@ import {
   type DaySchedule,
   type Schedules,
 } from './availability.repository.ts';
+import { readEveryTime, type Remember } from '../../lib/settings-memo.ts';
 
-export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache'>;
+export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache' | 'settingsMemo'>;
 
 export interface AvailabilityQuery {
   company_id: number;
@@ -53,21 +54,30 @@ interface Target {
 }
 
 /** Company, service and employee of the query, or the error the booking page shows. */
-async function target(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery, now: Date): Promise<Target> {
-  const found = await findCompanyWithService(deps.db, q.company_id, q.service_type_id);
+async function target(
+  deps: AvailabilityDeps,
+  caller: Actor | null,
+  q: AvailabilityQuery,
+  now: Date,
+  memo: Remember | undefined,
+): Promise<Target> {
+  const remember = memo ?? readEveryTime;
+  const found = await remember(`service|${q.service_type_id}`, () => findCompanyWithService(deps.db, q.company_id, q.service_type_id));
   if (!found) throw notFound('Company not found');
   // Staff still see their own calendar's availability after the subscription lapses.
   if (!isCompanyInsider(caller, found.company.id) && !subscriptionActive(found.company, now)) throw notAcceptingBookings();
-  if (!found.service) throw notFound('Service not found');
-  if (q.employee_id !== undefined && !(await findCompanyStaffMember(deps.db, found.company.id, q.employee_id))) {
+  const { company, service } = found;
+  if (!service) throw notFound('Service not found');
+  const employeeId = q.employee_id;
+  if (employeeId !== undefined && !(await remember(`staff|${employeeId}`, () => findCompanyStaffMember(deps.db, company.id, employeeId)))) {
     throw notFound('Employee not found');
   }
   return {
-    company: found.company,
-    service: found.service,
-    employeeId: q.employee_id ?? null,
-    noticeMinutes: isCompanyInsider(caller, found.company.id) ? 0 : found.company.min_notice_minutes,
-    qualified: await qualifiedStaff(deps.db, found.company.id, found.service.id),
+    company,
+    service,
+    employeeId: employeeId ?? null,
+    noticeMinutes: isCompanyInsider(caller, company.id) ? 0 : company.min_notice_minutes,
+    qualified: await remember(`performers|${service.id}`, () => qualifiedStaff(deps.db, company.id, service.id)),
   };
 }
 
@@ -111,9 +121,9 @@ function candidatesOn(t: Target, schedules: Schedules, date: string, weekday: nu
 }
 
 /** The query's company, service and employee, and the clock's view of them: now and the local dates of the booking window. */
-async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery) {
+async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery, memo: Remember | undefined) {
   const at = deps.now();
-  const t = await target(deps, caller, q, at);
+  const t = await target(deps, caller, q, at, memo);
   return { t, at, tz: t.company.timezone, window: windowDates(t.company.timezone, at, t.company.booking_window_days) };
 }
 
@@ -131,7 +141,18 @@ function rangeOver(t: Target, first: string, last: string) {
   };
 }
 
-async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: string): Promise<BusyAppointment[]> {
+/** The company's services with buffers, once per settings generation with a memo. */
+function buffersOf(deps: AvailabilityDeps, companyId: number, memo: Remember | undefined) {
+  return (memo ?? readEveryTime)('buffers', () => serviceBuffers(deps.db, companyId));
+}
+
+async function busyOver(
+  deps: AvailabilityDeps,
+  t: Target,
+  first: string,
+  last: string,
+  memo: Remember | undefined,
+): Promise<BusyAppointment[]> {
   const range = rangeOver(t, first, last);
   const [busy, buffers] = await Promise.all([
     // "Any employee" needs the appointments of the staff who perform the service and the service's
@@ -139,7 +160,7 @@ async function busyOver(deps: AvailabilityDeps, t: Target, first: string, last: 
     t.employeeId === null
       ? qualifiedAppointments(deps.db, { ...range, serviceTypeId: t.service.id })
       : slotAppointments(deps.db, { ...range, serviceTypeId: t.service.id, employeeId: t.employeeId }),
-    serviceBuffers(deps.db, t.company.id),
+    buffersOf(deps, t.company.id, memo),
   ]);
   return withBuffers(busy, buffers);
 }
@@ -155,24 +176,26 @@ function clockLimit(t: Target, window: string[], firstOfferedStart: string | und
 
 /**
  * The JSON text of the answer: from the cache when it has one for this exact question computed at
- * the company's current availability generation (read once per request: one primary-key read), or
- * computed from reads made after that generation was read, and offered to the cache under it
- * (docs/decisions/28-availability-generation.md).
+ * the company's current availability generation, or computed from reads made after the
+ * generations were read (one primary-key read for both), and offered to the cache under it
+ * (docs/decisions/28-availability-generation.md). The computation reads the company's set-up
+ * through the settings memo at the settings generation read here (settings-memo.ts).
  */
 async function cachedJson(
   deps: AvailabilityDeps,
   companyId: number,
   key: string,
-  compute: () => Promise<{ body: unknown; validUntil: number }>,
+  compute: (memo: Remember | undefined) => Promise<{ body: unknown; validUntil: number }>,
 ): Promise<string> {
   const cache = deps.availabilityCache;
   const at = deps.now().getTime();
-  const generation = cache ? await availabilityGeneration(deps.db, companyId) : undefined;
-  let text = generation === undefined ? undefined : cache!.get(key, generation, at);
+  const generations = cache || deps.settingsMemo ? await availabilityGenerations(deps.db, companyId) : undefined;
+  let text = generations === undefined || !cache ? undefined : cache.get(key, generations.availability, at);
   if (text === undefined) {
-    const { body, validUntil } = await compute();
+    const memo = generations && deps.settingsMemo ? deps.settingsMemo.forCompany(companyId, generations.settings) : undefined;
+    const { body, validUntil } = await compute(memo);
     text = JSON.stringify(body);
-    if (generation !== undefined) cache!.set(key, generation, text, validUntil, at);
+    if (generations !== undefined && cache) cache.set(key, generations.availability, text, validUntil, at);
   }
   return text;
 }
@@ -180,8 +203,8 @@ async function cachedJson(
 /** `{ slots }` as JSON text: the start times that can be booked for one service on one company-local date. */
 export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery & { date: string }): Promise<string> {
   const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
-  return cachedJson(deps, q.company_id, key, async () => {
-    const { t, at, tz, window } = await resolve(deps, caller, q);
+  return cachedJson(deps, q.company_id, key, async (memo) => {
+    const { t, at, tz, window } = await resolve(deps, caller, q, memo);
     const answer = (slots: Slot[]) => ({
       body: { slots },
       validUntil: clockLimit(t, window, slots[0]?.start),
@@ -191,10 +214,10 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
     const weekday = isoWeekday(tz, q.date);
     // Only the hours of whoever can take the booking: the chosen employee, or the service's performers that weekday.
     const people = t.employeeId === null ? { serviceTypeId: t.service.id, weekday } : { employeeId: t.employeeId };
-    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people);
+    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people, memo);
     const hours = schedules.forDate(q.date, weekday, t.employeeId);
     if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
-    const busy = await busyOver(deps, t, q.date, q.date);
+    const busy = await busyOver(deps, t, q.date, q.date, memo);
     return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes, undefined, candidatesOn(t, schedules, q.date, weekday)));
   });
 }
@@ -202,16 +225,16 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
 /** `{ dates }` as JSON text: the company-local dates of the booking window that still have at least one free slot. */
 export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery): Promise<string> {
   const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
-  return cachedJson(deps, q.company_id, key, async () => {
-    const { t, at, tz, window } = await resolve(deps, caller, q);
+  return cachedJson(deps, q.company_id, key, async (memo) => {
+    const { t, at, tz, window } = await resolve(deps, caller, q, memo);
     if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
     if (t.employeeId !== null && !t.qualified.includes(t.employeeId))
       return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
     // The candidates' own hours are read as each is asked (datesWithSlot), usually one or two of them.
-    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], false);
+    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], false, memo);
     const weekdays = new Map(window.map((date) => [date, isoWeekday(tz, date)]));
     const open = window.filter((date) => schedules.forDate(date, weekdays.get(date)!, null).company.length > 0);
-    const { dates, firstOffered } = await datesWithSlot(deps, t, schedules, weekdays, open, at, q.duration_minutes);
+    const { dates, firstOffered } = await datesWithSlot(deps, t, schedules, weekdays, open, at, q.duration_minutes, memo);
     return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
   });
 }
@@ -233,6 +256,7 @@ async function datesWithSlot(
   open: string[],
   at: Date,
   durationMinutes: number | undefined,
+  memo: Remember | undefined,
 ): Promise<{ dates: string[]; firstOffered: string | undefined }> {
   if (open.length === 0) return { dates: [], firstOffered: undefined };
   const tz = t.company.timezone;
@@ -240,7 +264,7 @@ async function datesWithSlot(
   const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
   const [service, buffers] = await Promise.all([
     serviceAppointments(deps.db, { ...rangeOver(t, open[0], open[open.length - 1]), serviceTypeId: t.service.id }),
-    serviceBuffers(deps.db, t.company.id),
+    buffersOf(deps, t.company.id, memo),
   ]);
   withBuffers(service, buffers);
   // Employees only take slots away: a date without a slot for the service alone (capacity, hours,
