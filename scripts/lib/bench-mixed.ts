@@ -18,6 +18,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 import { spawnBenchServer } from './bench-server.ts';
+import { cpuSeconds, peakRssMb } from './proc-stats.ts';
 
 const TZ = 'America/New_York';
 const STAFF = 3;
@@ -62,25 +63,6 @@ function percentiles(xs: number[]) {
   const s = Float64Array.from(xs).sort();
   const at = (p: number) => Math.round(s[Math.min(s.length - 1, Math.floor(p * s.length))] * 100) / 100;
   return { count: s.length, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(s[s.length - 1] * 100) / 100 };
-}
-
-function peakRssMb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds the process has used (user + system), from /proc: per request, a figure the machine's other load barely moves. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 async function chunked<T>(rows: T[], size: number, insert: (part: T[]) => Promise<unknown>) {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildServer } from '../../api/src/build/server-bundle.ts';
 import { freePort, spawnServer, type ServerProcess } from '../../api/src/testing/process.ts';
+import { rssMb } from './proc-stats.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -217,16 +218,6 @@ ${servers}
         child.kill('SIGQUIT');
       }),
   };
-}
-
-/** Resident memory of a process in MB (from /proc), or null once it is gone. */
-export function rssMb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Samples each process's RSS every `everyMs`; `stop()` returns the series (seconds since start, MB). */

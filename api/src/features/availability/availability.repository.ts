@@ -1,6 +1,6 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { PostgresAdapter, sql, type ExpressionBuilder } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import type { BusyAppointment, DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
@@ -689,7 +689,7 @@ export function withBuffers(appointments: BusyAppointment[], buffers: Map<number
 }
 
 // Who performs a service: its assigned staff, or every current staff member when it has none.
-const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) =>
+const performers = (db: Kysely<Database>) =>
   db
     .selectFrom('users')
     .select('id')
@@ -701,13 +701,20 @@ const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id:
         eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', arg(1)))),
         eb('id', 'in', eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', arg(1))),
       ]),
-    )
-    .orderBy('id'),
+    );
+const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) => performers(db).orderBy('id'));
+const performerRow = prepared<[companyId: number, serviceTypeId: number, userId: number], { id: number }>((db) =>
+  performers(db).where('id', '=', arg(2)),
 );
 
 /** The current staff who perform the service (ids ascending): those assigned to it, or everyone when nobody is. */
 export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<number[]> {
   return (await qualifiedRows(db, [companyId, serviceTypeId])).map((r) => r.id);
+}
+
+/** Whether one person is among qualifiedStaff: one primary-key read instead of the whole list. */
+export async function performsService(db: DbOrTx, companyId: number, serviceTypeId: number, userId: number): Promise<boolean> {
+  return (await performerRow(db, [companyId, serviceTypeId, userId])).length > 0;
 }
 
 const dayCountRows = prepared<[companyId: number, from: string, to: string], { employee_id: number | null; n: number | string }>((db) =>
