@@ -4,6 +4,7 @@ import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysel
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import type { BusyAppointment, DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
+import { parseInstant } from '../../lib/zoned-time.ts';
 
 export interface BookingCompany {
   id: number;
@@ -203,7 +204,15 @@ function collect(rows: BusyRow[]): BusyAppointment[] {
   for (const r of rows) {
     let a = byId.get(r.id);
     if (!a) {
-      a = { id: r.id, start: r.start_time, end: r.end_time, employeeId: r.employee_id ?? null, serviceTypeIds: [] };
+      a = {
+        id: r.id,
+        start: r.start_time,
+        end: r.end_time,
+        startMs: parseInstant(r.start_time),
+        endMs: parseInstant(r.end_time),
+        employeeId: r.employee_id ?? null,
+        serviceTypeIds: [],
+      };
       byId.set(r.id, a);
       out.push(a);
     }
@@ -363,6 +372,8 @@ export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'compa
     id: r.id,
     start: r.start_time,
     end: r.end_time,
+    startMs: parseInstant(r.start_time),
+    endMs: parseInstant(r.end_time),
     employeeId: null,
     serviceTypeIds,
   }));

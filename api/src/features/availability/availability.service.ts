@@ -12,7 +12,15 @@ import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
-import { bookableSlots, slotsForAnyEmployee, windowDates, type BusyAppointment, type Candidate, type Slot } from './availability.ts';
+import {
+  bookableSlots,
+  slotsForAnyEmployee,
+  startMsOf,
+  windowDates,
+  type BusyAppointment,
+  type Candidate,
+  type Slot,
+} from './availability.ts';
 import {
   employeeAppointments,
   findCompanyStaffMember,
@@ -304,7 +312,7 @@ async function datesWithSlot(
 
 /** Bookings sorted by start once; each local date then takes the share that can touch it by binary search. */
 function dayShares(tz: string, busy: BusyAppointment[], lookbackMs: number, lookaheadMs: number) {
-  const starts = busy.map((a) => parseInstant(a.start));
+  const starts = busy.map(startMsOf);
   const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
   const sortedStarts = Float64Array.from(order, (i) => starts[i]);
   const sorted = order.map((i) => busy[i]);

@@ -38,7 +38,14 @@ export interface BusyAppointment {
   /** Minutes held before the start and after the end (the services' buffers): the employee and capacity are taken then too. */
   bufferBeforeMinutes?: number;
   bufferAfterMinutes?: number;
+  /** `start` and `end` as epoch milliseconds, when the reader parsed them once already (a 30-day answer asks each many times). */
+  startMs?: number;
+  endMs?: number;
 }
+
+/** An appointment's start and end in epoch milliseconds. */
+export const startMsOf = (a: BusyAppointment): number => a.startMs ?? parseInstant(a.start);
+export const endMsOf = (a: BusyAppointment): number => a.endMs ?? parseInstant(a.end);
 
 export interface SlotQuery {
   timezone: string;
@@ -121,8 +128,8 @@ function minutesOf(value: number | undefined, name: string): number {
 /** The instants an appointment holds: its own time widened by its buffers. */
 function heldRange(a: BusyAppointment): { start: number; end: number } {
   return {
-    start: parseInstant(a.start) - (a.bufferBeforeMinutes ?? 0) * MINUTE,
-    end: parseInstant(a.end) + (a.bufferAfterMinutes ?? 0) * MINUTE,
+    start: startMsOf(a) - (a.bufferBeforeMinutes ?? 0) * MINUTE,
+    end: endMsOf(a) + (a.bufferAfterMinutes ?? 0) * MINUTE,
   };
 }
 
@@ -264,8 +271,8 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
     const forService = a.serviceTypeIds.includes(serviceId);
     const owner = a.employeeId === null ? undefined : byId.get(a.employeeId);
     if ((!forService && owner === undefined) || !isBooked(a)) continue;
-    const ownStart = parseInstant(a.start);
-    const ownEnd = parseInstant(a.end);
+    const ownStart = startMsOf(a);
+    const ownEnd = endMsOf(a);
     if (ownEnd <= ownStart) continue; // an empty appointment occupies nothing
     const start = ownStart - (a.bufferBeforeMinutes ?? 0) * MINUTE;
     const end = ownEnd + (a.bufferAfterMinutes ?? 0) * MINUTE;
@@ -344,7 +351,7 @@ export function bookingConflict(input: {
   for (const a of input.appointments) {
     if (!isBooked(a)) continue;
     if (input.ignoreAppointmentId !== undefined && a.id === input.ignoreAppointmentId) continue;
-    if (parseInstant(a.end) <= parseInstant(a.start)) continue;
+    if (endMsOf(a) <= startMsOf(a)) continue;
     const held = heldRange(a);
     if (held.start < end && held.end > start) overlapping.push({ a, start: held.start, end: held.end });
   }
@@ -365,7 +372,7 @@ export function bookingConflict(input: {
     const ids = input.serviceTypes.map((st) => st.id);
     for (const o of overlapping) {
       if (o.a.employeeId !== input.employeeId) continue;
-      if (parseInstant(o.a.start) !== ownStart || !sameServices(o.a.serviceTypeIds, ids)) return 'employee_busy';
+      if (startMsOf(o.a) !== ownStart || !sameServices(o.a.serviceTypeIds, ids)) return 'employee_busy';
     }
   }
   return null;
@@ -448,7 +455,7 @@ export function chooseEmployee(
       (a) =>
         isBooked(a) &&
         a.employeeId === c.id &&
-        parseInstant(a.start) === at &&
+        startMsOf(a) === at &&
         a.serviceTypeIds.length > 0 &&
         a.serviceTypeIds.every((id) => id === q.serviceTypeId),
     ),
