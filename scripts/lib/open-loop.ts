@@ -17,6 +17,12 @@ export interface OpenLoopOptions {
   path: () => string;
   /** Sockets at most (keep-alive); requests beyond wait for one, and their wait counts. */
   connections?: number;
+  /**
+   * A request not answered this long after it was due is given up and counted in `timeouts`, with
+   * this as its latency (a lower bound), so a server far slower than the rate ends the load soon
+   * after its `seconds` instead of draining a backlog for minutes.
+   */
+  timeoutMs?: number;
 }
 
 export interface OpenLoopResult {
@@ -26,6 +32,7 @@ export interface OpenLoopResult {
   total: number;
   non_2xx: number;
   errors: number;
+  timeouts: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -39,8 +46,10 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const interval = 1000 / o.rate;
   const total = Math.round(o.rate * o.seconds);
   const latencies: number[] = [];
+  const timeoutMs = o.timeoutMs ?? 10_000;
   let non2xx = 0;
   let errors = 0;
+  let timeouts = 0;
   let sent = 0;
   let done = 0;
   const start = performance.now();
@@ -51,21 +60,36 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
       if (done === total) resolve();
     };
     const send = (due: number) => {
+      let settled = false;
+      const settle = (latency: number, outcome: 'ok' | 'non2xx' | 'error' | 'timeout') => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        latencies.push(latency);
+        if (outcome === 'non2xx') non2xx++;
+        else if (outcome === 'error') errors++;
+        else if (outcome === 'timeout') timeouts++;
+        finish();
+      };
       const req = http.request(
         { host: base.hostname, port: base.port, path: o.path(), method: 'GET', agent, headers: { accept: 'application/json' } },
         (res) => {
           res.on('data', () => {});
           res.on('end', () => {
-            latencies.push(performance.now() - due);
-            if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-            finish();
+            const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+            settle(performance.now() - due, ok ? 'ok' : 'non2xx');
           });
         },
       );
-      req.on('error', () => {
-        errors++;
-        finish();
-      });
+      // Timed from when the request was due: a request still queued for a socket then is given up too.
+      const timer = setTimeout(
+        () => {
+          settle(timeoutMs, 'timeout');
+          req.destroy();
+        },
+        Math.max(0, due + timeoutMs - performance.now()),
+      );
+      req.on('error', () => settle(performance.now() - due, 'error'));
       req.end();
     };
     // Each tick sends every request that has come due; a late tick sends the backlog at once, and
@@ -86,10 +110,12 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
     target_rate: o.rate,
-    requests_per_s: Math.round(done / elapsed),
+    // Answered requests only: a given-up one was not served.
+    requests_per_s: Math.round((done - timeouts - errors) / elapsed),
     latency_ms: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
     total: done,
     non_2xx: non2xx,
     errors,
+    timeouts,
   };
 }
