@@ -41,7 +41,7 @@ export async function ensureGlobalAdmin(database: DatabaseHandle, email: string,
 
 export async function buildDeps(config: Config, opts: { now?: () => Date; log?: Logger; database?: DatabaseHandle } = {}) {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const database = opts.database ?? connect(config.DATABASE_URL);
+  const database = opts.database ?? connect(config.DATABASE_URL, { backgroundCheckpoints: true });
   await migrateToLatest(database);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureGlobalAdmin(database, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
   const jwtKey = await loadJwtKey(database.db, config.JWT_SECRET);

@@ -22,6 +22,7 @@ import {
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { statementName } from './statement-names.ts';
+import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -135,7 +136,14 @@ function namingPool(pool: pg.Pool): PostgresPool {
   };
 }
 
-export function connect(url: string, options: { poolSize?: number } = {}): DatabaseHandle {
+export interface ConnectOptions {
+  /** PostgreSQL: connections in the pool. */
+  poolSize?: number;
+  /** SQLite file: checkpoint the WAL on a worker thread (db/src/checkpointer.ts); the server's connection. */
+  backgroundCheckpoints?: boolean;
+}
+
+export function connect(url: string, options: ConnectOptions = {}): DatabaseHandle {
   if (isPostgresUrl(url)) {
     // Same value shapes as SQLite: timestamps as ISO strings, counts as numbers.
     const types = {
@@ -164,7 +172,18 @@ export function connect(url: string, options: { poolSize?: number } = {}): Datab
     const [changes, version] = stamp.get() as [number, number];
     return `${changes}.${version}`;
   };
-  return { db, dialect: 'sqlite', describe: `sqlite:${file}`, changeStamp, close: () => db.destroy() };
+  const checkpointer = options.backgroundCheckpoints && file !== ':memory:' ? startCheckpointer(file) : null;
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  return {
+    db,
+    dialect: 'sqlite',
+    describe: `sqlite:${file}`,
+    changeStamp,
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** Brings the schema up to date. Safe to call at every start and from several processes at once. */
