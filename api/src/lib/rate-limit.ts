@@ -76,7 +76,9 @@ export async function retryAfterSeconds(db: Kysely<Database>, bucket: string, ke
     .where('created_at', '>', new Date(now.getTime() - windowMs).toISOString())
     .executeTakeFirst();
   const oldest = row?.oldest ? new Date(row.oldest as string | Date).getTime() : now.getTime();
-  return Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000));
+  // Never more than the window: a parallel request whose clock was read after this one's can have
+  // recorded the oldest hit "later" than this request's now (seen as 901 s of a 900 s window).
+  return Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000)));
 }
 
 /** A 429 `rate_limited` answer with `Retry-After` in seconds. */
