@@ -2,7 +2,7 @@
 // the public part of router.tsx, and nothing of the signed-in app. A path it does not know (the
 // calendar after signing in, any staff page) is a full navigation: the server answers it with the
 // React app's shell (docs/decisions/30-csp-and-small-public-pages.md).
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { AuthProvider } from '../lib/auth.tsx';
 import { connection } from '../lib/api-client.ts';
@@ -12,26 +12,87 @@ import { Loading } from '../components/loading.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import LandingPage from '../features/landing/landing-page.tsx';
 
+type PageModule = { default: ComponentType };
+
+/** A lazily loaded page that renders at once, without suspending, once its chunk is in (see preloadPage). */
+type LazyPage = (() => ReactNode) & { preload(): Promise<unknown> };
+
+/**
+ * Like `lazy()`, but the chunk can be fetched before the first render (preloadPage), and a page whose
+ * chunk is already in renders directly: no Suspense fallback painted first and no second render
+ * pass in a later task.
+ */
+function lazyPage(load: () => Promise<PageModule>): LazyPage {
+  let loaded: ComponentType | null = null;
+  let pending: Promise<PageModule> | null = null;
+  const preload = () =>
+    (pending ??= load().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (err: unknown) => {
+        pending = null; // a later render tries again (and shows the error boundary if that fails too)
+        throw err;
+      },
+    ));
+  const Lazy = lazy(preload);
+  function Page() {
+    // Decided once per mount: switching from <Lazy> to the page itself later would remount the page.
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  Page.preload = preload;
+  return Page;
+}
+
 // The chunk-reload guard of router.tsx is not needed here: a failed import after a deploy shows the
 // error boundary, and the next navigation loads the new public shell.
-const PUBLIC_PAGES: [path: string, Page: ComponentType][] = [
-  ['pricing', lazy(() => import('../features/pricing/pricing-page.tsx'))],
-  ['faq', lazy(() => import('../features/faq/faq-page.tsx'))],
-  ['login', lazy(() => import('../features/auth/login-page.tsx'))],
-  ['register', lazy(() => import('../features/auth/register-page.tsx'))],
-  ['forgot-password', lazy(() => import('../features/auth/forgot-password-page.tsx'))],
-  ['reset-password', lazy(() => import('../features/auth/reset-password-page.tsx'))],
-];
-const BookingPage = lazy(() => import('../features/booking/booking-page.tsx'));
-const ManagePage = lazy(() => import('../features/manage/manage-page.tsx'));
-PUBLIC_PAGES.push(
+const PricingPage = lazyPage(() => import('../features/pricing/pricing-page.tsx'));
+const FaqPage = lazyPage(() => import('../features/faq/faq-page.tsx'));
+const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'));
+const RegisterPage = lazyPage(() => import('../features/auth/register-page.tsx'));
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/forgot-password-page.tsx'));
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset-password-page.tsx'));
+const BookingPage = lazyPage(() => import('../features/booking/booking-page.tsx'));
+const SuccessPage = lazyPage(() => import('../features/booking/appointment-success-page.tsx'));
+const ManagePage = lazyPage(() => import('../features/manage/manage-page.tsx'));
+
+const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
+  ['pricing', PricingPage],
+  ['faq', FaqPage],
+  ['login', LoginPage],
+  ['register', RegisterPage],
+  ['forgot-password', ForgotPasswordPage],
+  ['reset-password', ResetPasswordPage],
   ['book-appointment', BookingPage],
   ['book-appointment/:companyId', BookingPage],
   ['public/booking/:companySlug', BookingPage],
-  ['appointment-success', lazy(() => import('../features/booking/appointment-success-page.tsx'))],
+  ['appointment-success', SuccessPage],
   ['manage', ManagePage],
   ['manage/:token', ManagePage],
-);
+];
+
+/** The lazy page a path of PUBLIC_PATH shows (null: the landing page, in the entry chunk). */
+function pageFor(pathname: string): LazyPage | null {
+  const first = pathname.split('/')[1] ?? '';
+  return PUBLIC_PAGES.find(([path]) => path.split('/')[0] === first)?.[1] ?? null;
+}
+
+/**
+ * Starts fetching the chunk of the page at `pathname` (the entry calls it before its first render);
+ * resolves when it is in, or at once when the page needs no chunk. Never rejects: a failed load is
+ * retried, and reported, by the page's own render.
+ */
+export function preloadPage(pathname: string): Promise<void> {
+  const page = PUBLIC_PATH.test(pathname) ? pageFor(pathname) : null;
+  return page
+    ? page.preload().then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
+}
 
 /** The paths above, as the server matches them for this shell (api/src/bootstrap.ts, PUBLIC_SHELL_PATH). */
 export const PUBLIC_PATH =
@@ -76,7 +137,12 @@ function FullNavigation() {
 function PublicRoot() {
   const { pathname } = useLocation();
   useEffect(() => connection.startPeriodicHealthCheck(), []);
+  // To the top on every later navigation; not on the first render, where the page is at the top
+  // already and scrollTo would only force a layout while the page is starting.
+  const firstPath = useRef(pathname);
   useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
     window.scrollTo(0, 0);
   }, [pathname]);
   return (

@@ -6,10 +6,19 @@
 import { calendarDate } from '../lib/zoned-time.ts';
 import './date-options.css';
 
-const monthFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'long', year: 'numeric' });
-const weekdayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'short' });
-const dayFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', day: 'numeric' });
-const fullFmt = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
+/**
+ * A formatter made on first use, not when the module loads: the first Intl formatter of a page loads
+ * the locale's data, a long task the booking page would pay at start-up before it shows any date.
+ */
+function lazyFormat(options: Intl.DateTimeFormatOptions): { format(date: Date): string } {
+  let fmt: Intl.DateTimeFormat | null = null;
+  return { format: (date) => (fmt ??= new Intl.DateTimeFormat(undefined, options)).format(date) };
+}
+
+const monthFmt = lazyFormat({ timeZone: 'UTC', month: 'long', year: 'numeric' });
+const weekdayFmt = lazyFormat({ timeZone: 'UTC', weekday: 'short' });
+const dayFmt = lazyFormat({ timeZone: 'UTC', day: 'numeric' });
+const fullFmt = lazyFormat({ timeZone: 'UTC', weekday: 'long', month: 'long', day: 'numeric' });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -92,7 +92,15 @@ export default function BookingPage() {
   if (fixedRef === 'invalid') return <CompanyNotFound />;
 
   if (!choosing) {
-    if (company.isPending) return <Loading />;
+    // The page's heading at once (the largest text of the page, what a visitor waits for), the
+    // business's name and the form when its answer is in.
+    if (company.isPending)
+      return (
+        <div className="page-medium booking-page">
+          <CompanyHeading company={null} />
+          <Loading />
+        </div>
+      );
     if (company.isError) {
       const status = isApiError(company.error) ? company.error.status : null;
       if (status === 404 || status === 400) return <CompanyNotFound />;

@@ -1,7 +1,22 @@
 // The services as a radio list: name, duration and (unless hidden) price.
 import type { ServiceType } from '../../../data/service-types.ts';
 
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+/**
+ * A price as `Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })` writes it ("$1,234.50",
+ * "-$5.00"), without Intl: creating the page's first Intl formatter loads locale data, a long task
+ * (about 100 ms on a mid-range phone) in the render that first shows the services.
+ */
+export function formatUsd(n: number): string {
+  // Rounded as Intl rounds: half away from zero on the number's shortest decimal form (2.675 -> 2.68).
+  const abs = String(Math.abs(n));
+  const rounded = /^\d+(\.\d+)?$/.test(abs) ? Math.round(Number(`${abs}e2`)) / 100 : NaN;
+  if (!Number.isSafeInteger(Math.round(rounded * 100))) {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n); // NaN, Infinity, 1e21...
+  }
+  const [whole, cents] = rounded.toFixed(2).split('.');
+  const sign = n < 0 || Object.is(n, -0) ? '-' : '';
+  return `${sign}$${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
 
 export function formatDuration(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
@@ -48,7 +63,7 @@ export function ServiceOptions({
               <span className="choice-title">{s.name}</span>
               <span className="choice-meta">{formatDuration(s.duration_minutes)}</span>
             </span>
-            {showPrice && <span className="choice-price">{money.format(Number(s.price))}</span>}
+            {showPrice && <span className="choice-price">{formatUsd(Number(s.price))}</span>}
           </label>
         );
       })}

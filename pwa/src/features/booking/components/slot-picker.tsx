@@ -1,5 +1,6 @@
 // When: the day (only the days with a free slot, as a grid of chips) and the time (only the
 // day's free start times). Times are in the business's zone, said so when the browser's differs.
+import { useEffect, useState } from 'react';
 import { Alert } from '../../../components/alert.tsx';
 import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -8,12 +9,39 @@ import { errorMessage, isApiError } from '../../../lib/api-errors.ts';
 import type { BookingFormState } from '../use-booking-form.ts';
 import { DateOptions } from '../../../components/date-options.tsx';
 
-function browserZone(): string | null {
+let knownZone: string | null | undefined;
+
+/** The browser's time zone from Temporal, where the browser has it: no locale data to load, unlike Intl. */
+function temporalZone(): string | undefined {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const temporal = (globalThis as { Temporal?: { Now?: { timeZoneId?: () => string } } }).Temporal;
+    return temporal?.Now?.timeZoneId?.() || undefined;
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+function browserZone(): string | null {
+  if (knownZone !== undefined) return knownZone;
+  try {
+    knownZone = temporalZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    knownZone = null;
+  }
+  return knownZone;
+}
+
+/**
+ * The browser's time zone, asked once per page load. Without Temporal it is asked after the first
+ * paint: the page's first Intl object loads locale data (50 ms and more on a phone), a long task that
+ * would otherwise hold up the form's first render.
+ */
+function useBrowserZone(): string | null {
+  const [zone, setZone] = useState<string | null | undefined>(() => knownZone ?? (knownZone = temporalZone()));
+  useEffect(() => {
+    if (zone === undefined) setZone(browserZone());
+  }, [zone]);
+  return zone ?? null;
 }
 
 /** A 403 means the business stopped taking bookings: the page says so instead of this field. */
@@ -65,7 +93,8 @@ export function DateField({ form }: { form: BookingFormState }) {
 export function TimeField({ form }: { form: BookingFormState }) {
   const { company, slotsParams, slots, slotList, slotNotice, values, edit, errors, ids, uid } = form;
   const companyZone = company?.timezone ?? null;
-  const zoneHint = companyZone && browserZone() && browserZone() !== companyZone ? companyZone : null;
+  const zone = useBrowserZone();
+  const zoneHint = companyZone && zone && zone !== companyZone ? companyZone : null;
   const zoneHintId = `${uid}-zone`;
   // The zone hint is not FormField's hint: it stands above the load error, which stands above the field error.
   return (
