@@ -11,8 +11,7 @@ import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { Loading } from '../components/loading.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import LandingPage from '../features/landing/landing-page.tsx';
-
-type PageModule = { default: ComponentType };
+import { publicPages, type PageModule } from './public-pages.ts';
 
 /** A lazily loaded page that renders at once, without suspending, once its chunk is in (see preloadPage). */
 type LazyPage = (() => ReactNode) & { preload(): Promise<unknown> };
@@ -48,30 +47,7 @@ function lazyPage(load: () => Promise<PageModule>): LazyPage {
 
 // The chunk-reload guard of router.tsx is not needed here: a failed import after a deploy shows the
 // error boundary, and the next navigation loads the new public shell.
-const PricingPage = lazyPage(() => import('../features/pricing/pricing-page.tsx'));
-const FaqPage = lazyPage(() => import('../features/faq/faq-page.tsx'));
-const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'));
-const RegisterPage = lazyPage(() => import('../features/auth/register-page.tsx'));
-const ForgotPasswordPage = lazyPage(() => import('../features/auth/forgot-password-page.tsx'));
-const ResetPasswordPage = lazyPage(() => import('../features/auth/reset-password-page.tsx'));
-const BookingPage = lazyPage(() => import('../features/booking/booking-page.tsx'));
-const SuccessPage = lazyPage(() => import('../features/booking/appointment-success-page.tsx'));
-const ManagePage = lazyPage(() => import('../features/manage/manage-page.tsx'));
-
-const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
-  ['pricing', PricingPage],
-  ['faq', FaqPage],
-  ['login', LoginPage],
-  ['register', RegisterPage],
-  ['forgot-password', ForgotPasswordPage],
-  ['reset-password', ResetPasswordPage],
-  ['book-appointment', BookingPage],
-  ['book-appointment/:companyId', BookingPage],
-  ['public/booking/:companySlug', BookingPage],
-  ['appointment-success', SuccessPage],
-  ['manage', ManagePage],
-  ['manage/:token', ManagePage],
-];
+const PUBLIC_PAGES = publicPages(lazyPage);
 
 /** The lazy page a path of PUBLIC_PATH shows (null: the landing page, in the entry chunk). */
 function pageFor(pathname: string): LazyPage | null {

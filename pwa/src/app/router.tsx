@@ -8,6 +8,7 @@ import { RequireAuth } from './require-auth.tsx';
 import { ACCESS, type Access } from './access.ts';
 import { Loading } from '../components/loading.tsx';
 import LandingPage from '../features/landing/landing-page.tsx';
+import { publicPages } from './public-pages.ts';
 
 const RELOAD_KEY = 'bookwell.chunk-reload';
 
@@ -36,16 +37,8 @@ function lazy<T extends ComponentType>(load: () => Promise<{ default: T }>): Laz
 
 // Public pages. The landing page is in the entry chunk (about 1.4 KB compressed): it is the page most
 // first visits open, and a lazy chunk would add a round trip before its first paint (Lighthouse's
-// mobile profile: about 0.6 s; docs/decisions/30-csp-and-small-public-pages.md).
-const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'));
-const FaqPage = lazy(() => import('../features/faq/faq-page.tsx'));
-const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
-const RegisterPage = lazy(() => import('../features/auth/register-page.tsx'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page.tsx'));
-const BookingPage = lazy(() => import('../features/booking/booking-page.tsx'));
-const AppointmentSuccessPage = lazy(() => import('../features/booking/appointment-success-page.tsx'));
-const ManagePage = lazy(() => import('../features/manage/manage-page.tsx'));
+// mobile profile: about 0.6 s; docs/decisions/30-csp-and-small-public-pages.md). The others are
+// listed once for both entries in public-pages.ts; these two are the React app's alone.
 const SubscriptionSuccessPage = lazy(() => import('../features/confirmation/subscription-success-page.tsx'));
 const PaymentCancelledPage = lazy(() => import('../features/confirmation/payment-cancelled-page.tsx'));
 
@@ -64,18 +57,7 @@ type LazyPage = LazyExoticComponent<ComponentType> | ComponentType;
 
 /** The public pages by path (the landing page is the index route). */
 const PUBLIC_PAGES: [path: string, Page: LazyPage][] = [
-  ['pricing', PricingPage],
-  ['faq', FaqPage],
-  ['login', LoginPage],
-  ['register', RegisterPage],
-  ['forgot-password', ForgotPasswordPage],
-  ['reset-password', ResetPasswordPage],
-  ['book-appointment', BookingPage],
-  ['book-appointment/:companyId', BookingPage],
-  ['public/booking/:companySlug', BookingPage],
-  ['appointment-success', AppointmentSuccessPage],
-  ['manage', ManagePage],
-  ['manage/:token', ManagePage],
+  ...publicPages<LazyPage>(lazy),
   ['success', SubscriptionSuccessPage],
   ['cancel', PaymentCancelledPage],
 ];
