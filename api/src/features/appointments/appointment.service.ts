@@ -82,8 +82,7 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
 /** A service with assigned employees may be booked only with one of them (docs/decisions/27-scheduling-rules.md). */
 async function assertPerforms(db: AppDeps['db'], companyId: number, services: BookableService[], employeeId: number): Promise<void> {
   for (const s of services) {
-    if (!(await performsService(db, companyId, s.id, employeeId)))
-      throw field('employee_id', `This employee does not perform ${s.name}`);
+    if (!(await performsService(db, companyId, s.id, employeeId))) throw field('employee_id', `This employee does not perform ${s.name}`);
   }
 }
 
