@@ -17,6 +17,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { DbOrTx } from '@bookwell/db';
 import type { AppEnv } from './context.ts';
 import { AppError, badRequest } from './errors.ts';
+import { isUnsafeText, unsafeInput } from './validation.ts';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
 export const IDEMPOTENCY_RETENTION_DAYS = 30;
@@ -88,6 +89,9 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     const scope = actor ? `user:${actor.id}` : `anon:${c.get('clientIp')}`;
     const method = c.req.method;
     const path = c.req.path;
+    // Stored with the key: a decoded NUL or lone surrogate in the path is refused here, before the
+    // route's own check of its parameters runs (PostgreSQL refuses such text with a 500).
+    if (isUnsafeText(path)) throw unsafeInput('path');
     const hash = requestHash(await c.req.text());
     const owner = crypto.randomBytes(16).toString('hex');
 

@@ -127,7 +127,7 @@ export function findText(value: unknown, bad: (s: string) => boolean, path: stri
   return null;
 }
 
-function unsafeInput(path: string): AppError {
+export function unsafeInput(path: string): AppError {
   const message = `${path} must not contain NUL characters or invalid Unicode`;
   return new AppError('validation', message, { details: [{ path, message }] });
 }
