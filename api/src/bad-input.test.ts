@@ -129,4 +129,14 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
     expect(await databaseFingerprint(t.db)).toBe(before);
     expect((await t.call('GET', '/health')).body).toMatchObject({ status: 'ok', db: 'ok' });
   }, 180_000);
+
+  it('refuses a NUL in the path of a write with an Idempotency-Key before storing the key (was a 500 on PostgreSQL)', async () => {
+    const res = await call(t.url, 'PUT', '/api/appointments/%F2%9D%A8%B7%08%00', {
+      body: { description: 'x' },
+      token: tokens.admin,
+      headers: { 'Idempotency-Key': 'fuzz-found-nul-path' },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('validation');
+  });
 });
