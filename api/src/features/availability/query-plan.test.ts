@@ -9,8 +9,10 @@ import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow } from '../../testing/rows.ts';
 import {
   busyAppointmentsQuery,
+  busyAppointmentsQueryPg,
   employeeAppointmentsQuery,
   qualifiedAppointmentsQuery,
+  qualifiedAppointmentsQueryPg,
   serviceBookingsQuery,
   startBound,
 } from './availability.repository.ts';
@@ -196,6 +198,43 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       expect(text).not.toMatch(/Seq Scan on appointments/);
     }
   });
+
+  // The server runs these as prepared statements (db/src/prepared.ts), which PostgreSQL plans once
+  // without the parameters' values (its generic plan): the plan that matters, and not the one a query
+  // with its values written in gets. A join form hash-joined the whole link table here.
+  if (dialect === 'postgres')
+    it("the company's stretch, as the prepared statements run it, reads the link table by key only", async () => {
+      const genericPlan = (compiled: CompiledQuery) =>
+        t.db.connection().execute(async (c) => {
+          await sql`set plan_cache_mode = force_generic_plan`.execute(c);
+          try {
+            await c.executeQuery(CompiledQuery.raw(`prepare plan_probe as ${compiled.sql}`));
+            // EXECUTE takes its arguments as literals; the plan is the generic one whatever they are.
+            const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+            const res = await c.executeQuery<Record<string, unknown>>(
+              CompiledQuery.raw(`explain execute plan_probe(${compiled.parameters.map(literal).join(', ')})`),
+            );
+            return res.rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+          } finally {
+            await sql`deallocate all`.execute(c);
+            await sql`reset plan_cache_mode`.execute(c);
+          }
+        });
+      const range = { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd };
+      for (const compiled of [
+        busyAppointmentsQueryPg(t.db, range).compile(),
+        qualifiedAppointmentsQueryPg(t.db, { ...range, serviceTypeId: serviceIds[9] }).compile(),
+      ]) {
+        const text = await genericPlan(compiled);
+        expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a/);
+        expect(text).not.toMatch(/Seq Scan on appointments/);
+        // Only the links of the stretch's appointments, each by its key: never a service's whole history.
+        const linkReads = text.split('\n').filter((line) => / on appointment_service_types /.test(line));
+        expect(linkReads.length).toBeGreaterThan(0);
+        for (const line of linkReads)
+          expect(line).toMatch(/Index (Only )?Scan using appointment_service_types_pk on appointment_service_types /);
+      }
+    });
 
   it("reads one employee's day of the calendar through (employee_id, start_time), bounded at both ends", async () => {
     const text = await plan(
