@@ -2,7 +2,7 @@
 import zlib from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding, compression } from './compression.ts';
+import { PACKED_ANSWERS_MAX_BYTES, SYNC_COMPRESSION_MAX_BYTES, chooseEncoding, compression, jsonAnswer } from './compression.ts';
 
 describe('chooseEncoding', () => {
   it.each([
@@ -50,6 +50,24 @@ describe('compression middleware', () => {
     expect(JSON.parse(zlib.gunzipSync(Buffer.from(await gz.arrayBuffer())).toString())).toEqual(big);
   });
 
+  it('compresses an answer too large to do in place (on the thread pool) just the same', async () => {
+    const huge = { items: Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `Appointment ${i}` })) };
+    expect(Buffer.byteLength(JSON.stringify(huge))).toBeGreaterThan(SYNC_COMPRESSION_MAX_BYTES);
+    const hugeApp = new Hono();
+    hugeApp.use('*', compression());
+    hugeApp.get('/huge', (c) => c.json(huge));
+    for (const [encoding, unpack] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await hugeApp.request('/huge', { headers: { 'Accept-Encoding': encoding } });
+      expect(res.headers.get('Content-Encoding')).toBe(encoding);
+      const packed = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('Content-Length'))).toBe(packed.byteLength);
+      expect(JSON.parse(unpack(packed).toString())).toEqual(huge);
+    }
+  });
+
   it('states the compressed length, not the original one, for an answer that had a Content-Length', async () => {
     const res = await get('/file.js', 'gzip');
     expect(res.headers.get('Content-Encoding')).toBe('gzip');
@@ -74,5 +92,68 @@ describe('compression middleware', () => {
     expect(plain.headers.get('Vary')).toBeNull();
     // A compressible answer that stays small still varies with the header for a client that asked.
     expect((await get('/small', 'br')).headers.get('Vary')).toBe('Accept-Encoding');
+  });
+});
+
+describe('jsonAnswer', () => {
+  const app = new Hono();
+  app.use('*', compression());
+  app.get('/json/:n', (c) => {
+    const n = Number(c.req.param('n'));
+    return jsonAnswer(
+      c,
+      JSON.stringify({
+        slots: Array.from({ length: n }, (_, i) => ({ start: `2026-12-01T${String(i % 24).padStart(2, '0')}:00:00.000Z` })),
+      }),
+    );
+  });
+  const get = (path: string, encoding?: string) => app.request(path, { headers: encoding ? { 'Accept-Encoding': encoding } : {} });
+  const expected = (n: number) => ({
+    slots: Array.from({ length: n }, (_, i) => ({ start: `2026-12-01T${String(i % 24).padStart(2, '0')}:00:00.000Z` })),
+  });
+
+  it('sends JSON text compressed as the client prefers, with its length, type and Vary, the same on every hit', async () => {
+    for (const [encoding, header, unpack] of [
+      ['br', 'gzip, deflate, br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      for (let round = 0; round < 2; round++) {
+        const res = await get('/json/60', header);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('Content-Encoding')).toBe(encoding);
+        expect(res.headers.get('Content-Type')).toBe('application/json');
+        expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+        const packed = Buffer.from(await res.arrayBuffer());
+        expect(Number(res.headers.get('Content-Length'))).toBe(packed.byteLength);
+        expect(JSON.parse(unpack(packed).toString())).toEqual(expected(60));
+      }
+    }
+  });
+
+  it('sends small answers and answers to clients without Accept-Encoding as they are, with their length', async () => {
+    for (const [path, header] of [
+      ['/json/2', 'gzip, br'],
+      ['/json/60', undefined],
+    ] as const) {
+      const res = await get(path, header);
+      expect(res.headers.get('Content-Encoding')).toBeNull();
+      expect(res.headers.get('Vary')).toBe('Accept-Encoding');
+      const text = await res.text();
+      expect(Number(res.headers.get('Content-Length'))).toBe(Buffer.byteLength(text));
+      expect(JSON.parse(text)).toEqual(expected(Number(path.split('/')[2])));
+    }
+  });
+
+  it('keeps answering right once more answers than the kept compressed forms allow have gone by', async () => {
+    // Each answer about 36 KB of text: enough distinct ones to go past the bound several times.
+    const n = 1000;
+    const each = JSON.stringify(expected(n)).length;
+    const distinct = Math.ceil((3 * PACKED_ANSWERS_MAX_BYTES) / each);
+    for (let k = 0; k < distinct; k++) {
+      const res = await get(`/json/${n + k}`, 'br');
+      expect(JSON.parse(zlib.brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString())).toEqual(expected(n + k));
+    }
+    const again = await get(`/json/${n}`, 'br');
+    expect(JSON.parse(zlib.brotliDecompressSync(Buffer.from(await again.arrayBuffer())).toString())).toEqual(expected(n));
   });
 });

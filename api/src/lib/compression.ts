@@ -1,11 +1,11 @@
 // Compresses responses for clients that accept it (docs/decisions/25-compression.md): brotli when
 // the client takes it, else gzip, for compressible types above a small size. Built assets arrive
 // here already compressed at build time (they carry Content-Encoding and are left alone); what is
-// left is the API's JSON, the app shell and small dynamic answers. zlib's async calls run on
-// libuv's thread pool, so a large answer does not stall the event loop.
+// left is the API's JSON, the app shell and small dynamic answers. Small answers are compressed in
+// place, large ones on libuv's thread pool so they do not stall the event loop (`compress`).
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -43,6 +43,85 @@ function appendVary(headers: Headers): void {
   else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary) && vary.trim() !== '*') headers.set('Vary', `${vary}, Accept-Encoding`);
 }
 
+/**
+ * Below this size an answer is compressed on the event loop. Handing a 2 KB availability answer to
+ * libuv's thread pool cost 100-175 µs of CPU against 16 µs done in place (brotli quality 5, this
+ * machine), and under load the pool's queue put up to 35 ms on the p99 of the mixed benchmark's
+ * reads (docs/decisions/25-compression.md). A large answer still goes to the pool, so it cannot
+ * stall the loop.
+ */
+export const SYNC_COMPRESSION_MAX_BYTES = 64 * 1024;
+
+// Quality 5 / level 6: most of the size win at a small fraction of maximum brotli's CPU, for
+// answers made per request (the built assets use the maximum once, at build time).
+const brotliOptions = (bytes: number) => ({
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes },
+});
+const GZIP_LEVEL = 6;
+
+export async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (body.byteLength <= SYNC_COMPRESSION_MAX_BYTES) return compressSync(body, encoding);
+  return encoding === 'br' ? brotli(body, brotliOptions(body.byteLength)) : gzip(body, { level: GZIP_LEVEL });
+}
+
+function compressSync(body: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br' ? zlib.brotliCompressSync(body, brotliOptions(body.byteLength)) : zlib.gzipSync(body, { level: GZIP_LEVEL });
+}
+
+/**
+ * The compressed forms of recent answers, by their text: a cached availability answer is the same
+ * string on every hit (V8 keeps a string's hash, so the lookup does not read it again), and
+ * compressing its 2.7 KB with brotli took 70 of the 140 µs it cost to send. Bounded by the texts'
+ * and compressed bytes kept, per encoding, oldest first out.
+ */
+export const PACKED_ANSWERS_MAX_BYTES = 2 * 2 ** 20;
+
+class PackedAnswers {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+
+  constructor(private readonly encoding: Encoding) {}
+
+  get(text: string): Buffer {
+    const hit = this.entries.get(text);
+    if (hit) return hit;
+    const packed = compressSync(Buffer.from(text), this.encoding);
+    // A text larger than the whole budget is compressed every time rather than pushing out everything else.
+    if (text.length + packed.byteLength > PACKED_ANSWERS_MAX_BYTES) return packed;
+    this.entries.set(text, packed);
+    this.bytes += text.length + packed.byteLength;
+    for (const [old, bytes] of this.entries) {
+      if (this.bytes <= PACKED_ANSWERS_MAX_BYTES) break;
+      this.entries.delete(old);
+      this.bytes -= old.length + bytes.byteLength;
+    }
+    return packed;
+  }
+}
+
+const packedAnswers = { br: new PackedAnswers('br'), gzip: new PackedAnswers('gzip') };
+
+/**
+ * A 200 answer of JSON text, compressed here for a client that takes it. The middleware below
+ * reads a finished answer's body to compress it, which makes the Node adapter build a full web
+ * Response and stream it out: a cached 2.7 KB availability answer cost 240-260 µs of server CPU
+ * that way against 65 µs uncompressed. Answered here, with its length and encoding stated, the
+ * middleware leaves it alone and the adapter writes it directly: 75 µs, as uncompressed, with the
+ * compressed form kept (PackedAnswers).
+ */
+export function jsonAnswer(c: Context, text: string, threshold = COMPRESSION_THRESHOLD_BYTES): Response {
+  const encoding = c.req.method === 'HEAD' ? null : chooseEncoding(c.req.header('Accept-Encoding'));
+  const headers = { 'Content-Type': 'application/json', Vary: 'Accept-Encoding' };
+  const length = Buffer.byteLength(text);
+  if (!encoding || length < threshold) return c.body(text, 200, { ...headers, 'Content-Length': String(length) });
+  const packed = packedAnswers[encoding].get(text);
+  return c.body(packed as Uint8Array<ArrayBuffer>, 200, {
+    ...headers,
+    'Content-Encoding': encoding,
+    'Content-Length': String(packed.byteLength),
+  });
+}
+
 export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): MiddlewareHandler {
   return async (c, next) => {
     // Decided before the answer exists: a client that takes no compression (the load generator,
@@ -70,14 +149,7 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
       c.res = new Response(body, res);
       return;
     }
-    // Quality 5 / level 6: most of the size win at a small fraction of maximum brotli's CPU, for
-    // answers made per request (the built assets use the maximum once, at build time).
-    const packed =
-      encoding === 'br'
-        ? await brotli(body, {
-            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-          })
-        : await gzip(body, { level: 6 });
+    const packed = await compress(body, encoding);
     // Headers are set after the assignment: Hono copies the previous answer's headers (its
     // Content-Length among them) onto the new one when c.res is replaced.
     c.res = new Response(packed, res);

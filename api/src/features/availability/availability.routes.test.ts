@@ -1,5 +1,7 @@
 // The availability endpoints over real HTTP on every test dialect: slot shape, bookings and
 // cancellations, employees, daylight-saving days, the 30-day dates list, and their errors.
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
@@ -48,6 +50,36 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     expect(await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-12-23`)).toEqual([]);
     expect(await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-22`)).toEqual([]);
     expect(await values(`company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-12-22`)).toHaveLength(16);
+  });
+
+  // Browsers send Accept-Encoding: the answer comes compressed by the route itself (lib/compression.ts, jsonAnswer).
+  it('sends the answers compressed to a client that takes brotli or gzip, the same JSON as uncompressed', async () => {
+    const path = `/api/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-24`;
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${t.url}${path}`, { headers: { 'Accept-Encoding': encoding } }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (d: Buffer) => parts.push(d));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+          })
+          .on('error', reject);
+      });
+    const plain = JSON.parse((await raw('identity')).body.toString());
+    expect(plain.slots).toHaveLength(16);
+    for (const [encoding, unpack] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      // Twice: the second answer is the kept compressed form of the cached one.
+      for (let round = 0; round < 2; round++) {
+        const res = await raw(encoding);
+        expect(res.headers['content-encoding']).toBe(encoding);
+        expect(res.headers.vary).toBe('Accept-Encoding');
+        expect(Number(res.headers['content-length'])).toBe(res.body.byteLength);
+        expect(JSON.parse(unpack(res.body).toString())).toEqual(plain);
+      }
+    }
   });
 
   it('takes booked places away up to capacity and gives cancelled ones back', async () => {

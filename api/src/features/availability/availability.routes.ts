@@ -4,6 +4,7 @@ import type { TypedResponse } from 'hono';
 import type { z } from 'zod';
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { availabilityLimit } from '../../lib/rate-limit.ts';
+import { jsonAnswer } from '../../lib/compression.ts';
 import { ErrorSchema } from '../../lib/validation.ts';
 import { DatesQuery, DatesResponse, SlotsQuery, SlotsResponse } from './availability.schema.ts';
 import { availableDatesJson, availableSlotsJson } from './availability.service.ts';
@@ -33,25 +34,18 @@ const availableDates = defineRoute({
   responses: { 200: jsonResponse(DatesResponse, 'Dates as YYYY-MM-DD'), ...errorResponses },
 });
 
-// The service answers with JSON text (a cached answer is not serialised again); the typed client reads
-// each route's 200 as the response schema, which is what the text holds.
+// The service answers with JSON text (a cached answer is not serialised again), sent compressed for
+// clients that take it (lib/compression.ts, jsonAnswer); the typed client reads each route's 200 as
+// the response schema, which is what the text holds.
 
 export const availabilityRoutes = createRouter()
   .openapi(availableSlots, async (c) => {
     availabilityLimit(c.get('deps'), c.get('clientIp'));
     const text = await availableSlotsJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
-      z.infer<typeof SlotsResponse>,
-      200,
-      'json'
-    >;
+    return jsonAnswer(c, text) as unknown as TypedResponse<z.infer<typeof SlotsResponse>, 200, 'json'>;
   })
   .openapi(availableDates, async (c) => {
     availabilityLimit(c.get('deps'), c.get('clientIp'));
     const text = await availableDatesJson(c.get('deps'), c.get('actor'), c.req.valid('query'));
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as TypedResponse<
-      z.infer<typeof DatesResponse>,
-      200,
-      'json'
-    >;
+    return jsonAnswer(c, text) as unknown as TypedResponse<z.infer<typeof DatesResponse>, 200, 'json'>;
   });
