@@ -5,7 +5,8 @@
 // staff moving an appointment). Latencies are measured per request by our own client, so reads and
 // writes get their own percentiles. The same load runs again with `Accept-Encoding: gzip, br`, as
 // browsers send it, to show what compression costs on small JSON (docs/decisions/25-compression.md).
-// Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
+// Then the same mix at a fixed rate (open loop, `--mixed-rate`, default 1,000 req/s) for the latency
+// at that rate. Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
 // database is checked for double bookings over everything written.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 import { spawnBenchServer } from './bench-server.ts';
 import { cpuSeconds, peakRssMb } from './proc-stats.ts';
+import { openLoop } from './open-loop.ts';
 
 const TZ = 'America/New_York';
 const STAFF = 3;
@@ -317,7 +319,7 @@ export async function benchMixed(
   h: DatabaseHandle,
   url: string,
   bundle: string,
-  opts: { seconds: number; companies?: number; connections?: number },
+  opts: { seconds: number; companies?: number; connections?: number; rate?: number },
 ) {
   const companiesN = opts.companies ?? 1000;
   const connections = opts.connections ?? 50;
@@ -411,6 +413,23 @@ export async function benchMixed(
   cpu0 = cpuSeconds(pid);
   const compressedRun = await drive(base, connections, opts.seconds, mixedRequest(true));
   const compressed = summary(compressedRun, opts.seconds, cpuSeconds(pid) - cpu0);
+  // The same mix on a fixed schedule, as browsers send it (Accept-Encoding): the latency customers
+  // and staff see while the server takes that many requests a second (scripts/lib/open-loop.ts). The
+  // closed loops above keep 50 requests in flight and so measure a saturated server.
+  const rate = opts.rate ?? 1000;
+  console.error(`mixed: measuring at ${rate} req/s (open loop, Accept-Encoding: gzip, br)`);
+  const asBrowsers = mixedRequest(true);
+  cpu0 = cpuSeconds(pid);
+  const atRate = await openLoop({
+    url: server.url,
+    rate,
+    seconds: opts.seconds,
+    request: () => {
+      const r = asBrowsers();
+      return { ...r, path: `/api${r.path}` };
+    },
+  });
+  const atRateCpu = cpuSeconds(pid) - cpu0;
   cpu0 = cpuSeconds(pid);
 
   // Committed bookings/s over 20 companies: staff bookings at distinct times far from everything else.
@@ -453,6 +472,15 @@ export async function benchMixed(
     seeded_appointments: companiesN * DAYS * PER_DAY,
     mixed: plain,
     mixed_accept_encoding: compressed,
+    mixed_open_loop: {
+      target_rate: atRate.target_rate,
+      requests_per_s: atRate.requests_per_s,
+      reads: atRate.by_kind?.read,
+      writes: atRate.by_kind?.write,
+      timeouts: atRate.timeouts,
+      errors: atRate.errors,
+      server_cpu_ms_per_request: Math.round((atRateCpu * 1000 * 100) / Math.max(1, atRate.total)) / 100,
+    },
     compression_cost: {
       throughput_change_pct: Math.round(((compressed.requests_per_s - plain.requests_per_s) / plain.requests_per_s) * 1000) / 10,
       reads_p99_ms: [plain.reads.p99, compressed.reads.p99],
@@ -491,7 +519,12 @@ export async function runMixed(bundle: string, seconds: number) {
   try {
     await migrateToLatest(h);
     const i = process.argv.indexOf('--companies');
-    const result = await benchMixed(h, url, bundle, { seconds, companies: i > 0 ? Number(process.argv[i + 1]) : undefined });
+    const r = process.argv.indexOf('--mixed-rate');
+    const result = await benchMixed(h, url, bundle, {
+      seconds,
+      companies: i > 0 ? Number(process.argv[i + 1]) : undefined,
+      rate: r > 0 ? Number(process.argv[r + 1]) : undefined,
+    });
     const report = {
       at: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },

@@ -13,8 +13,10 @@ export interface OpenLoopOptions {
   /** Requests a second. */
   rate: number;
   seconds: number;
-  /** The path of the next request. */
-  path: () => string;
+  /** The path of the next request (a GET)... */
+  path?: () => string;
+  /** ...or the whole next request; its `kind` gets latencies and statuses of its own in `by_kind`. */
+  request?: () => OpenLoopRequest;
   /** Sockets at most (keep-alive); requests beyond wait for one, and their wait counts. */
   connections?: number;
   /**
@@ -25,6 +27,20 @@ export interface OpenLoopOptions {
   timeoutMs?: number;
 }
 
+export interface OpenLoopRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  kind?: string;
+}
+
+export interface KindResult {
+  count: number;
+  latency_ms: { p50: number; p99: number; max: number };
+  statuses: Record<string, number>;
+}
+
 export interface OpenLoopResult {
   target_rate: number;
   requests_per_s: number;
@@ -33,6 +49,7 @@ export interface OpenLoopResult {
   non_2xx: number;
   errors: number;
   timeouts: number;
+  by_kind?: Record<string, KindResult>;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -52,6 +69,8 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   let timeouts = 0;
   let sent = 0;
   let done = 0;
+  const kinds = new Map<string, { latencies: number[]; statuses: Record<string, number> }>();
+  const next = (): OpenLoopRequest => (o.request ? o.request() : { method: 'GET', path: o.path!() });
   const start = performance.now();
 
   await new Promise<void>((resolve) => {
@@ -60,27 +79,34 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
       if (done === total) resolve();
     };
     const send = (due: number) => {
+      const r = next();
       let settled = false;
-      const settle = (latency: number, outcome: 'ok' | 'non2xx' | 'error' | 'timeout') => {
+      const settle = (latency: number, outcome: 'ok' | 'non2xx' | 'error' | 'timeout', status?: number) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         latencies.push(latency);
+        if (r.kind !== undefined) {
+          let k = kinds.get(r.kind);
+          if (!k) kinds.set(r.kind, (k = { latencies: [], statuses: {} }));
+          k.latencies.push(latency);
+          const key = status === undefined ? outcome : String(status);
+          k.statuses[key] = (k.statuses[key] ?? 0) + 1;
+        }
         if (outcome === 'non2xx') non2xx++;
         else if (outcome === 'error') errors++;
         else if (outcome === 'timeout') timeouts++;
         finish();
       };
-      const req = http.request(
-        { host: base.hostname, port: base.port, path: o.path(), method: 'GET', agent, headers: { accept: 'application/json' } },
-        (res) => {
-          res.on('data', () => {});
-          res.on('end', () => {
-            const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
-            settle(performance.now() - due, ok ? 'ok' : 'non2xx');
-          });
-        },
-      );
+      const headers: Record<string, string> = { accept: 'application/json', ...r.headers };
+      if (r.body !== undefined) headers['content-type'] = 'application/json';
+      const req = http.request({ host: base.hostname, port: base.port, path: r.path, method: r.method, agent, headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => {
+          const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+          settle(performance.now() - due, ok ? 'ok' : 'non2xx', res.statusCode);
+        });
+      });
       // Timed from when the request was due: a request still queued for a socket then is given up too.
       const timer = setTimeout(
         () => {
@@ -90,7 +116,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
         Math.max(0, due + timeoutMs - performance.now()),
       );
       req.on('error', () => settle(performance.now() - due, 'error'));
-      req.end();
+      req.end(r.body);
     };
     // Each tick sends every request that has come due; a late tick sends the backlog at once, and
     // each of those requests is still timed from when it was due.
@@ -117,5 +143,18 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     non_2xx: non2xx,
     errors,
     timeouts,
+    ...(kinds.size > 0 && {
+      by_kind: Object.fromEntries(
+        [...kinds].map(([kind, k]) => {
+          k.latencies.sort((x, y) => x - y);
+          const latency_ms = {
+            p50: round(percentile(k.latencies, 50)),
+            p99: round(percentile(k.latencies, 99)),
+            max: round(k.latencies.at(-1) ?? 0),
+          };
+          return [kind, { count: k.latencies.length, latency_ms, statuses: k.statuses }];
+        }),
+      ),
+    }),
   };
 }
