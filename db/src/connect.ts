@@ -22,6 +22,7 @@ import {
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { statementName } from './statement-names.ts';
+import { pgTimestamptzToIso } from './time.ts';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -148,7 +149,8 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
     // Same value shapes as SQLite: timestamps as ISO strings, counts as numbers.
     const types = {
       getTypeParser(oid: number, format?: 'text' | 'binary') {
-        if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (v: string) => new Date(v).toISOString();
+        if (oid === TIMESTAMPTZ_OID) return pgTimestamptzToIso;
+        if (oid === TIMESTAMP_OID) return (v: string) => new Date(v).toISOString();
         if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
         return pg.types.getTypeParser(oid, format);
       },
