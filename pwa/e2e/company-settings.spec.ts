@@ -88,8 +88,6 @@ test('the employee-booking toggle and the time increment are saved at once and r
   const toggle = page.getByRole('checkbox', { name: EMPLOYEE_BOOKING });
   const increment = page.getByLabel('Time increment');
   try {
-    // The box is controlled by the optimistic state, which settles a tick after the click: click and
-    // wait for it rather than check(), which reads the state right after the click.
     await expect(toggle).toBeChecked();
     await toggle.click();
     await expect(toggle).not.toBeChecked();
@@ -109,6 +107,18 @@ test('the employee-booking toggle and the time increment are saved at once and r
     await increment.selectOption('30');
     await expect.poll(async () => (await ownCompany(page, token)).enable_employee_booking).toBe(true);
     await expect.poll(async () => (await ownCompany(page, token)).time_increment_minutes).toBe(30);
+
+    // Two quick clicks: each shows at once, so the second undoes the first (the second used to be
+    // lost while the first one's optimistic update was still on its way, and the box ended unticked).
+    let saves = 0;
+    page.on('response', (r) => {
+      if (r.request().method() === 'PUT' && /\/api\/companies\/\d+$/.test(r.url())) saves++;
+    });
+    await toggle.click();
+    await toggle.click();
+    await expect.poll(() => saves).toBe(2);
+    await expect(toggle).toBeChecked();
+    expect((await ownCompany(page, token)).enable_employee_booking).toBe(true);
   } finally {
     await call(page.request, token, 'PUT', `/companies/${company.id}`, { enable_employee_booking: true, time_increment_minutes: 30 });
   }

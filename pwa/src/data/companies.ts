@@ -1,5 +1,6 @@
 // Companies: one key per company (by id, by slug, the public list), so a change saved in Company
 // settings shows at once on every screen that reads the company (calendar, dashboard, booking page).
+import { useState } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferRequestType, InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
@@ -109,11 +110,18 @@ export function useUpdateCompany(id: number) {
   });
 }
 
-/** One setting applied at once on screen, put back as it was if the server refuses it (docs/decisions/08-offline-pwa.md). */
+/**
+ * One setting applied at once on screen, put back as it was if the server refuses it
+ * (docs/decisions/08-offline-pwa.md). `shown(company)` is the company with the changes not yet
+ * settled: they show in the same render as the click, while the optimistic cache update lands a few
+ * ticks later (the mutation cancels the company's queries first); a controlled box or select reading
+ * the cache alone sprang back meanwhile, and a quick second click was lost.
+ */
 export function useOptimisticCompanySetting(id: number) {
   const queryClient = useQueryClient();
   const key = companyKeys.detail(id);
-  return useMutation({
+  const [pending, setPending] = useState<CompanyChanges | null>(null);
+  const mutation = useMutation({
     mutationFn: (changes: CompanyChanges) => updateCompany(id, changes),
     meta: { errorBanner: false },
     onMutate: async (changes) => {
@@ -127,4 +135,14 @@ export function useOptimisticCompanySetting(id: number) {
     },
     onSuccess: (company) => storeSavedCompany(queryClient, company),
   });
+  return {
+    isPending: mutation.isPending,
+    shown: <T extends Company>(company: T): T => (pending ? { ...company, ...pending } : company),
+    /** Saves `changes`; `onError` runs when the server refuses them (the cache is already put back). */
+    apply: (changes: CompanyChanges, onError: (err: Error) => void) => {
+      setPending((p) => ({ ...p, ...changes }));
+      // Per-call callbacks run for the latest call only: the pending changes clear once the last one settles.
+      mutation.mutate(changes, { onError, onSettled: () => setPending(null) });
+    },
+  };
 }

@@ -17,18 +17,17 @@ import { FormField } from '../../../components/form-field.tsx';
 export const EMPLOYEE_BOOKING_LABEL = 'I want customers to book with a specific employee';
 export const TIME_INCREMENTS = [15, 30, 45, 60] as const;
 
-export function BookingOptionsCard({ company }: { company: Company }) {
+export function BookingOptionsCard({ company: saved }: { company: Company }) {
   const id = useId();
-  const setting = useOptimisticCompanySetting(company.id);
+  const setting = useOptimisticCompanySetting(saved.id);
+  const company = setting.shown(saved);
   const [notice, setNotice] = useState<string | null>(null);
 
   const apply = (changes: CompanyChanges, what: string) => {
     setNotice(null);
-    setting.mutate(changes, {
-      onError: (err) => {
-        console.warn(`Saving ${what} failed`, err);
-        setNotice(`Could not save ${what}: ${errorMessage(err)} The previous setting is back.`);
-      },
+    setting.apply(changes, (err) => {
+      console.warn(`Saving ${what} failed`, err);
+      setNotice(`Could not save ${what}: ${errorMessage(err)} The previous setting is back.`);
     });
   };
 

@@ -14,10 +14,6 @@ export function CompanyFeedCard({ company }: { company: Company }) {
   const regenerate = useRegenerateCompanyCalendarFeed(company.id);
   const setting = useOptimisticCompanySetting(company.id);
   const [notice, setNotice] = useState<string | null>(null);
-  // The box shows the click at once, in the same render as the click: the optimistic company update
-  // lands a few ticks later (the mutation cancels the company's queries first), and until then the
-  // controlled box would spring back to the old value (a second click there was lost).
-  const [pending, setPending] = useState<boolean | null>(null);
 
   return (
     <FeedAddressCard
@@ -35,17 +31,12 @@ export function CompanyFeedCard({ company }: { company: Company }) {
         <label className="checkbox">
           <input
             type="checkbox"
-            checked={pending ?? company.hide_customer_names_in_feeds}
+            checked={setting.shown(company).hide_customer_names_in_feeds}
             onChange={(e) => {
               setNotice(null);
-              setPending(e.target.checked);
               // Applied at once and put back if refused, like the other toggles (docs/decisions/08-offline-pwa.md).
-              setting.mutate(
-                { hide_customer_names_in_feeds: e.target.checked },
-                {
-                  onError: (err) => setNotice(`Could not save the setting: ${errorMessage(err)} The previous setting is back.`),
-                  onSettled: () => setPending(null),
-                },
+              setting.apply({ hide_customer_names_in_feeds: e.target.checked }, (err) =>
+                setNotice(`Could not save the setting: ${errorMessage(err)} The previous setting is back.`),
               );
             }}
           />

@@ -48,24 +48,20 @@ export function countryChoices(current: string, locale?: string): CountryChoice[
     .sort((a, b) => a.label.localeCompare(b.label, locale));
 }
 
-export function PhoneCountryCard({ company }: { company: Company }) {
+export function PhoneCountryCard({ company: saved }: { company: Company }) {
   const id = useId();
-  const setting = useOptimisticCompanySetting(company.id);
+  const setting = useOptimisticCompanySetting(saved.id);
+  const company = setting.shown(saved);
   const [notice, setNotice] = useState<string | null>(null);
   const choices = useMemo(() => countryChoices(company.country), [company.country]);
   const countryName = choices.find((c) => c.code === company.country)?.name ?? company.country;
 
   const change = (country: string) => {
     setNotice(null);
-    setting.mutate(
-      { country },
-      {
-        onError: (err) => {
-          console.warn('Saving the phone number country failed', err);
-          setNotice(`Could not save the country for phone numbers: ${errorMessage(err)} The previous setting is back.`);
-        },
-      },
-    );
+    setting.apply({ country }, (err) => {
+      console.warn('Saving the phone number country failed', err);
+      setNotice(`Could not save the country for phone numbers: ${errorMessage(err)} The previous setting is back.`);
+    });
   };
 
   return (
