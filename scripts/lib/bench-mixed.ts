@@ -5,8 +5,8 @@
 // staff moving an appointment). Latencies are measured per request by our own client, so reads and
 // writes get their own percentiles. The same load runs again with `Accept-Encoding: gzip, br`, as
 // browsers send it, to show what compression costs on small JSON (docs/decisions/25-compression.md).
-// Then the same mix at a fixed rate (open loop, `--mixed-rate`, default 1,000 req/s) for the latency
-// at that rate. Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
+// Then the same mix at fixed rates (open loop, `--mixed-rate 500,1000`, the default) for the latency
+// at each rate. Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
 // database is checked for double bookings over everything written.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -319,7 +319,7 @@ export async function benchMixed(
   h: DatabaseHandle,
   url: string,
   bundle: string,
-  opts: { seconds: number; companies?: number; connections?: number; rate?: number },
+  opts: { seconds: number; companies?: number; connections?: number; rates?: number[] },
 ) {
   const companiesN = opts.companies ?? 1000;
   const connections = opts.connections ?? 50;
@@ -416,20 +416,31 @@ export async function benchMixed(
   // The same mix on a fixed schedule, as browsers send it (Accept-Encoding): the latency customers
   // and staff see while the server takes that many requests a second (scripts/lib/open-loop.ts). The
   // closed loops above keep 50 requests in flight and so measure a saturated server.
-  const rate = opts.rate ?? 1000;
-  console.error(`mixed: measuring at ${rate} req/s (open loop, Accept-Encoding: gzip, br)`);
   const asBrowsers = mixedRequest(true);
-  cpu0 = cpuSeconds(pid);
-  const atRate = await openLoop({
-    url: server.url,
-    rate,
-    seconds: opts.seconds,
-    request: () => {
-      const r = asBrowsers();
-      return { ...r, path: `/api${r.path}` };
-    },
-  });
-  const atRateCpu = cpuSeconds(pid) - cpu0;
+  const atRates = [];
+  for (const rate of opts.rates ?? [500, 1000]) {
+    console.error(`mixed: measuring at ${rate} req/s (open loop, Accept-Encoding: gzip, br)`);
+    cpu0 = cpuSeconds(pid);
+    const r = await openLoop({
+      url: server.url,
+      rate,
+      seconds: opts.seconds,
+      request: () => {
+        const next = asBrowsers();
+        return { ...next, path: `/api${next.path}` };
+      },
+    });
+    const cpu = cpuSeconds(pid) - cpu0;
+    atRates.push({
+      target_rate: r.target_rate,
+      requests_per_s: r.requests_per_s,
+      reads: r.by_kind?.read,
+      writes: r.by_kind?.write,
+      timeouts: r.timeouts,
+      errors: r.errors,
+      server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / Math.max(1, r.total)) / 100,
+    });
+  }
   cpu0 = cpuSeconds(pid);
 
   // Committed bookings/s over 20 companies: staff bookings at distinct times far from everything else.
@@ -472,15 +483,7 @@ export async function benchMixed(
     seeded_appointments: companiesN * DAYS * PER_DAY,
     mixed: plain,
     mixed_accept_encoding: compressed,
-    mixed_open_loop: {
-      target_rate: atRate.target_rate,
-      requests_per_s: atRate.requests_per_s,
-      reads: atRate.by_kind?.read,
-      writes: atRate.by_kind?.write,
-      timeouts: atRate.timeouts,
-      errors: atRate.errors,
-      server_cpu_ms_per_request: Math.round((atRateCpu * 1000 * 100) / Math.max(1, atRate.total)) / 100,
-    },
+    mixed_open_loop: atRates,
     compression_cost: {
       throughput_change_pct: Math.round(((compressed.requests_per_s - plain.requests_per_s) / plain.requests_per_s) * 1000) / 10,
       reads_p99_ms: [plain.reads.p99, compressed.reads.p99],
@@ -523,7 +526,7 @@ export async function runMixed(bundle: string, seconds: number) {
     const result = await benchMixed(h, url, bundle, {
       seconds,
       companies: i > 0 ? Number(process.argv[i + 1]) : undefined,
-      rate: r > 0 ? Number(process.argv[r + 1]) : undefined,
+      rates: r > 0 ? process.argv[r + 1].split(',').map(Number) : undefined,
     });
     const report = {
       at: new Date().toISOString(),
