@@ -197,6 +197,22 @@ interface BusyRow {
   service_type_id: number | null;
 }
 
+/** An appointment as read, its times parsed once. */
+function busyAppointment(
+  r: { id: number; start_time: string; end_time: string; employee_id?: number | null },
+  serviceTypeIds: number[],
+): BusyAppointment {
+  return {
+    id: r.id,
+    start: r.start_time,
+    end: r.end_time,
+    startMs: parseInstant(r.start_time),
+    endMs: parseInstant(r.end_time),
+    employeeId: r.employee_id ?? null,
+    serviceTypeIds,
+  };
+}
+
 /** Rows (one per appointment and service) into appointments. */
 function collect(rows: BusyRow[]): BusyAppointment[] {
   const byId = new Map<number, BusyAppointment>();
@@ -204,15 +220,7 @@ function collect(rows: BusyRow[]): BusyAppointment[] {
   for (const r of rows) {
     let a = byId.get(r.id);
     if (!a) {
-      a = {
-        id: r.id,
-        start: r.start_time,
-        end: r.end_time,
-        startMs: parseInstant(r.start_time),
-        endMs: parseInstant(r.end_time),
-        employeeId: r.employee_id ?? null,
-        serviceTypeIds: [],
-      };
+      a = busyAppointment(r, []);
       byId.set(r.id, a);
       out.push(a);
     }
@@ -304,15 +312,7 @@ export function qualifiedAppointmentsQueryPg(db: DbOrTx, f: Omit<SlotFilter, 'em
 }
 
 function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
-  return rows.map((r) => ({
-    id: r.id,
-    start: r.start_time,
-    end: r.end_time,
-    startMs: parseInstant(r.start_time),
-    endMs: parseInstant(r.end_time),
-    employeeId: r.employee_id ?? null,
-    serviceTypeIds: r.services ?? [],
-  }));
+  return rows.map((r) => busyAppointment(r, r.services ?? []));
 }
 
 // ---------------------------------------------------------------------------
@@ -444,15 +444,7 @@ export async function employeeAppointments(
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
   const serviceTypeIds = [f.serviceTypeId];
-  return (await serviceTimesWithIds(db, [f.serviceTypeId, f.startFrom, f.startBefore])).map((r) => ({
-    id: r.id,
-    start: r.start_time,
-    end: r.end_time,
-    startMs: parseInstant(r.start_time),
-    endMs: parseInstant(r.end_time),
-    employeeId: null,
-    serviceTypeIds,
-  }));
+  return (await serviceTimesWithIds(db, [f.serviceTypeId, f.startFrom, f.startBefore])).map((r) => busyAppointment(r, serviceTypeIds));
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
