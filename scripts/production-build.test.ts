@@ -181,9 +181,15 @@ describe('production build under NODE_ENV=test', () => {
       expect(doc.status).toBe(200);
       expect(doc.headers['content-encoding']).toBe('gzip');
       expect(JSON.parse(zlib.gunzipSync(doc.body).toString()).openapi).toBe('3.1.0');
-      // Small answers go as they are.
+      const docBr = await get(`${server.url}/api/openapi.json`, 'br');
+      expect(docBr.headers['content-encoding']).toBe('br');
+      expect(Number(docBr.headers['content-length'])).toBe(docBr.body.byteLength);
+      expect(JSON.parse(zlib.brotliDecompressSync(docBr.body).toString())).toEqual(JSON.parse(zlib.gunzipSync(doc.body).toString()));
+      // Small answers go as they are, saying that they vary with the header.
       const health = await get(`${server.url}/api/health`, 'br');
       expect(health.headers['content-encoding']).toBeUndefined();
+      expect(health.headers.vary).toMatch(/accept-encoding/i);
+      expect(JSON.parse(health.body.toString())).toEqual(JSON.parse((await get(`${server.url}/api/health`, null)).body.toString()));
     } finally {
       await server.stop();
       fs.rmSync(bundleDir, { recursive: true, force: true });

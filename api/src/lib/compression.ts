@@ -122,6 +122,24 @@ export function jsonAnswer(c: Context, text: string, threshold = COMPRESSION_THR
   });
 }
 
+/**
+ * The text of an answer made with a string (c.json, c.text, c.html, c.body) as the Node adapter
+ * keeps it, or undefined for any other answer. @hono/node-server answers with a light Response that
+ * holds `[status, body, headers]` under its own `Symbol('cache')` and builds the full web Response
+ * only when the body is read: reading it here through `res.body` cost a small JSON answer to a
+ * browser 180 µs of server CPU against 73 µs without Accept-Encoding (a company's public view,
+ * this machine). The slot is the adapter's and not a published API: when it is missing or holds
+ * something else, answers take the general path below, which is correct, only slower.
+ */
+function lightText(res: Response): string | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(res)) {
+    if (symbol.description !== 'cache') continue;
+    const slot = (res as unknown as Record<symbol, unknown>)[symbol];
+    if (Array.isArray(slot) && slot.length === 3 && typeof slot[1] === 'string') return slot[1];
+  }
+  return undefined;
+}
+
 export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): MiddlewareHandler {
   return async (c, next) => {
     // Decided before the answer exists: a client that takes no compression (the load generator,
@@ -142,6 +160,16 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
     appendVary(res.headers);
     const length = res.headers.get('Content-Length');
     if (length !== null && Number(length) < threshold) return;
+    const text = lightText(res);
+    if (text !== undefined) {
+      // The answer's text, read without building a web Response (lightText).
+      if (Buffer.byteLength(text) < threshold) return;
+      const packed = await compress(Buffer.from(text), encoding);
+      c.res = new Response(packed as Uint8Array<ArrayBuffer>, res);
+      c.res.headers.set('Content-Encoding', encoding);
+      c.res.headers.set('Content-Length', String(packed.byteLength));
+      return;
+    }
     if (!res.body) return;
 
     const body = Buffer.from(await res.arrayBuffer());
