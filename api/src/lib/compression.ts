@@ -59,7 +59,7 @@ const brotliOptions = (bytes: number) => ({
 });
 const GZIP_LEVEL = 6;
 
-export async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
+async function compress(body: Buffer, encoding: Encoding): Promise<Buffer> {
   if (body.byteLength <= SYNC_COMPRESSION_MAX_BYTES) return compressSync(body, encoding);
   return encoding === 'br' ? brotli(body, brotliOptions(body.byteLength)) : gzip(body, { level: GZIP_LEVEL });
 }
@@ -160,27 +160,24 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
     appendVary(res.headers);
     const length = res.headers.get('Content-Length');
     if (length !== null && Number(length) < threshold) return;
+    // The answer's text read without building a web Response where the adapter allows (lightText).
     const text = lightText(res);
+    let body: Buffer;
     if (text !== undefined) {
-      // The answer's text, read without building a web Response (lightText).
       if (Buffer.byteLength(text) < threshold) return;
-      const packed = await compress(Buffer.from(text), encoding);
-      c.res = new Response(packed as Uint8Array<ArrayBuffer>, res);
-      c.res.headers.set('Content-Encoding', encoding);
-      c.res.headers.set('Content-Length', String(packed.byteLength));
-      return;
-    }
-    if (!res.body) return;
-
-    const body = Buffer.from(await res.arrayBuffer());
-    if (body.byteLength < threshold) {
-      c.res = new Response(body, res);
-      return;
+      body = Buffer.from(text);
+    } else {
+      if (!res.body) return;
+      body = Buffer.from(await res.arrayBuffer());
+      if (body.byteLength < threshold) {
+        c.res = new Response(body, res);
+        return;
+      }
     }
     const packed = await compress(body, encoding);
     // Headers are set after the assignment: Hono copies the previous answer's headers (its
     // Content-Length among them) onto the new one when c.res is replaced.
-    c.res = new Response(packed, res);
+    c.res = new Response(packed as Uint8Array<ArrayBuffer>, res);
     c.res.headers.set('Content-Encoding', encoding);
     c.res.headers.set('Content-Length', String(packed.byteLength));
     // The ETag stays as it is: ours name an appointment's version (If-Match), not the bytes.

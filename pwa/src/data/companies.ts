@@ -136,7 +136,6 @@ export function useOptimisticCompanySetting(id: number) {
     onSuccess: (company) => storeSavedCompany(queryClient, company),
   });
   return {
-    isPending: mutation.isPending,
     shown: <T extends Company>(company: T): T => (pending ? { ...company, ...pending } : company),
     /** Saves `changes`; `onError` runs when the server refuses them (the cache is already put back). */
     apply: (changes: CompanyChanges, onError: (err: Error) => void) => {

@@ -272,7 +272,8 @@ interface PgBusyRow {
   services: number[] | null;
 }
 
-function busyInRange(db: DbOrTx, f: BusyFilter) {
+/** busyAppointmentsQuery's rows on PostgreSQL (see above). Exported for the query-plan test. */
+export function busyAppointmentsQueryPg(db: DbOrTx, f: BusyFilter) {
   return db
     .selectFrom('appointments as a')
     .innerJoinLateral(
@@ -291,14 +292,9 @@ function busyInRange(db: DbOrTx, f: BusyFilter) {
     .where('a.status', '=', 'booked');
 }
 
-/** busyAppointmentsQuery's rows on PostgreSQL (see above). Exported for the query-plan test. */
-export function busyAppointmentsQueryPg(db: DbOrTx, f: BusyFilter) {
-  return busyInRange(db, f);
-}
-
 /** qualifiedAppointmentsQuery's rows on PostgreSQL (see above). Exported for the query-plan test. */
 export function qualifiedAppointmentsQueryPg(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'>) {
-  return busyInRange(db, f).where((eb) =>
+  return busyAppointmentsQueryPg(db, f).where((eb) =>
     eb.or([
       eb(sql<number>`${f.serviceTypeId}`, '=', eb.fn<number>('any', [sql.ref('s.services')])),
       eb(
