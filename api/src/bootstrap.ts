@@ -120,7 +120,10 @@ function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: s
   app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
 }
 
-export async function startServer(config: Config, opts: { now?: () => Date; log?: Logger; port?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { now?: () => Date; log?: Logger; port?: number; database?: DatabaseHandle } = {},
+): Promise<RunningServer> {
   const { deps, dispatcher } = await buildDeps(config, opts);
   const app = createApp(deps);
   staticApp(app, config, config.PWA_DIST ?? DEFAULT_PWA_DIST);

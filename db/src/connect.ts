@@ -22,6 +22,7 @@ import {
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { statementName } from './statement-names.ts';
+import { batchingClient } from './deferred-writes.ts';
 import { pgTimestamptzToIso } from './time.ts';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 
@@ -120,16 +121,20 @@ export function isPostgresUrl(url: string): boolean {
 /**
  * The pool as Kysely sees it, with the prepared queries' texts (db/src/prepared.ts) sent as named
  * statements: PostgreSQL parses and plans each once per connection, then only binds and executes.
+ * Each checked-out client holds an open transaction's `begin` and deferred writes for its next
+ * statement (db/src/deferred-writes.ts).
  */
-function namingPool(pool: pg.Pool): PostgresPool {
+function namingPool(pool: pg.Pool, onRoundTrip?: (sql: string) => void): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect();
+      const send = (text: unknown, values?: unknown[]) => {
+        const name = typeof text === 'string' ? statementName(text) : undefined;
+        return name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
+      };
+      const batching = batchingClient(send, onRoundTrip);
       return {
-        query: ((text: unknown, values?: unknown[]) => {
-          const name = typeof text === 'string' ? statementName(text) : undefined;
-          return name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
-        }) as unknown as PostgresPoolClient['query'],
+        query: batching.query as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
     },
@@ -142,6 +147,8 @@ export interface ConnectOptions {
   poolSize?: number;
   /** SQLite file: checkpoint the WAL on a worker thread (db/src/checkpointer.ts); the server's connection. */
   backgroundCheckpoints?: boolean;
+  /** PostgreSQL: called with the text of every message sent to the server (tests count round trips). */
+  onRoundTrip?: (sql: string) => void;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): DatabaseHandle {
@@ -157,7 +164,7 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
     };
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
     pool.on('error', (err) => console.error('postgres pool error:', err.message));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, options.onRoundTrip) }) });
     const u = new URL(url);
     return { db, dialect: 'postgres', describe: `postgres://${u.host}${u.pathname}`, close: () => db.destroy() };
   }

@@ -6,9 +6,11 @@ export {
   pendingMigrations,
   isPostgresUrl,
   sqlitePathFromUrl,
+  type ConnectOptions,
   type DatabaseHandle,
   type Dialect,
 } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
-export { arg, prepared } from './prepared.ts';
+export { arg, prepared, preparedWrite } from './prepared.ts';
+export { deferredWrite } from './deferred-writes.ts';
 export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

@@ -10,6 +10,7 @@
 // list, an optional filter) is one prepared query per shape.
 import { PostgresAdapter, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { nameStatement } from './statement-names.ts';
+import { markDeferred } from './deferred-writes.ts';
 import type { Database, DbOrTx } from './schema.ts';
 
 const MARK = '\u0000bookwell-arg:';
@@ -39,6 +40,26 @@ function compileTemplate(db: DbOrTx, build: (db: Kysely<Database>) => Compilable
   return { compiled, slots };
 }
 
+function templateFor(
+  templates: WeakMap<object, Template>,
+  db: DbOrTx,
+  build: (db: Kysely<Database>) => Compilable<unknown>,
+  arity: number,
+) {
+  const adapter = db.getExecutor().adapter;
+  let t = templates.get(adapter);
+  if (!t) {
+    t = compileTemplate(db, build, arity);
+    templates.set(adapter, t);
+  }
+  return t;
+}
+
+function bind(t: Template, args: readonly unknown[]): CompiledQuery {
+  const constants = t.compiled.parameters;
+  return { ...t.compiled, parameters: t.slots.map((slot, i) => (slot === -1 ? constants[i] : args[slot])) };
+}
+
 /**
  * A query compiled once per dialect (transactions of one database share it) and run with the given
  * arguments; answers its rows.
@@ -46,15 +67,18 @@ function compileTemplate(db: DbOrTx, build: (db: Kysely<Database>) => Compilable
 export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
   return async (db: DbOrTx, args: Args): Promise<Row[]> => {
-    const adapter = db.getExecutor().adapter;
-    let t = templates.get(adapter);
-    if (!t) {
-      t = compileTemplate(db, build, args.length);
-      templates.set(adapter, t);
-    }
-    const constants = t.compiled.parameters;
-    const parameters = t.slots.map((slot, i) => (slot === -1 ? constants[i] : args[slot]));
-    const result = await db.executeQuery<Row>({ ...t.compiled, parameters } as CompiledQuery<Row>);
+    const result = await db.executeQuery<Row>(bind(templateFor(templates, db, build, args.length), args) as CompiledQuery<Row>);
     return result.rows;
+  };
+}
+
+/**
+ * A prepared insert run as a deferred write (db/src/deferred-writes.ts): on PostgreSQL inside a
+ * transaction it goes out with the transaction's next statement. Its result is not read.
+ */
+export function preparedWrite<Args extends readonly unknown[]>(build: (db: Kysely<Database>) => Compilable<unknown>) {
+  const templates = new WeakMap<object, Template>();
+  return async (db: DbOrTx, args: Args): Promise<void> => {
+    await db.executeQuery(markDeferred(db, bind(templateFor(templates, db, build, args.length), args)));
   };
 }

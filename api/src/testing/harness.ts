@@ -1,6 +1,6 @@
 // A real server on a real database for API tests: start, call over HTTP, inspect the database, stop.
 import { createTestDatabase, type TestDatabase } from '@bookwell/db/testing';
-import type { Dialect } from '@bookwell/db';
+import { connect, type ConnectOptions, type Dialect } from '@bookwell/db';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../bootstrap.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -56,7 +56,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
 
 export async function startTestServer(
   dialect: Dialect,
-  opts: { env?: Record<string, string>; now?: () => Date; database?: TestDatabase } = {},
+  opts: { env?: Record<string, string>; now?: () => Date; database?: TestDatabase; connectOptions?: ConnectOptions } = {},
 ): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase(dialect));
   const config = loadConfig({
@@ -69,7 +69,9 @@ export async function startTestServer(
     DISABLE_SCHEDULER: 'true',
     ...opts.env,
   });
-  const server = await startServer(config, { now: opts.now, log: createLogger('silent') });
+  // Connection options (a round-trip counter) need the handle made here; otherwise the server connects as in production.
+  const handle = opts.connectOptions ? connect(database.url, opts.connectOptions) : undefined;
+  const server = await startServer(config, { now: opts.now, log: createLogger('silent'), database: handle });
   return {
     url: server.url,
     dialect,

@@ -1,7 +1,7 @@
 // Appointment rows: reading them with the names people see, writing them with their services, the
 // sync log of every change, and the customer an outside booking belongs to.
 import type { Transaction } from 'kysely';
-import { arg, prepared, type AppointmentRow, type Database, type DbOrTx, type Role } from '@bookwell/db';
+import { arg, deferredWrite, prepared, preparedWrite, type AppointmentRow, type Database, type DbOrTx, type Role } from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
 import { insertUser } from '../users/user.repository.ts';
 
@@ -143,7 +143,9 @@ const appointmentInsert = prepared<unknown[], { id: number }>((db) =>
     .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
     .returning('id'),
 );
-const serviceLinkInsert = prepared<[appointmentId: number, serviceTypeId: number], never>((db) =>
+// The links, the sync change: deferred writes, so on PostgreSQL they go out with the transaction's
+// next statement (db/src/deferred-writes.ts).
+const serviceLinkInsert = preparedWrite<[appointmentId: number, serviceTypeId: number]>((db) =>
   db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }),
 );
 
@@ -156,10 +158,12 @@ export async function insertAppointment(trx: DbOrTx, values: NewAppointmentValue
   );
   if (serviceTypeIds.length === 1) await serviceLinkInsert(trx, [id, serviceTypeIds[0]]);
   else if (serviceTypeIds.length) {
-    await trx
-      .insertInto('appointment_service_types')
-      .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id })))
-      .execute();
+    await deferredWrite(
+      trx,
+      trx
+        .insertInto('appointment_service_types')
+        .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))),
+    );
   }
   return id;
 }
@@ -204,7 +208,7 @@ export async function deleteAppointment(trx: DbOrTx, id: number): Promise<void> 
  * lockCompanyForBooking): ids then commit in the order they were taken, so a reader that has seen id
  * n has seen every change below n, and the id is a safe cursor.
  */
-const syncChangeInsert = prepared<[companyId: number, appointmentId: number, op: 'upsert' | 'delete', createdAt: string], never>((db) =>
+const syncChangeInsert = preparedWrite<[companyId: number, appointmentId: number, op: 'upsert' | 'delete', createdAt: string]>((db) =>
   db.insertInto('sync_changes').values({ company_id: arg(0), appointment_id: arg(1), op: arg(2), created_at: arg(3) }),
 );
 

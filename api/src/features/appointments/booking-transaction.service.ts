@@ -26,6 +26,7 @@ import {
   withBuffers,
   type BookableService,
   type BookingCompany,
+  type Schedules,
 } from '../availability/availability.repository.ts';
 import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
@@ -158,14 +159,23 @@ export interface NewBooking {
   staffView: boolean;
 }
 
+type Buffers = Awaited<ReturnType<typeof serviceBuffers>>;
+
 /** Every booked neighbour whose hold (buffers included) can meet [start, end), with its hold. */
-async function busyFor(ctx: WriteContext, companyId: number, longest: number, start: string, end: string): Promise<BusyAppointment[]> {
+async function busyFor(
+  ctx: WriteContext,
+  companyId: number,
+  longest: number,
+  start: string,
+  end: string,
+  buffers: Buffers,
+): Promise<BusyAppointment[]> {
   const busy = await busyAppointments(ctx.trx, {
     companyId,
     startFrom: startBound(start, longest + 2 * MAX_BUFFER_MINUTES),
     startBefore: new Date(Date.parse(end) + 2 * MAX_BUFFER_MINUTES * 60_000).toISOString(),
   });
-  return withBuffers(busy, await serviceBuffers(ctx.trx, companyId));
+  return withBuffers(busy, buffers);
 }
 
 /** The hold of an appointment of these services: the largest buffers among them (docs/decisions/27-scheduling-rules.md). */
@@ -327,7 +337,18 @@ async function noticeToStaff(
  * holding a group session of the service at that start with places left, else the free qualified
  * employee with the fewest appointments that day (ties: lowest id). No one free: the time is taken.
  */
-async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number): Promise<{ id: number; name: string }> {
+/**
+ * The chosen employee, with what was read under the lock to choose them: the re-check that follows
+ * uses the same hours and buffers rather than reading them again (the chosen one is a performer, so
+ * their hours are among those read).
+ */
+interface ChosenEmployee {
+  person: { id: number; name: string };
+  schedules: Schedules;
+  buffers: Buffers;
+}
+
+async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number): Promise<ChosenEmployee> {
   const { trx } = ctx;
   const service = b.services[0];
   const date = b.offeredSlot!.date;
@@ -338,6 +359,7 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   const schedules = await loadSchedules(trx, b.company.id, date, date, { serviceTypeId: service.id, weekday });
   const hours = schedules.forDate(date, weekday, null);
   const day = localDayBounds(tz, date);
+  const buffers = await serviceBuffers(trx, b.company.id);
   const q: SlotQuery = {
     timezone: tz,
     date,
@@ -350,24 +372,25 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
     serviceTypeId: service.id,
     capacity: service.available_slots,
     ...holdOf(b.services),
-    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end),
+    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end, buffers),
   };
   const candidates = qualified.map((id) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
   const counts = await employeeDayCounts(trx, b.company.id, day.start, day.end);
   const chosen = chooseEmployee(q, candidates, b.start, counts);
   const person = chosen === null ? undefined : await findCompanyStaffMember(trx, b.company.id, chosen);
   if (!person) throw slotTaken();
-  return person;
+  return { person, schedules, buffers };
 }
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
   const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
   if (!locked) throw notFound('Company not found');
-  if (b.offeredSlot && b.employee === null) b = { ...b, employee: await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes) };
+  const chosen = b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes) : null;
+  if (chosen) b = { ...b, employee: chosen.person };
 
   const hold = holdOf(b.services);
-  const buffers = await serviceBuffers(trx, b.company.id);
+  const buffers = chosen?.buffers ?? (await serviceBuffers(trx, b.company.id));
   // The neighbours of the held range, so their own holds are read too (each reaches at most MAX_BUFFER_MINUTES).
   const busy = withBuffers(
     await bookingNeighbours(trx, {
@@ -383,7 +406,9 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   if (b.offeredSlot) {
     const service = b.services[0];
     const { date } = b.offeredSlot;
-    const schedules = await loadSchedules(trx, b.company.id, date, date, b.employee !== null);
+    // The one person's hours (or none): the answer for them is the same as from everyone's.
+    const schedules =
+      chosen?.schedules ?? (await loadSchedules(trx, b.company.id, date, date, b.employee ? { employeeId: b.employee.id } : false));
     const hours = schedules.forDate(date, isoWeekday(b.company.timezone, date), b.employee?.id ?? null);
     const slots = bookableSlots({
       timezone: b.company.timezone,
@@ -574,8 +599,8 @@ export async function updateAppointmentChecked(
   if (status === 'booked' && (timeChanged || servicesChanged || changes.employee_id !== undefined || rebooked)) {
     // Capacities of the services it will have, archived ones included (an old booking keeps its service).
     const capacities = await serviceCapacities(trx, serviceIds);
-    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end);
     const buffers = await serviceBuffers(trx, company.id);
+    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end, buffers);
     const hold = holdOf(
       serviceIds.map((sid) => ({ buffer_before_minutes: buffers.get(sid)?.before, buffer_after_minutes: buffers.get(sid)?.after })),
     );

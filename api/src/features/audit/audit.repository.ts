@@ -1,6 +1,6 @@
 // The audit log's writes and reads (docs/decisions/31-audit-log.md). recordAudit joins the caller's
 // transaction, so an entry exists exactly when its write committed; nothing here opens one.
-import type { DbOrTx } from '@bookwell/db';
+import { deferredWrite, type DbOrTx } from '@bookwell/db';
 import type { AuditContext } from '../../lib/audit-context.ts';
 
 /** What an entry is about; one name per audited table or concept. */
@@ -40,9 +40,10 @@ function withoutSecrets(changes: AuditChanges | null | undefined): AuditChanges 
 /** Records one entry inside the caller's transaction (pass the `tx` the audited write used). */
 export async function recordAudit(tx: DbOrTx, who: AuditContext, entry: AuditEntry): Promise<void> {
   const changes = withoutSecrets(entry.changes);
-  await tx
-    .insertInto('audit_log')
-    .values({
+  // A deferred write: on PostgreSQL it goes out with the transaction's next statement (db/src/deferred-writes.ts).
+  await deferredWrite(
+    tx,
+    tx.insertInto('audit_log').values({
       actor_user_id: who.actor_user_id,
       actor_role: who.actor_role,
       company_id: entry.company_id,
@@ -52,8 +53,8 @@ export async function recordAudit(tx: DbOrTx, who: AuditContext, entry: AuditEnt
       changes: changes ? JSON.stringify(changes) : null,
       ip: who.ip,
       request_id: who.request_id,
-    })
-    .execute();
+    }),
+  );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

@@ -4,7 +4,7 @@ import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEve
 import type { DbOrTx } from '@bookwell/db';
 import { issueManageNonce, manageToken, manageUrl } from '../../lib/manage-token.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
-import { enqueueEmail, type Attachment } from './outbox.repository.ts';
+import { queueEmail, type Attachment } from './outbox.repository.ts';
 
 export type AppointmentEmailKind = 'confirmation' | 'reschedule' | 'cancellation' | 'reminder' | 'staff_notice';
 
@@ -308,7 +308,7 @@ export async function queueAppointmentEmail(
     input = { ...input, manageNonce: await assignManageNonce(db, input.appointment.id, issueManageNonce(opts.manageKey)) };
   }
   const render: AppointmentRender = { template: 'appointment', input, at: now.toISOString() };
-  await enqueueEmail(
+  await queueEmail(
     db,
     {
       to: input.customer.email,

@@ -1,8 +1,8 @@
 // The persistent outbox: every email or SMS is first a row here, written in the same transaction as
 // the change that caused it, so no message is lost when a process dies or SMTP is down.
 import crypto from 'node:crypto';
-import { PostgresAdapter } from 'kysely';
-import { arg, prepared, type DbOrTx, type OutboxMessageRow, type OutboxState } from '@bookwell/db';
+import { PostgresAdapter, type Kysely } from 'kysely';
+import { arg, prepared, preparedWrite, type Database, type DbOrTx, type OutboxMessageRow, type OutboxState } from '@bookwell/db';
 
 export interface Attachment {
   filename: string;
@@ -50,13 +50,23 @@ const OUTBOX_COLUMNS = [
 type OutboxValues = Record<(typeof OUTBOX_COLUMNS)[number], string | number | null>;
 
 // Queued inside every booking's transaction: compiled once (values are arguments in column order).
-const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) =>
+const outboxInsertQuery = (db: Kysely<Database>) =>
   db
     .insertInto('outbox_messages')
     .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never)
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id'),
-);
+    .onConflict((oc) => oc.column('dedupe_key').doNothing());
+const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) => outboxInsertQuery(db).returning('id'));
+// The same insert for a caller that does not need the row's id (a booking's confirmation and
+// reminders): a deferred write, so on PostgreSQL it goes out with the transaction's next statement
+// (db/src/deferred-writes.ts).
+const outboxQueue = preparedWrite<(string | number | null)[]>(outboxInsertQuery);
+
+async function queueOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<void> {
+  await outboxQueue(
+    db,
+    OUTBOX_COLUMNS.map((c) => values[c]),
+  );
+}
 
 async function insertOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<number | null> {
   const [row] = await outboxInsert(
@@ -102,6 +112,16 @@ export async function enqueueEmail(db: DbOrTx, m: EmailMessage, now: Date): Prom
 
 export async function enqueueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<number | null> {
   return insertOutboxMessage(db, outboxValues('sms', m, now));
+}
+
+/** As enqueueEmail, without the row's id: the insert is a deferred write (see outboxQueue). */
+export async function queueEmail(db: DbOrTx, m: EmailMessage, now: Date): Promise<void> {
+  await queueOutboxMessage(db, outboxValues('email', m, now));
+}
+
+/** As enqueueSms, without the row's id: the insert is a deferred write (see outboxQueue). */
+export async function queueSms(db: DbOrTx, m: SmsMessage, now: Date): Promise<void> {
+  await queueOutboxMessage(db, outboxValues('sms', m, now));
 }
 
 // --- sending (the dispatcher's side, docs/decisions/22-messaging.md)

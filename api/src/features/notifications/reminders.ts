@@ -13,7 +13,7 @@
 // every write of the appointment refreshes it (syncReminders).
 import type { DbOrTx } from '@bookwell/db';
 import { appointmentRenderSnapshot, appointmentEmailSubject, formatForPeople, type AppointmentEmailInput } from './appointment-emails.ts';
-import { enqueueEmail, enqueueSms } from './outbox.repository.ts';
+import { queueEmail, queueSms } from './outbox.repository.ts';
 
 export type ReminderChannel = 'email' | 'sms';
 
@@ -138,7 +138,7 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
       ? 'missing'
       : await refreshReminder(db, emailKey, { due_at: dueIso, to_address: input.customer.email, subject, body_text: '', render }, now);
     if (state === 'missing') {
-      await enqueueEmail(
+      await queueEmail(
         db,
         {
           to: input.customer.email,
@@ -165,7 +165,7 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
       ? 'missing'
       : await refreshReminder(db, smsKey, { due_at: dueIso, to_address: t.sms.to, subject: null, body_text: text, render: null }, now);
     if (state === 'missing') {
-      await enqueueSms(
+      await queueSms(
         db,
         { to: t.sms.to, text, kind: REMINDER_KIND, companyId: t.companyId, appointmentId: t.appointmentId, dueAt: due, dedupeKey: smsKey },
         now,
@@ -229,22 +229,22 @@ export interface StaffNotice {
  * (users.booking_notices = 0), has no email, or was removed. Calling it twice for the same change
  * queues one email: the dedupe key names the appointment, its version and the employee.
  */
-export async function queueStaffNotice(db: DbOrTx, n: StaffNotice, now: Date): Promise<boolean> {
-  if (n.employeeId === null) return false;
+export async function queueStaffNotice(db: DbOrTx, n: StaffNotice, now: Date): Promise<void> {
+  if (n.employeeId === null) return;
   const employee = await db
     .selectFrom('users')
     .select(['id', 'name', 'email', 'booking_notices', 'archived_at', 'role'])
     .where('id', '=', n.employeeId)
     .executeTakeFirst();
   if (!employee || !employee.email || employee.booking_notices === 0 || employee.archived_at !== null || employee.role === 'customer')
-    return false;
+    return;
   const input: AppointmentEmailInput = {
     ...n.details,
     kind: 'staff_notice',
     previousStart: n.previousStart ?? null,
     staffNotice: { change: n.change, recipientName: employee.name, customerPhone: n.customerPhone ?? null },
   };
-  const id = await enqueueEmail(
+  await queueEmail(
     db,
     {
       to: employee.email,
@@ -258,5 +258,4 @@ export async function queueStaffNotice(db: DbOrTx, n: StaffNotice, now: Date): P
     },
     now,
   );
-  return id !== null;
 }

@@ -1,0 +1,73 @@
+// A booking on PostgreSQL opens its transaction in the same message as the company lock and sends its
+// audit entry, sync change, service link and messages with the commit (docs/decisions/34-batched-round-trips.md),
+// and what it wrote is all there afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@bookwell/db/testing';
+import { startTestServer, type TestServer } from '../../testing/harness.ts';
+import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+
+const NOW = new Date('2026-11-23T08:00:00.000Z');
+
+// Round trips exist on PostgreSQL only; this runs when TEST_DATABASE_URL is set.
+describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s round trips on %s', (dialect) => {
+  let t: TestServer;
+  let co: BookableCompany;
+  let sent: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect, { now: () => NOW, connectOptions: { onRoundTrip: (text) => sent.push(text) } });
+    co = await bookableCompany(t, { name: 'Round Trip Salon', open: '08:00', close: '20:00' });
+  });
+  afterAll(async () => t?.close());
+
+  /** The messages of the booking's transaction: from the one that opens it to the one that commits it. */
+  const transactionOf = (messages: string[]) => {
+    const first = messages.findIndex((m) => m.startsWith('begin') && m.includes('for no key update'));
+    const last = messages.findIndex((m, i) => i >= first && /(^|\n)commit$/.test(m));
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(last).toBeGreaterThan(first);
+    return messages.slice(first, last + 1);
+  };
+
+  // In messages per transaction, it took 16 for the staff booking and 21 for the public one ("any
+  // employee" read the hours and buffers twice), one per statement.
+  it.each([
+    ['a customer booking from the public page', false, 16],
+    ['a staff booking for a new customer', true, 9],
+  ])('%s: begin goes with the lock, the bookkeeping rows with later statements', async (_, staff, most) => {
+    const customer = customerContact();
+    const start = staff ? '2026-11-24T10:00:00.000Z' : '2026-11-24T11:00:00.000Z';
+    sent = [];
+    const res = await t.call('POST', '/appointments', {
+      body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: start, customer },
+      token: staff ? co.admin.token : undefined,
+    });
+    expect(res.status).toBe(201);
+    const trx = transactionOf(sent);
+    expect(trx[0]).toMatch(
+      /^begin;\nselect "id", "longest_appointment_minutes", "reminder_hours_before" from "companies" [^]* for no key update$/,
+    );
+    // No row the booking writes and never reads again costs a message of its own.
+    for (const table of ['appointment_service_types', 'sync_changes', 'audit_log', 'outbox_messages']) {
+      const carrying = trx.filter((m) => m.includes(`insert into "${table}"`));
+      expect(carrying.length).toBeGreaterThan(0);
+      for (const m of carrying) expect(m.split(';\n').length).toBeGreaterThan(1);
+    }
+    expect(trx[trx.length - 1]).toMatch(/^insert into [^]*;\ncommit$/);
+    expect(trx.length).toBeLessThanOrEqual(most);
+
+    const id = res.body.id as number;
+    const count = async (table: 'appointment_service_types' | 'sync_changes' | 'outbox_messages') =>
+      (await t.db.selectFrom(table).select('appointment_id').where('appointment_id', '=', id).execute()).length;
+    expect(await count('appointment_service_types')).toBe(1);
+    expect(await count('sync_changes')).toBe(1);
+    expect(await count('outbox_messages')).toBeGreaterThanOrEqual(2); // the confirmation and the reminder
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('entity')
+      .where('entity_id', '=', id)
+      .where('entity', '=', 'appointment')
+      .execute();
+    expect(audit).toHaveLength(1);
+  });
+});

@@ -1,0 +1,121 @@
+// Deferred writes (docs/decisions/34-batched-round-trips.md): a transaction's held statements are
+// seen by everything after them, fail the transaction when they fail, vanish on rollback, and cost
+// no round trip of their own on PostgreSQL.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
+import { arg, prepared, preparedWrite } from './prepared.ts';
+import { deferredWrite, inlineParameters } from './deferred-writes.ts';
+import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
+
+const setting = preparedWrite<[key: string, value: string]>((db) => db.insertInto('app_settings').values({ key: arg(0), value: arg(1) }));
+const valueOf = prepared<[key: string], { value: string }>((db) => db.selectFrom('app_settings').select('value').where('key', '=', arg(0)));
+
+describe.each(testDialects())('deferred writes on %s', (dialect) => {
+  let database: TestDatabase;
+  let h: DatabaseHandle;
+  let sent: string[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    h = connect(database.url, { onRoundTrip: (text) => sent.push(text) });
+    await migrateToLatest(h);
+  });
+  afterAll(async () => {
+    await h.close();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await h.db.deleteFrom('app_settings').execute();
+    sent = [];
+  });
+
+  const all = async () =>
+    (await h.db.selectFrom('app_settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);
+
+  it('are seen by the statements after them and committed with the transaction', async () => {
+    await h.db.transaction().execute(async (trx) => {
+      await setting(trx, ['a', '1']);
+      await deferredWrite(trx, trx.insertInto('app_settings').values({ key: 'b', value: '2' }));
+      expect(await valueOf(trx, ['b'])).toEqual([{ value: '2' }]);
+      await setting(trx, ['c', '3']);
+    });
+    expect(await all()).toEqual(['a=1', 'b=2', 'c=3']);
+  });
+
+  it('keep their values exactly, whatever characters they hold', async () => {
+    const odd = ["it's", 'back\\slash', '$1 and $2', 'line\nbreak', '“quotes” ünïcode 🙂', "'; drop table app_settings; --", ''];
+    await h.db.transaction().execute(async (trx) => {
+      for (const [i, value] of odd.entries()) await setting(trx, [`k${i}`, value]);
+    });
+    for (const [i, value] of odd.entries()) expect((await valueOf(h.db, [`k${i}`]))[0]?.value).toBe(value);
+  });
+
+  it('fail the transaction when one of them fails, and nothing of it is written', async () => {
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await setting(trx, ['a', '1']);
+        await setting(trx, ['a', 'again']);
+        await setting(trx, ['b', '2']);
+      }),
+    ).rejects.toThrow(/unique|UNIQUE/);
+    expect(await all()).toEqual([]);
+  });
+
+  it('are dropped by a rollback', async () => {
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await trx.insertInto('app_settings').values({ key: 'a', value: '1' }).execute();
+        await setting(trx, ['b', '2']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await all()).toEqual([]);
+  });
+
+  it('run at once outside a transaction', async () => {
+    await setting(h.db, ['a', '1']);
+    expect(await all()).toEqual(['a=1']);
+  });
+  // Round trips exist on PostgreSQL only (SQLite runs in the process).
+  if (dialect === 'postgres') {
+    it('go out with the next statement: one round trip for begin, the writes and a read, one for the rest and commit', async () => {
+      await h.db.transaction().execute(async (trx) => {
+        await setting(trx, ['a', '1']);
+        await setting(trx, ['b', '2']);
+        expect(await valueOf(trx, ['a'])).toEqual([{ value: '1' }]);
+        await setting(trx, ['c', '3']);
+      });
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatch(/^begin;\ninsert into "app_settings"[^]*;\ninsert[^]*;\nselect "value"/);
+      expect(sent[1]).toMatch(/^insert into "app_settings"[^]*;\ncommit$/);
+      expect(await all()).toEqual(['a=1', 'b=2', 'c=3']);
+    });
+
+    it('cost nothing when the transaction does nothing', async () => {
+      await expect(
+        h.db.transaction().execute(async () => {
+          throw new Error('before any statement');
+        }),
+      ).rejects.toThrow();
+      await h.db.transaction().execute(async () => {});
+      expect(sent).toEqual([]);
+    });
+  }
+});
+
+describe('inlineParameters', () => {
+  it('writes values as PostgreSQL literals and leaves SQL it cannot rewrite safely alone', () => {
+    expect(inlineParameters('insert into t (a, b, c) values ($1, $2, $3)', ["o'k", null, 5])).toBe(
+      "insert into t (a, b, c) values ('o''k', null, '5')",
+    );
+    expect(
+      inlineParameters(
+        'select $1, $10',
+        Array.from({ length: 10 }, (_, i) => i + 1),
+      ),
+    ).toBe("select '1', '10'");
+    expect(inlineParameters("select 'x' || $1", ['y'])).toBeNull();
+    expect(inlineParameters('select $1', [Buffer.from('x')])).toBeNull();
+    expect(inlineParameters('select $2', ['only one'])).toBeNull();
+    expect(inlineParameters('select 1', [])).toBe('select 1');
+  });
+});

@@ -1,0 +1,146 @@
+// Fewer round trips per PostgreSQL transaction (docs/decisions/34-batched-round-trips.md).
+//
+// A booking's transaction wrote eleven rows one statement at a time, and each statement was a round
+// trip to PostgreSQL: a socket write, a wait, a parse of the answer. Most of those rows are written and
+// never looked at again by the transaction (its audit entry, its sync change, its messages), so their
+// statements need not go out when they are issued, only before anything that could see them.
+//
+// Two halves:
+// - callers mark such a statement as a deferred write (`deferredWrite`, `preparedWrite`): a plain
+//   insert whose result nobody reads and whose failure nobody catches where it was issued;
+// - the PostgreSQL connection (`batchingClient`, used by connect.ts) holds `begin` and the deferred
+//   writes of an open transaction, and sends them in the same message as the next statement, whatever
+//   it is: one round trip for all of them, run in order before it, so every later statement sees them
+//   exactly as if each had gone out on its own. A failure among them fails that statement (and the
+//   transaction); `rollback` drops them unsent.
+//
+// Sending several statements in one message takes PostgreSQL's simple query protocol, which has no
+// parameters, so their values are written into the text as literals by node-postgres's own
+// `prepareValue` and `escapeLiteral` (the same text the extended protocol would send for each
+// parameter). A statement that cannot be written so (a quote in its SQL, a binary value) is sent on
+// its own with its parameters, as before. SQLite has no round trips: there every write runs at once.
+import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
+import pg from 'pg';
+import pgUtils from 'pg/lib/utils.js';
+import type { DbOrTx } from './schema.ts';
+
+/** Prefixed to a deferred write's SQL (PostgreSQL only); the connection strips it. */
+export const DEFER_MARK = '/*bw:deferred*/';
+
+/** The statement with the deferred mark, when this runs on PostgreSQL (SQLite runs every write at once). */
+export function markDeferred(db: DbOrTx, compiled: CompiledQuery): CompiledQuery {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return compiled;
+  return { ...compiled, sql: DEFER_MARK + compiled.sql };
+}
+
+/**
+ * Runs an insert whose result the caller does not need, as late as correctness allows: on
+ * PostgreSQL, inside a transaction, it goes out with the transaction's next statement.
+ */
+export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Promise<void> {
+  await db.executeQuery(markDeferred(db, query.compile()));
+}
+
+type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
+/** What a held statement answers at once: no rows (the caller reads none). */
+const HELD: QueryResult = Object.freeze({ command: 'INSERT', rowCount: 0, rows: [] as unknown[] }) as QueryResult;
+
+/**
+ * The statement with its parameters written in as literals, or null when that cannot be done safely:
+ * a quote in the SQL (a `$1` inside a string literal must stay text) or a binary value.
+ */
+export function inlineParameters(sql: string, values: readonly unknown[] | undefined): string | null {
+  if (!values?.length) return sql;
+  if (sql.includes("'") || sql.includes('$$')) return null;
+  const literals: string[] = [];
+  for (const v of values) {
+    const prepared: unknown = pgUtils.prepareValue(v);
+    if (prepared === null) literals.push('null');
+    else if (typeof prepared === 'string') literals.push(pg.escapeLiteral(prepared));
+    else return null;
+  }
+  let ok = true;
+  const out = sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const literal = literals[Number(n) - 1];
+    if (literal === undefined) ok = false;
+    return literal ?? '';
+  });
+  return ok ? out : null;
+}
+
+export interface QueryClient {
+  query(text: unknown, values?: unknown[]): Promise<unknown>;
+}
+
+/**
+ * The transaction-aware side of a pooled PostgreSQL client: holds `begin` and deferred writes while a
+ * transaction is open and sends them with the next statement. `send` runs one statement with its
+ * parameters (named or not, connect.ts decides); `sendText` runs a text of several statements and
+ * answers the last one's result.
+ */
+export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: string) => void): QueryClient {
+  let inTransaction = false;
+  /** Statements held back, as text with their values written in ('begin' first when not yet sent). */
+  let held: string[] = [];
+
+  const sendText = async (text: string): Promise<QueryResult> => {
+    onRoundTrip?.(text);
+    const result = (await send(text)) as QueryResult | QueryResult[];
+    return Array.isArray(result) ? result[result.length - 1] : result;
+  };
+  const direct = (text: unknown, values?: unknown[]) => {
+    if (typeof text === 'string') onRoundTrip?.(text);
+    return send(text, values);
+  };
+  const flush = async () => {
+    if (!held.length) return;
+    const text = held.join(';\n');
+    held = [];
+    await sendText(text);
+  };
+
+  return {
+    async query(text: unknown, values?: unknown[]) {
+      // A cursor or a query object: whatever is held goes first, on its own.
+      if (typeof text !== 'string') {
+        await flush();
+        return direct(text, values);
+      }
+      if (text === 'begin' && !inTransaction) {
+        inTransaction = true;
+        held = ['begin'];
+        return HELD;
+      }
+      if (text.startsWith(DEFER_MARK)) {
+        const sql = text.slice(DEFER_MARK.length);
+        const inline = inTransaction ? inlineParameters(sql, values) : null;
+        if (inline === null) {
+          await flush();
+          return direct(sql, values);
+        }
+        held.push(inline);
+        return HELD;
+      }
+      if (text === 'rollback' || text === 'commit') {
+        const onlyBegin = held.length === 1 && held[0] === 'begin';
+        const wasHeld = held;
+        held = [];
+        inTransaction = false;
+        // Nothing ran: no transaction was ever opened on the server.
+        if (onlyBegin) return { command: text.toUpperCase(), rowCount: null, rows: [] };
+        if (text === 'rollback') return direct(text);
+        return sendText([...wasHeld, 'commit'].join(';\n'));
+      }
+      if (text.startsWith('start transaction')) inTransaction = true;
+      if (!held.length) return direct(text, values);
+      const inline = inlineParameters(text, values);
+      if (inline === null) {
+        await flush();
+        return direct(text, values);
+      }
+      const batch = [...held, inline].join(';\n');
+      held = [];
+      return sendText(batch);
+    },
+  };
+}
