@@ -31,14 +31,12 @@ function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** One statement: record the hit only while fewer than `limit` are in the window; true when recorded. */
-async function insertIfUnder(db: Kysely<Database>, bucket: string, key: string, limit: number, since: Date, now: Date, pg: boolean) {
-  const at = pg ? sql`cast(${now.toISOString()} as timestamptz)` : sql`${now.toISOString()}`;
-  const from = pg ? sql`cast(${since.toISOString()} as timestamptz)` : sql`${since.toISOString()}`;
+/** SQLite: one statement records the hit only while fewer than `limit` are in the window; true when recorded. */
+async function insertIfUnder(db: Kysely<Database>, bucket: string, key: string, limit: number, since: Date, now: Date) {
   const result = await sql<{ id: number }>`
     insert into rate_limit_hits (bucket, key, created_at)
-    select ${bucket}, ${key}, ${at}
-    where (select count(*) from rate_limit_hits where bucket = ${bucket} and key = ${key} and created_at > ${from}) < ${limit}
+    select ${bucket}, ${key}, ${now.toISOString()}
+    where (select count(*) from rate_limit_hits where bucket = ${bucket} and key = ${key} and created_at > ${since.toISOString()}) < ${limit}
     returning id`.execute(db);
   return result.rows.length > 0;
 }
@@ -46,8 +44,9 @@ async function insertIfUnder(db: Kysely<Database>, bucket: string, key: string, 
 /**
  * Counts this request and answers whether it is still within `limit` per `windowMs`, atomically.
  * SQLite runs one statement at a time, so the single insert-if-under is enough; on PostgreSQL two
- * concurrent statements would each count without the other's row, so a transaction first takes an
- * advisory lock on the bucket and key (released at commit), then counts and inserts.
+ * concurrent statements would each count without the other's row, so rate_limit_consume (migration
+ * 055) first takes an advisory lock on the bucket and key (released when the calling transaction
+ * commits), then counts and inserts, in one statement.
  */
 export async function consume(
   db: Kysely<Database>,
@@ -58,12 +57,12 @@ export async function consume(
   now: Date,
 ): Promise<boolean> {
   const since = new Date(now.getTime() - windowMs);
-  if (!isPostgres(db)) return insertIfUnder(db, bucket, key, limit, since, now, false);
-  const run = async (trx: Kysely<Database>) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${`rate-limit|${bucket}|${key}`}))`.execute(trx);
-    return insertIfUnder(trx, bucket, key, limit, since, now, true);
-  };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  if (!isPostgres(db)) return insertIfUnder(db, bucket, key, limit, since, now);
+  const result = await sql<{ ok: boolean }>`
+    select rate_limit_consume(${bucket}, ${key}, ${limit}, cast(${since.toISOString()} as timestamptz), cast(${now.toISOString()} as timestamptz)) as ok`.execute(
+    db,
+  );
+  return result.rows[0]?.ok === true;
 }
 
 /** Seconds until the oldest hit counted in the window leaves it (at least 1): the answer's Retry-After. */

@@ -15,6 +15,7 @@ import * as breaks from './2026-11-25-051-breaks.ts';
 import * as availabilityGeneration from './2026-11-25-052-availability-generation.ts';
 import * as auditLog from './2026-11-25-053-audit-log.ts';
 import * as settingsGeneration from './2026-11-26-054-settings-generation.ts';
+import * as rateLimitFunction from './2026-11-26-055-rate-limit-function.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-052-availability-generation': availabilityGeneration,
   '2026-11-25-053-audit-log': auditLog,
   '2026-11-26-054-settings-generation': settingsGeneration,
+  '2026-11-26-055-rate-limit-function': rateLimitFunction,
 };

@@ -55,6 +55,8 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
     }
     expect(trx[trx.length - 1]).toMatch(/^insert into [^]*;\ncommit$/);
     expect(trx.length).toBeLessThanOrEqual(most);
+    // The public write's rate limit is one statement (migration 055), not a transaction of three messages.
+    if (!staff) expect(sent.filter((m) => /rate.limit/.test(m))).toEqual([expect.stringMatching(/^\s*select rate_limit_consume\(/)]);
 
     const id = res.body.id as number;
     const count = async (table: 'appointment_service_types' | 'sync_changes' | 'outbox_messages') =>
