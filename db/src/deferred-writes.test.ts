@@ -90,10 +90,29 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
       expect(await all()).toEqual(['a=1', 'b=2', 'c=3']);
     });
 
-    it('cost nothing when the transaction does nothing', async () => {
+    it('a held write that fails is the error the next statement reports', async () => {
+      const failed = await h.db
+        .transaction()
+        .execute(async (trx) => {
+          await setting(trx, ['a', '1']);
+          await setting(trx, ['a', 'duplicate']);
+          await valueOf(trx, ['a']);
+        })
+        .catch((err: { code?: string }) => err);
+      expect(failed).toMatchObject({ code: '23505' }); // unique_violation, not "transaction is aborted"
+      expect(await all()).toEqual([]);
+    });
+
+    it('cost nothing when the transaction sends nothing', async () => {
       await expect(
         h.db.transaction().execute(async () => {
           throw new Error('before any statement');
+        }),
+      ).rejects.toThrow();
+      await expect(
+        h.db.transaction().execute(async (trx) => {
+          await setting(trx, ['a', 'held']);
+          throw new Error('only held writes so far');
         }),
       ).rejects.toThrow();
       await h.db.transaction().execute(async () => {});
@@ -113,7 +132,11 @@ describe('inlineParameters', () => {
         Array.from({ length: 10 }, (_, i) => i + 1),
       ),
     ).toBe("select '1', '10'");
-    expect(inlineParameters("select 'x' || $1", ['y'])).toBeNull();
+    expect(inlineParameters("select 'x' || $1", ['y'])).toBe("select 'x' || 'y'");
+    // A placeholder-looking text inside a string or an identifier is not a placeholder.
+    expect(inlineParameters(`select '$1 it''s', "a$1", $1`, ['v'])).toBe(`select '$1 it''s', "a$1", 'v'`);
+    for (const unsafe of ["select 'unterminated $1", 'select $1 -- note', 'select /* c */ $1', "select E'\\n', $1", 'select $q$ x $q$, $1'])
+      expect(inlineParameters(unsafe, ['v'])).toBeNull();
     expect(inlineParameters('select $1', [Buffer.from('x')])).toBeNull();
     expect(inlineParameters('select $2', ['only one'])).toBeNull();
     expect(inlineParameters('select 1', [])).toBe('select 1');

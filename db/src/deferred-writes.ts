@@ -17,8 +17,13 @@
 // Sending several statements in one message takes PostgreSQL's simple query protocol, which has no
 // parameters, so their values are written into the text as literals by node-postgres's own
 // `prepareValue` and `escapeLiteral` (the same text the extended protocol would send for each
-// parameter). A statement that cannot be written so (a quote in its SQL, a binary value) is sent on
-// its own with its parameters, as before. SQLite has no round trips: there every write runs at once.
+// parameter). A statement that cannot be written so (a comment, a backslash or a dollar quote in its
+// SQL, a binary value) is sent on its own with its parameters, as before. SQLite has no round trips:
+// there every write runs at once.
+//
+// Why not more: Kysely runs a transaction's statements one after another (its single-connection
+// provider awaits each before starting the next), so reads asked for together in a Promise.all still
+// reach the connection one at a time; only what nobody waits for can be held back.
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
@@ -46,12 +51,13 @@ type QueryResult = { command: string; rowCount: number | null; rows: unknown[] }
 const HELD: QueryResult = Object.freeze({ command: 'INSERT', rowCount: 0, rows: [] as unknown[] }) as QueryResult;
 
 /**
- * The statement with its parameters written in as literals, or null when that cannot be done safely:
- * a quote in the SQL (a `$1` inside a string literal must stay text) or a binary value.
+ * The statement with its parameters written in as literals, or null when that cannot be done safely.
+ * Placeholders are replaced outside quoted strings and identifiers only; SQL with a backslash, a
+ * comment or a dollar-quoted string, or a binary value, is left to the extended protocol.
  */
 export function inlineParameters(sql: string, values: readonly unknown[] | undefined): string | null {
   if (!values?.length) return sql;
-  if (sql.includes("'") || sql.includes('$$')) return null;
+  if (/\\|--|\/\*|\$[A-Za-z_$]/.test(sql)) return null;
   const literals: string[] = [];
   for (const v of values) {
     const prepared: unknown = pgUtils.prepareValue(v);
@@ -59,13 +65,36 @@ export function inlineParameters(sql: string, values: readonly unknown[] | undef
     else if (typeof prepared === 'string') literals.push(pg.escapeLiteral(prepared));
     else return null;
   }
-  let ok = true;
-  const out = sql.replace(/\$(\d+)/g, (_, n: string) => {
-    const literal = literals[Number(n) - 1];
-    if (literal === undefined) ok = false;
-    return literal ?? '';
-  });
-  return ok ? out : null;
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    if (c === "'" || c === '"') {
+      // A quoted string or identifier, copied as it is (a doubled quote stays inside it).
+      let j = i + 1;
+      for (;;) {
+        const k = sql.indexOf(c, j);
+        if (k < 0) return null;
+        if (sql[k + 1] === c) j = k + 2;
+        else {
+          j = k + 1;
+          break;
+        }
+      }
+      out += sql.slice(i, j);
+      i = j;
+    } else if (c === '$') {
+      const m = /^\$(\d+)/.exec(sql.slice(i, i + 12));
+      const literal = m ? literals[Number(m[1]) - 1] : undefined;
+      if (!m || literal === undefined) return null;
+      out += literal;
+      i += m[0].length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 export interface QueryClient {
@@ -122,12 +151,12 @@ export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: s
         return HELD;
       }
       if (text === 'rollback' || text === 'commit') {
-        const onlyBegin = held.length === 1 && held[0] === 'begin';
         const wasHeld = held;
         held = [];
         inTransaction = false;
-        // Nothing ran: no transaction was ever opened on the server.
-        if (onlyBegin) return { command: text.toUpperCase(), rowCount: null, rows: [] };
+        // Nothing reached the server (begin is still held): there is no transaction there to end.
+        if (wasHeld[0] === 'begin' && (text === 'rollback' || wasHeld.length === 1))
+          return { command: text.toUpperCase(), rowCount: null, rows: [] };
         if (text === 'rollback') return direct(text);
         return sendText([...wasHeld, 'commit'].join(';\n'));
       }
