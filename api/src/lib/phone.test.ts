@@ -1,6 +1,7 @@
 // Phone numbers as the API stores them: E.164, read with the company's country when typed without a +.
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.ts';
+import { isPossiblePhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { normalisePhone, toE164 } from './phone.ts';
 
 describe('toE164', () => {
@@ -22,8 +23,35 @@ describe('toE164', () => {
     expect(toE164('(415) 555-2671', 'XX')).toBe('+14155552671');
   });
 
-  it.each(['abc', '12', '555-2671', '+1 415', ''])('%j is not a possible number', (typed) => {
+  it.each(['abc', '12', '555-2671', '+1 415', '', 'call +1 415 555 2671 please'])('%j is not a possible number', (typed) => {
     expect(toE164(typed, 'US')).toBeNull();
+  });
+
+  it('answers what isPossiblePhoneNumber and a second parse answered, parsing once', () => {
+    const inputs = [
+      '(415) 555-2671',
+      '+44 20 7946 0958',
+      '07700 900123',
+      '+1 415',
+      '12345678901234567',
+      'tel: 415 555 2671',
+      '0044 20 7946 0958 ext. 12',
+    ];
+    // Digit strings of 6 to 14 digits from a fixed sequence (the same every run).
+    let x = 12345;
+    for (let i = 0; i < 200; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      inputs.push(
+        `${i % 3 ? '+' : ''}${String(x)
+          .padEnd(14, String(i % 10))
+          .slice(0, 6 + (i % 9))}`,
+      );
+    }
+    for (const typed of inputs)
+      for (const country of ['US', 'GB', 'FR', 'DE', 'IN'] as const) {
+        const before = isPossiblePhoneNumber(typed, country) ? (parsePhoneNumberFromString(typed, country)?.number ?? null) : null;
+        expect(toE164(typed, country), `${typed} in ${country}`).toBe(before);
+      }
   });
 });
 
