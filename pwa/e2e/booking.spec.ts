@@ -338,6 +338,30 @@ async function book(
 test.describe('anonymous visitor on a phone', () => {
   test.use({ viewport: SIZES.phone });
 
+  test('a phone number the server cannot read: its message once, in view, and focus on Phone Number', async ({ page }) => {
+    const company = await demoCompany(page.request);
+    const haircut = await serviceNamed(page.request, company.id, 'Haircut');
+    const emma = await employeeNamed(page.request, company.id, 'Emma Stylist');
+    const watched = watchBookings(page);
+    await openBookingPage(page);
+    const f = form(page);
+    // A British number in a US company: possible nowhere as dialled in the US.
+    await f.contact({ name: 'Pat Abroad', email: uniqueEmail('abroad'), phone: '020 7946 0958' });
+    await f.service('Haircut').check();
+    await f.employee.selectOption({ label: 'Emma Stylist' });
+    const { slots } = await pickDate(page, page.request, { company: company.id, service: haircut.id, employee: emma });
+    await f.time.selectOption(slots[0]!.value);
+    await f.submit.click();
+
+    expect((await watched.answer(0)).status).toBe(400);
+    const message = 'customer.phone is not a possible phone number: write it as dialled in US, or with + and the country code';
+    const alert = page.getByRole('alert').filter({ hasText: 'not a possible phone number' });
+    await expect(alert.locator('.alert-text')).toHaveText(message);
+    await expect(f.phone).toBeFocused();
+    await expect(alert).toBeInViewport();
+    await expect(f.phone).toBeInViewport();
+  });
+
   test('books from the slug page through to the confirmation email and the appointment on the server', async ({ page }) => {
     const company = await demoCompany(page.request);
     expect(company.timezone).toBe(ZONE);

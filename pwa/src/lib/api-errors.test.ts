@@ -24,6 +24,11 @@ describe('error texts (docs/product/08-errors.md)', () => {
     });
     expect(errorMessage(details)).toBe('Invalid input: Email is invalid, Name is required');
     expect(errorMessage(new ApiError('http', 400, { details: [{ path: 'x', message: 'Bad x' }] }))).toBe('Validation failed: Bad x');
+    // One detail whose message is the error itself (a phone number the server cannot read): said once.
+    const phone = 'customer.phone is not a possible phone number: write it as dialled in US, or with + and the country code';
+    expect(
+      errorMessage(new ApiError('http', 400, { error: phone, code: 'validation', details: [{ path: 'customer.phone', message: phone }] })),
+    ).toBe(phone);
     expect(errorMessage(new ApiError('http', 409, { error: 'This time is no longer available', code: 'slot_taken' }))).toBe(
       'This time is no longer available',
     );

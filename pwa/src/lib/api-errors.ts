@@ -61,6 +61,9 @@ export function serverMessage(err: unknown): string | null {
   const { error, message, details } = err.body;
   if (Array.isArray(details) && details.length > 0) {
     const parts = details.map((d) => d?.message).filter((m): m is string => typeof m === 'string' && m.length > 0);
+    // The server's error is the first detail's message when there is one detail (api/src/lib/validation.ts):
+    // "X: X" would say it twice.
+    if (parts.length === 1 && parts[0] === error) return error;
     if (parts.length > 0) return `${error || 'Validation failed'}: ${parts.join(', ')}`;
   }
   if (typeof error === 'string' && error) return error;

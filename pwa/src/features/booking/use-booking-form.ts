@@ -28,6 +28,14 @@ export type BookedSummary = NonNullable<BookingSummaryState['booking']>;
 
 /** Validation order, which is also the order of the fields on screen: focus goes to the first wrong one. */
 const FIELD_ORDER: BookingFieldName[] = ['name', 'email', 'phone', 'employee', 'service', 'date', 'time'];
+
+/** The contact field a 400's first detail names (`customer.phone` -> phone), if any. */
+function serverFieldOf(err: unknown): BookingFieldName | null {
+  if (!isApiError(err) || err.status !== 400) return null;
+  const path = err.body?.details?.[0]?.path;
+  const field = typeof path === 'string' ? path.replace(/^customer\./, '') : '';
+  return field === 'name' || field === 'email' || field === 'phone' ? field : null;
+}
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type BookingFormState = ReturnType<typeof useBookingForm>;
@@ -261,6 +269,10 @@ export function useBookingForm({
         setFormError(GENERIC_TEXT.noResponse);
       } else {
         setFormError(errorMessage(err));
+        // A refused contact field (a phone number the server cannot read): focus goes to it, which on
+        // a phone also brings the message above it back into view from the button at the bottom.
+        const refused = serverFieldOf(err);
+        if (refused) focusAfterSubmit.current = refused;
       }
     } finally {
       setSubmitting(false);
