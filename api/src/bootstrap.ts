@@ -13,7 +13,7 @@ import { createApp } from './app.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { loadJwtKey } from './lib/auth.ts';
 import { manageLinkKey } from './lib/manage-token.ts';
-import { pruneHits } from './lib/rate-limit.ts';
+import { MemoryRateLimiter, pruneHits } from './lib/rate-limit.ts';
 import { pruneIdempotencyKeys } from './lib/idempotency.ts';
 import type { AppDeps } from './lib/context.ts';
 import { createDispatcher, type Dispatcher } from './features/notifications/dispatcher.service.ts';
@@ -69,6 +69,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     settingsMemo: config.SETTINGS_MEMO ? new SettingsMemo() : null,
     metrics: createMetrics({ outboxCounts: () => outboxCounts(database.db) }),
     lifecycle: createLifecycle(),
+    availabilityLimiter: new MemoryRateLimiter(config.RATE_LIMIT_AVAILABILITY, 60_000),
   };
   return { deps, dispatcher };
 }

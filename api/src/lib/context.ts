@@ -7,6 +7,7 @@ import type { ChangeStampedCache } from './change-stamped-cache.ts';
 import type { SettingsMemo } from './settings-memo.ts';
 import type { Metrics } from './metrics.ts';
 import type { Lifecycle } from './lifecycle.ts';
+import type { MemoryRateLimiter } from './rate-limit.ts';
 
 export interface AppDeps {
   db: Kysely<Database>;
@@ -27,6 +28,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** Starting, ready or stopping: what GET /api/ready answers from. */
   lifecycle: Lifecycle;
+  /** RATE_LIMIT_AVAILABILITY's counters, per IP, in this process (lib/rate-limit.ts). */
+  availabilityLimiter: MemoryRateLimiter;
 }
 
 /** The authenticated caller, as read from the database on this request (not from the token alone). */

@@ -127,18 +127,13 @@ export async function pruneHits(db: Kysely<Database>, now: Date): Promise<void> 
     .execute();
 }
 
-const availabilityLimiters = new WeakMap<AppDeps, MemoryRateLimiter>();
-
 /**
  * The availability reads' limit: RATE_LIMIT_AVAILABILITY per IP per minute, in this process (one
- * counter per app, so test servers in one process do not share it). Throws the 429.
+ * counter per app, `deps.availabilityLimiter`, so test servers in one process do not share it).
+ * Throws the 429.
  */
-export function availabilityLimit(deps: Pick<AppDeps, 'config' | 'now'>, clientIp: string): void {
-  let limiter = availabilityLimiters.get(deps as AppDeps);
-  if (!limiter) {
-    limiter = new MemoryRateLimiter(deps.config.RATE_LIMIT_AVAILABILITY, 60_000);
-    availabilityLimiters.set(deps as AppDeps, limiter);
-  }
+export function availabilityLimit(deps: Pick<AppDeps, 'availabilityLimiter' | 'now'>, clientIp: string): void {
+  const limiter = deps.availabilityLimiter;
   const wait = limiter.take(clientIp, deps.now().getTime());
   if (wait !== null) throw rateLimited('Too many requests. Please wait a minute and try again.', wait);
 }

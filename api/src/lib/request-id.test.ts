@@ -3,15 +3,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
 import { loadConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../bootstrap.ts';
 import { call } from '../testing/harness.ts';
-import { createLogger, withLogContext } from './logger.ts';
+import { createLogger } from './logger.ts';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 import { requestIdFrom } from './request-id.ts';
 
+const WEBHOOK_SECRET = 'whsec_request_id';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('requestIdFrom', () => {
@@ -24,24 +27,21 @@ describe('requestIdFrom', () => {
   });
 });
 
-describe('log context', () => {
-  it('adds the request id to lines written after awaits, in code that never saw the request', async () => {
+describe('child loggers', () => {
+  it('add their fields to every line, nested, without touching the parent', () => {
     const lines: string[] = [];
     const log = createLogger('info', (l) => lines.push(l));
-    const service = async () => {
-      await sleep(5);
-      log.warn('deep inside', { n: 1 });
-    };
-    await Promise.all([withLogContext({ requestId: 'one' }, service), withLogContext({ requestId: 'two' }, service)]);
+    const one = log.child({ requestId: 'one' });
+    one.child({ part: 'x' }).warn('deep inside', { n: 1 });
+    log.child({ requestId: 'two' }).info('other request');
     log.info('outside');
+    one.debug('below the level');
     const parsed = lines.map((l) => JSON.parse(l));
-    expect(
-      parsed
-        .filter((p) => p.msg === 'deep inside')
-        .map((p) => p.requestId)
-        .sort(),
-    ).toEqual(['one', 'two']);
-    expect(parsed.find((p) => p.msg === 'outside').requestId).toBeUndefined();
+    expect(parsed.map((p) => [p.msg, p.requestId, p.part, p.n])).toEqual([
+      ['deep inside', 'one', 'x', 1],
+      ['other request', 'two', undefined, undefined],
+      ['outside', undefined, undefined, undefined],
+    ]);
   });
 });
 
@@ -49,10 +49,17 @@ describe.each(testDialects())('X-Request-Id on %s', (dialect) => {
   let database: TestDatabase;
   let server: RunningServer;
   let dist: string;
+  let stripeApi: http.Server;
   const lines: any[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
+    // Stripe's API as far as this test needs it: no subscription exists.
+    stripeApi = http.createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } }));
+    });
+    await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'request-id-dist-'));
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>t</title>');
@@ -63,12 +70,18 @@ describe.each(testDialects())('X-Request-Id on %s', (dialect) => {
       PWA_DIST: dist,
       RATE_LIMIT_PUBLIC: '1',
       DISABLE_SCHEDULER: 'true',
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PRICE_STANDARD: 'price_standard_test',
+      STRIPE_API_BASE: `http://127.0.0.1:${(stripeApi.address() as AddressInfo).port}`,
     });
     server = await startServer(config, { log: createLogger('info', (l) => lines.push(JSON.parse(l))) });
   });
   afterAll(async () => {
     await server?.close();
     await database?.drop();
+    stripeApi?.closeAllConnections();
+    await new Promise((resolve) => stripeApi?.close(resolve));
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
@@ -106,5 +119,34 @@ describe.each(testDialects())('X-Request-Id on %s', (dialect) => {
     expect(res.status).toBe(200);
     const line = lines.find((l) => l.msg === 'request' && l.requestId === 'log-line-check');
     expect(line).toMatchObject({ path: '/api/health', status: 200 });
+  });
+
+  it('is on lines a service writes deep inside the request, after awaits, and only on that request', async () => {
+    // A Stripe event naming a subscription Stripe does not know: the billing service asks Stripe's API
+    // (the stand-in above), then logs a warning, with nothing of the request in its hands but its deps.
+    const send = (requestId: string, subscription: string) => {
+      const event = {
+        id: `evt_${requestId}`,
+        object: 'event',
+        type: 'customer.subscription.updated',
+        api_version: '2026-10-28.endive',
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: subscription, object: 'subscription', customer: 'cus_nobody', metadata: {} } },
+      };
+      const payload = JSON.stringify(event);
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+      return fetch(`${server.url}/api/stripe/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature, 'X-Request-Id': requestId },
+        body: payload,
+      });
+    };
+    const answers = await Promise.all([send('webhook-one', 'sub_missing_one'), send('webhook-two', 'sub_missing_two')]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const warned = lines.filter((l) => l.msg === 'stripe event names an unknown subscription');
+    expect(warned.map((l) => [l.requestId, l.subscription]).sort()).toEqual([
+      ['webhook-one', 'sub_missing_one'],
+      ['webhook-two', 'sub_missing_two'],
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 // Request ids (docs/decisions/29-input-rate-limits-request-ids.md): every response carries
-// X-Request-Id, and every log line written while the request runs carries the same id.
+// X-Request-Id, and every log line written while the request runs carries the same id (the request's
+// logger, app.ts).
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { withLogContext } from './logger.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -22,7 +22,7 @@ export function requestId(): MiddlewareHandler<{ Variables: { requestId: string 
     const id = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.set('requestId', id);
     c.header(REQUEST_ID_HEADER, id);
-    await withLogContext({ requestId: id }, next);
+    await next();
     if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);

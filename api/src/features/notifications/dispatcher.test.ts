@@ -17,7 +17,8 @@ const T0 = new Date('2026-11-25T10:00:00.000Z');
 function recordingLog(): Logger & { lines: { msg: string; fields?: Record<string, unknown> }[] } {
   const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
   const rec = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields });
-  return { lines, debug: rec, info: rec, warn: rec, error: rec };
+  const log = { lines, debug: rec, info: rec, warn: rec, error: rec, child: () => log };
+  return log;
 }
 
 async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
