@@ -19,10 +19,10 @@ import {
   findBookingCompany,
   findCompanyStaffMember,
   loadSchedules,
-  MAX_BUFFER_MINUTES,
   qualifiedStaff,
   serviceBuffers,
   startBound,
+  widestHold,
   withBuffers,
   type BookableService,
   type BookingCompany,
@@ -169,11 +169,15 @@ async function busyFor(
   start: string,
   end: string,
   buffers: Buffers,
+  hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
 ): Promise<BusyAppointment[]> {
+  // The candidate's held range, widened by the widest hold a neighbour can have (the company's
+  // widest buffers, read in this transaction): what can meet it.
+  const widest = widestHold(buffers);
   const busy = await busyAppointments(ctx.trx, {
     companyId,
-    startFrom: startBound(start, longest + 2 * MAX_BUFFER_MINUTES),
-    startBefore: new Date(Date.parse(end) + 2 * MAX_BUFFER_MINUTES * 60_000).toISOString(),
+    startFrom: startBound(start, longest + hold.bufferBeforeMinutes + widest.after),
+    startBefore: new Date(Date.parse(end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
   });
   return withBuffers(busy, buffers);
 }
@@ -372,7 +376,7 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
     serviceTypeId: service.id,
     capacity: service.available_slots,
     ...holdOf(b.services),
-    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end, buffers),
+    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end, buffers, holdOf(b.services)),
   };
   const candidates = qualified.map((id) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
   const counts = await employeeDayCounts(trx, b.company.id, day.start, day.end);
@@ -391,14 +395,17 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
 
   const hold = holdOf(b.services);
   const buffers = chosen?.buffers ?? (await serviceBuffers(trx, b.company.id));
-  // The neighbours of the held range, so their own holds are read too (each reaches at most MAX_BUFFER_MINUTES).
+  // The neighbours of the held range, so their own holds are read too: a hold reaches at most the
+  // company's widest buffers (read above, in this transaction), not MAX_BUFFER_MINUTES. On a busy
+  // service this read counts a few hours of bookings less per booking.
+  const widest = widestHold(buffers);
   const busy = withBuffers(
     await bookingNeighbours(trx, {
       companyId: b.company.id,
       employeeId: b.employee?.id ?? null,
       services: b.services,
-      start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + MAX_BUFFER_MINUTES) * 60_000).toISOString(),
-      end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + MAX_BUFFER_MINUTES) * 60_000).toISOString(),
+      start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + widest.after) * 60_000).toISOString(),
+      end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
       longestMinutes: locked.longest_appointment_minutes,
     }),
     buffers,
@@ -600,10 +607,10 @@ export async function updateAppointmentChecked(
     // Capacities of the services it will have, archived ones included (an old booking keeps its service).
     const capacities = await serviceCapacities(trx, serviceIds);
     const buffers = await serviceBuffers(trx, company.id);
-    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end, buffers);
     const hold = holdOf(
       serviceIds.map((sid) => ({ buffer_before_minutes: buffers.get(sid)?.before, buffer_after_minutes: buffers.get(sid)?.after })),
     );
+    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end, buffers, hold);
     if (
       bookingConflict({
         start,

@@ -744,6 +744,21 @@ export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<Map
   return map;
 }
 
+/**
+ * The widest buffers any of the company's services has (0 when none has any): how far a stored
+ * appointment's hold can reach past its own times, so a range read for a check needs to reach only
+ * this far beyond the range checked, not MAX_BUFFER_MINUTES.
+ */
+export function widestHold(buffers: Map<number, { before: number; after: number }>): { before: number; after: number } {
+  let before = 0;
+  let after = 0;
+  for (const b of buffers.values()) {
+    before = Math.max(before, b.before);
+    after = Math.max(after, b.after);
+  }
+  return { before, after };
+}
+
 /** Gives each appointment the hold of its services: the largest buffer before and after among them. */
 export function withBuffers(appointments: BusyAppointment[], buffers: Map<number, { before: number; after: number }>): BusyAppointment[] {
   if (buffers.size === 0) return appointments;

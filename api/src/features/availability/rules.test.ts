@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { bookableSlots, bookingConflict, chooseEmployee, slotsForAnyEmployee, type SlotQuery } from './availability.ts';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { addService, bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
 const LONDON = 'Europe/London';
 const NEW_YORK = 'America/New_York';
@@ -362,6 +362,29 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     const later = await book(c, '2026-11-24T11:00:00.000Z');
     expect(later.status, later.text).toBe(201);
     expect(Date.parse(later.body.end_time) - Date.parse(later.body.start_time)).toBe(30 * 60_000);
+  });
+
+  it('the widest buffer of any service is respected, however far it reaches, by every kind of booking', async () => {
+    // A booking's check reads only as far as the company's widest buffers reach (not the 240-minute
+    // maximum): here a 240-minute cleanup after a colour at 08:00-08:30 holds the employee to 12:30.
+    const c = await bookableCompany(t, { name: 'Long Cleanup', open: '08:00', close: '17:00', employeeBooking: true });
+    const colour = await addService(t, c.admin.token, { name: 'Colour', duration_minutes: 30 });
+    await t.db.updateTable('service_types').set({ buffer_after_minutes: 240 }).where('id', '=', colour).execute();
+    const first = await book(c, '2026-11-24T08:00:00.000Z', { service_type_ids: [colour], employee_id: c.employee.id }, c.admin.token);
+    expect(first.status, first.text).toBe(201);
+    const at = (time: string, extra: Record<string, unknown> = {}, token?: string) =>
+      book(c, `2026-11-24T${time}:00.000Z`, { employee_id: c.employee.id, ...extra }, token);
+    expect((await at('12:00', { end_time: '2026-11-24T12:30:00.000Z' }, c.admin.token)).status).toBe(409);
+    expect(await slotValues(c, '2026-11-24', `&employee_id=${c.employee.id}`)).not.toContain('12:00');
+    // Moving a later appointment into the hold is refused the same way.
+    const later = await at('13:00', { end_time: '2026-11-24T13:30:00.000Z' }, c.admin.token);
+    expect(later.status, later.text).toBe(201);
+    const moved = await t.call('PATCH', `/appointments/${later.body.id}`, {
+      token: c.admin.token,
+      body: { start_time: '2026-11-24T12:15:00.000Z', end_time: '2026-11-24T12:45:00.000Z' },
+    });
+    expect(moved.status, moved.text).toBe(409);
+    expect((await at('12:30', { end_time: '2026-11-24T13:00:00.000Z' }, c.admin.token)).status).toBe(201);
   });
 
   it('employee_ids: only assigned staff are offered and booked; "any employee" stores the least busy free one', async () => {
