@@ -26,7 +26,6 @@ import {
   findCompanyStaffMember,
   findCompanyWithService,
   loadSchedules,
-  MAX_BUFFER_MINUTES,
   mergeOwn,
   qualifiedAppointments,
   qualifiedStaff,
@@ -35,6 +34,7 @@ import {
   slotAppointments,
   startBound,
   withBuffers,
+  widestHold,
   type BookableService,
   type BookingCompany,
   type DaySchedule,
@@ -136,16 +136,28 @@ async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: Availabi
 }
 
 /**
- * The bookings that can touch the local days `first` to `last`, each with the hold of its buffers: one
- * read bounded at both ends, reaching the widest buffer further both ways (a booking starting after
- * the last day can hold time before it).
+ * How far a read for this service's slots reaches past the days asked: a slot's hold (its own
+ * buffers) can meet a neighbour's hold (at most the company's widest buffers) on either side.
  */
-function rangeOver(t: Target, first: string, last: string) {
+function reachOf(t: Target, buffers: Awaited<ReturnType<typeof serviceBuffers>>): { beforeMinutes: number; afterMinutes: number } {
+  const widest = widestHold(buffers);
+  return {
+    beforeMinutes: (t.service.buffer_before_minutes ?? 0) + widest.after,
+    afterMinutes: (t.service.buffer_after_minutes ?? 0) + widest.before,
+  };
+}
+
+/**
+ * The bookings that can touch the local days `first` to `last`, each with the hold of its buffers: one
+ * read bounded at both ends, reaching as far as holds can meet (`reach`, a booking starting after the
+ * last day can hold time before it).
+ */
+function rangeOver(t: Target, first: string, last: string, reach: { beforeMinutes: number; afterMinutes: number }) {
   const tz = t.company.timezone;
   return {
     companyId: t.company.id,
-    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + MAX_BUFFER_MINUTES),
-    startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + MAX_BUFFER_MINUTES * 60_000).toISOString(),
+    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + reach.beforeMinutes),
+    startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + reach.afterMinutes * 60_000).toISOString(),
   };
 }
 
@@ -161,15 +173,15 @@ async function busyOver(
   last: string,
   memo: Remember | undefined,
 ): Promise<BusyAppointment[]> {
-  const range = rangeOver(t, first, last);
-  const [busy, buffers] = await Promise.all([
-    // "Any employee" needs the appointments of the staff who perform the service and the service's
-    // bookings, never the rest of the company's day.
+  // The buffers first (from the memo, usually): they bound the range read.
+  const buffers = await buffersOf(deps, t.company.id, memo);
+  const range = rangeOver(t, first, last, reachOf(t, buffers));
+  // "Any employee" needs the appointments of the staff who perform the service and the service's
+  // bookings, never the rest of the company's day.
+  const busy =
     t.employeeId === null
-      ? qualifiedAppointments(deps.db, { ...range, serviceTypeId: t.service.id })
-      : slotAppointments(deps.db, { ...range, serviceTypeId: t.service.id, employeeId: t.employeeId }),
-    buffersOf(deps, t.company.id, memo),
-  ]);
+      ? await qualifiedAppointments(deps.db, { ...range, serviceTypeId: t.service.id })
+      : await slotAppointments(deps.db, { ...range, serviceTypeId: t.service.id, employeeId: t.employeeId });
   return withBuffers(busy, buffers);
 }
 
@@ -268,13 +280,14 @@ async function datesWithSlot(
 ): Promise<{ dates: string[]; firstOffered: string | undefined }> {
   if (open.length === 0) return { dates: [], firstOffered: undefined };
   const tz = t.company.timezone;
-  const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + MAX_BUFFER_MINUTES) * 60_000;
-  const lookaheadMs = MAX_BUFFER_MINUTES * 60_000;
-  const [service, buffers] = await Promise.all([
-    serviceAppointments(deps.db, { ...rangeOver(t, open[0], open[open.length - 1]), serviceTypeId: t.service.id }),
-    buffersOf(deps, t.company.id, memo),
-  ]);
-  withBuffers(service, buffers);
+  const buffers = await buffersOf(deps, t.company.id, memo);
+  const reach = reachOf(t, buffers);
+  const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + reach.beforeMinutes) * 60_000;
+  const lookaheadMs = reach.afterMinutes * 60_000;
+  const service = withBuffers(
+    await serviceAppointments(deps.db, { ...rangeOver(t, open[0], open[open.length - 1], reach), serviceTypeId: t.service.id }),
+    buffers,
+  );
   // Employees only take slots away: a date without a slot for the service alone (capacity, hours,
   // notice; today after closing) has none for anyone. Asked once, of the dates the first candidate
   // left undecided, so later candidates read nothing for them.
@@ -295,7 +308,7 @@ async function datesWithSlot(
     const mine = undecided.filter((date) => schedules.forDate(date, weekdays.get(date)!, id).employee?.length !== 0);
     if (mine.length === 0) continue;
     const own = withBuffers(
-      await employeeAppointments(deps.db, { ...rangeOver(t, mine[0], mine[mine.length - 1]), employeeId: id }),
+      await employeeAppointments(deps.db, { ...rangeOver(t, mine[0], mine[mine.length - 1], reach), employeeId: id }),
       buffers,
     );
     const share = dayShares(tz, mergeOwn(own, service), lookbackMs, lookaheadMs);

@@ -387,6 +387,22 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     expect((await at('12:30', { end_time: '2026-11-24T13:00:00.000Z' }, c.admin.token)).status).toBe(201);
   });
 
+  it("a slot's own buffer before meets a neighbour's buffer after from the day before: not offered", async () => {
+    // Long buffers on both sides: a prep of 4 hours before a 00:00 slot reaches back to 20:00, where
+    // a 2-hour cleanup after an 18:00-18:30 appointment the day before still holds the employee.
+    const c = await bookableCompany(t, { name: 'Night Prep', open: '00:00', close: '06:00', employeeBooking: true });
+    const cleanup = await addService(t, c.admin.token, { name: 'Cleanup', duration_minutes: 30 });
+    await t.db.updateTable('service_types').set({ buffer_after_minutes: 120 }).where('id', '=', cleanup).execute();
+    await t.db.updateTable('service_types').set({ buffer_before_minutes: 240 }).where('id', '=', c.serviceId).execute();
+    const before = await book(c, '2026-11-24T18:00:00.000Z', { service_type_ids: [cleanup], employee_id: c.employee.id }, c.admin.token);
+    expect(before.status, before.text).toBe(201);
+    expect((await slotValues(c, '2026-11-25', `&employee_id=${c.employee.id}`))[0]).toBe('00:30');
+    // The others are free at 00:00, so "any employee" offers it and gives it to one of them.
+    expect(await slotValues(c, '2026-11-25')).toContain('00:00');
+    expect((await book(c, '2026-11-25T00:00:00.000Z', { employee_id: c.employee.id })).status).toBe(409);
+    expect((await book(c, '2026-11-25T00:30:00.000Z', { employee_id: c.employee.id })).status).toBe(201);
+  });
+
   it('employee_ids: only assigned staff are offered and booked; "any employee" stores the least busy free one', async () => {
     const c = await bookableCompany(t, { name: 'Colour Team', employeeBooking: true, capacity: 3 });
     await t.db
