@@ -20,8 +20,10 @@ import {
   findCompanyStaffMember,
   loadSchedules,
   qualifiedStaff,
+  packedBuffersColumn,
   serviceBuffers,
   startBound,
+  unpackBuffers,
   widestHold,
   withBuffers,
   type BookableService,
@@ -77,16 +79,26 @@ export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
  */
 // reminder_hours_before is read under the lock too: a settings change (which updates this row, so waits
 // for the lock) then re-times the reminders this write queues, or this write reads the new setting.
-type LockedCompany = { id: number; longest_appointment_minutes: number; reminder_hours_before: number };
+// The company's buffers come in the same statement (a booking's check needs them; on PostgreSQL one
+// message less while the lock is held). Read in the statement's snapshot, which on PostgreSQL may
+// predate the wait for the lock: a buffer change takes no company lock, so it was never ordered
+// against bookings, and this is the order in which it came after.
+type LockedRow = { id: number; longest_appointment_minutes: number; reminder_hours_before: number; buffers: string | null };
 const companyLockQuery = (db: Kysely<Database>) =>
-  db.selectFrom('companies').select(['id', 'longest_appointment_minutes', 'reminder_hours_before']).where('id', '=', arg(0));
+  db
+    .selectFrom('companies')
+    .select(['id', 'longest_appointment_minutes', 'reminder_hours_before', packedBuffersColumn(db).as('buffers')])
+    .where('id', '=', arg(0));
 const companyLock = {
-  sqlite: prepared<[companyId: number], LockedCompany>(companyLockQuery),
-  postgres: prepared<[companyId: number], LockedCompany>((db) => companyLockQuery(db).forNoKeyUpdate()),
+  sqlite: prepared<[companyId: number], LockedRow>(companyLockQuery),
+  postgres: prepared<[companyId: number], LockedRow>((db) => companyLockQuery(db).forNoKeyUpdate()),
 };
 
-export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number) {
-  return (await companyLock[dialect](trx, [companyId]))[0];
+export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: Buffers };
+
+export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
+  const row = (await companyLock[dialect](trx, [companyId]))[0];
+  return row && { ...row, buffers: unpackBuffers(row.buffers) };
 }
 
 /** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
@@ -172,7 +184,7 @@ async function busyFor(
   hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
 ): Promise<BusyAppointment[]> {
   // The candidate's held range, widened by the widest hold a neighbour can have (the company's
-  // widest buffers, read in this transaction): what can meet it.
+  // widest buffers, read with the lock): what can meet it.
   const widest = widestHold(buffers);
   const busy = await busyAppointments(ctx.trx, {
     companyId,
@@ -343,16 +355,15 @@ async function noticeToStaff(
  */
 /**
  * The chosen employee, with what was read under the lock to choose them: the re-check that follows
- * uses the same hours and buffers rather than reading them again (the chosen one is a performer, so
+ * uses the same hours rather than reading them again (the chosen one is a performer, so
  * their hours are among those read).
  */
 interface ChosenEmployee {
   person: { id: number; name: string };
   schedules: Schedules;
-  buffers: Buffers;
 }
 
-async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number): Promise<ChosenEmployee> {
+async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number, buffers: Buffers): Promise<ChosenEmployee> {
   const { trx } = ctx;
   const service = b.services[0];
   const date = b.offeredSlot!.date;
@@ -363,7 +374,6 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   const schedules = await loadSchedules(trx, b.company.id, date, date, { serviceTypeId: service.id, weekday });
   const hours = schedules.forDate(date, weekday, null);
   const day = localDayBounds(tz, date);
-  const buffers = await serviceBuffers(trx, b.company.id);
   const q: SlotQuery = {
     timezone: tz,
     date,
@@ -383,20 +393,21 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   const chosen = chooseEmployee(q, candidates, b.start, counts);
   const person = chosen === null ? undefined : await findCompanyStaffMember(trx, b.company.id, chosen);
   if (!person) throw slotTaken();
-  return { person, schedules, buffers };
+  return { person, schedules };
 }
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
   const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
   if (!locked) throw notFound('Company not found');
-  const chosen = b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes) : null;
+  const chosen =
+    b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes, locked.buffers) : null;
   if (chosen) b = { ...b, employee: chosen.person };
 
   const hold = holdOf(b.services);
-  const buffers = chosen?.buffers ?? (await serviceBuffers(trx, b.company.id));
+  const buffers = locked.buffers;
   // The neighbours of the held range, so their own holds are read too: a hold reaches at most the
-  // company's widest buffers (read above, in this transaction), not MAX_BUFFER_MINUTES. On a busy
+  // company's widest buffers (read with the lock), not MAX_BUFFER_MINUTES. On a busy
   // service this read counts a few hours of bookings less per booking.
   const widest = widestHold(buffers);
   const busy = withBuffers(
@@ -606,7 +617,7 @@ export async function updateAppointmentChecked(
   if (status === 'booked' && (timeChanged || servicesChanged || changes.employee_id !== undefined || rebooked)) {
     // Capacities of the services it will have, archived ones included (an old booking keeps its service).
     const capacities = await serviceCapacities(trx, serviceIds);
-    const buffers = await serviceBuffers(trx, company.id);
+    const buffers = locked.buffers;
     const hold = holdOf(
       serviceIds.map((sid) => ({ buffer_before_minutes: buffers.get(sid)?.before, buffer_after_minutes: buffers.get(sid)?.after })),
     );

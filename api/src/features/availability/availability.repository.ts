@@ -737,6 +737,30 @@ const bufferRows = prepared<[companyId: number], { id: number; buffer_before_min
     .where((eb) => eb.or([eb('buffer_before_minutes', '>', 0), eb('buffer_after_minutes', '>', 0)])),
 );
 
+/**
+ * The same as serviceBuffers, as one column of a query on `companies`: the booking transaction reads
+ * it with the company lock (appointments/booking-transaction.service.ts), a statement less inside the
+ * lock. Rows of id, before and after, packed as the range reads are.
+ */
+export function packedBuffersColumn(db: Kysely<Database>) {
+  const [agg, chr] = isPostgres(db) ? ['string_agg', 'chr'] : ['group_concat', 'char'];
+  return sql<
+    string | null
+  >`(select ${sql.raw(agg)}(st.id || ${sql.raw(chr)}(31) || st.buffer_before_minutes || ${sql.raw(chr)}(31) || st.buffer_after_minutes, ${sql.raw(chr)}(30))
+    from service_types as st where st.company_id = companies.id and (st.buffer_before_minutes > 0 or st.buffer_after_minutes > 0))`;
+}
+
+/** packedBuffersColumn's text as serviceBuffers' map. */
+export function unpackBuffers(packed: string | null): Map<number, { before: number; after: number }> {
+  const map = new Map<number, { before: number; after: number }>();
+  if (!packed) return map;
+  for (const row of packed.split(ROW)) {
+    const [id, before, after] = row.split(FIELD);
+    map.set(Number(id), { before: Number(before), after: Number(after) });
+  }
+  return map;
+}
+
 /** The company's services that have buffers (archived ones too: their old appointments still hold them). */
 export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<Map<number, { before: number; after: number }>> {
   const map = new Map<number, { before: number; after: number }>();
