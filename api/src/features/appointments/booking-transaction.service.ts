@@ -21,8 +21,8 @@ import {
   loadSchedules,
   qualifiedStaff,
   packedBuffersColumn,
-  serviceBuffers,
   startBound,
+  type ServiceBuffers,
   unpackBuffers,
   widestHold,
   withBuffers,
@@ -94,7 +94,7 @@ const companyLock = {
   postgres: prepared<[companyId: number], LockedRow>((db) => companyLockQuery(db).forNoKeyUpdate()),
 };
 
-export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: Buffers };
+export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers };
 
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
   const row = (await companyLock[dialect](trx, [companyId]))[0];
@@ -171,8 +171,6 @@ export interface NewBooking {
   staffView: boolean;
 }
 
-type Buffers = Awaited<ReturnType<typeof serviceBuffers>>;
-
 /** Every booked neighbour whose hold (buffers included) can meet [start, end), with its hold. */
 async function busyFor(
   ctx: WriteContext,
@@ -180,7 +178,7 @@ async function busyFor(
   longest: number,
   start: string,
   end: string,
-  buffers: Buffers,
+  buffers: ServiceBuffers,
   hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
 ): Promise<BusyAppointment[]> {
   // The candidate's held range, widened by the widest hold a neighbour can have (the company's
@@ -363,7 +361,7 @@ interface ChosenEmployee {
   schedules: Schedules;
 }
 
-async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number, buffers: Buffers): Promise<ChosenEmployee> {
+async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number, buffers: ServiceBuffers): Promise<ChosenEmployee> {
   const { trx } = ctx;
   const service = b.services[0];
   const date = b.offeredSlot!.date;

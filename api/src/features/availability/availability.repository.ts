@@ -729,6 +729,9 @@ export async function loadSchedules(db: DbOrTx, companyId: number, from: string,
 
 export type Schedules = Awaited<ReturnType<typeof loadSchedules>>;
 
+/** A service's buffers, by service id: only services with a buffer before or after are listed. */
+export type ServiceBuffers = Map<number, { before: number; after: number }>;
+
 const bufferRows = prepared<[companyId: number], { id: number; buffer_before_minutes: number; buffer_after_minutes: number }>((db) =>
   db
     .selectFrom('service_types')
@@ -751,8 +754,8 @@ export function packedBuffersColumn(db: Kysely<Database>) {
 }
 
 /** packedBuffersColumn's text as serviceBuffers' map. */
-export function unpackBuffers(packed: string | null): Map<number, { before: number; after: number }> {
-  const map = new Map<number, { before: number; after: number }>();
+export function unpackBuffers(packed: string | null): ServiceBuffers {
+  const map: ServiceBuffers = new Map();
   if (!packed) return map;
   for (const row of packed.split(ROW)) {
     const [id, before, after] = row.split(FIELD);
@@ -762,8 +765,8 @@ export function unpackBuffers(packed: string | null): Map<number, { before: numb
 }
 
 /** The company's services that have buffers (archived ones too: their old appointments still hold them). */
-export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<Map<number, { before: number; after: number }>> {
-  const map = new Map<number, { before: number; after: number }>();
+export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<ServiceBuffers> {
+  const map: ServiceBuffers = new Map();
   for (const r of await bufferRows(db, [companyId])) map.set(r.id, { before: r.buffer_before_minutes, after: r.buffer_after_minutes });
   return map;
 }
@@ -773,7 +776,7 @@ export async function serviceBuffers(db: DbOrTx, companyId: number): Promise<Map
  * appointment's hold can reach past its own times, so a range read for a check needs to reach only
  * this far beyond the range checked, not MAX_BUFFER_MINUTES.
  */
-export function widestHold(buffers: Map<number, { before: number; after: number }>): { before: number; after: number } {
+export function widestHold(buffers: ServiceBuffers): { before: number; after: number } {
   let before = 0;
   let after = 0;
   for (const b of buffers.values()) {
@@ -784,7 +787,7 @@ export function widestHold(buffers: Map<number, { before: number; after: number 
 }
 
 /** Gives each appointment the hold of its services: the largest buffer before and after among them. */
-export function withBuffers(appointments: BusyAppointment[], buffers: Map<number, { before: number; after: number }>): BusyAppointment[] {
+export function withBuffers(appointments: BusyAppointment[], buffers: ServiceBuffers): BusyAppointment[] {
   if (buffers.size === 0) return appointments;
   for (const a of appointments) {
     let before = 0;

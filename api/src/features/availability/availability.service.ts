@@ -35,6 +35,7 @@ import {
   startBound,
   withBuffers,
   widestHold,
+  type ServiceBuffers,
   type BookableService,
   type BookingCompany,
   type DaySchedule,
@@ -139,7 +140,7 @@ async function resolve(deps: AvailabilityDeps, caller: Actor | null, q: Availabi
  * How far a read for this service's slots reaches past the days asked: a slot's hold (its own
  * buffers) can meet a neighbour's hold (at most the company's widest buffers) on either side.
  */
-function reachOf(t: Target, buffers: Awaited<ReturnType<typeof serviceBuffers>>): { beforeMinutes: number; afterMinutes: number } {
+function reachOf(t: Target, buffers: ServiceBuffers): { beforeMinutes: number; afterMinutes: number } {
   const widest = widestHold(buffers);
   return {
     beforeMinutes: (t.service.buffer_before_minutes ?? 0) + widest.after,
