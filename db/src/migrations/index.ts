@@ -16,6 +16,7 @@ import * as availabilityGeneration from './2026-11-25-052-availability-generatio
 import * as auditLog from './2026-11-25-053-audit-log.ts';
 import * as settingsGeneration from './2026-11-26-054-settings-generation.ts';
 import * as rateLimitFunction from './2026-11-26-055-rate-limit-function.ts';
+import * as employeeBusyIndex from './2026-11-26-056-employee-busy-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-053-audit-log': auditLog,
   '2026-11-26-054-settings-generation': settingsGeneration,
   '2026-11-26-055-rate-limit-function': rateLimitFunction,
+  '2026-11-26-056-employee-busy-index': employeeBusyIndex,
 };

@@ -440,7 +440,16 @@ export async function employeeAppointments(
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
   const serviceTypeIds = [f.serviceTypeId];
-  return (await serviceTimesWithIds(db, [f.serviceTypeId, f.startFrom, f.startBefore])).map((r) => busyAppointment(r, serviceTypeIds));
+  const packed = (await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed;
+  if (!packed) return [];
+  // Straight from the packed text to appointments: a 30-day window is hundreds of rows, and an
+  // intermediate row object each was a tenth of a computed 30-day answer.
+  const out: BusyAppointment[] = [];
+  for (const row of packed.split(ROW)) {
+    const [id, start, end] = row.split(FIELD);
+    out.push({ id: Number(id), start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: null, serviceTypeIds });
+  }
+  return out;
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */

@@ -10,7 +10,7 @@
 import { availabilityGenerations } from '@bookwell/db';
 import type { AppDeps, Actor } from '../../lib/context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { isoWeekday, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { formatInstant, isoWeekday, localDay, MINUTE, parseInstant } from '../../lib/zoned-time.ts';
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import {
   bookableSlots,
@@ -32,7 +32,6 @@ import {
   serviceAppointments,
   serviceBuffers,
   slotAppointments,
-  startBound,
   withBuffers,
   widestHold,
   type ServiceBuffers,
@@ -157,8 +156,8 @@ function rangeOver(t: Target, first: string, last: string, reach: { beforeMinute
   const tz = t.company.timezone;
   return {
     companyId: t.company.id,
-    startFrom: startBound(localDayBounds(tz, first).start, t.company.longest_appointment_minutes + reach.beforeMinutes),
-    startBefore: new Date(parseInstant(localDayBounds(tz, last).end) + reach.afterMinutes * 60_000).toISOString(),
+    startFrom: formatInstant(localDay(tz, first).start - Math.max(0, t.company.longest_appointment_minutes + reach.beforeMinutes) * MINUTE),
+    startBefore: formatInstant(localDay(tz, last).end + reach.afterMinutes * MINUTE),
   };
 }
 
@@ -188,7 +187,7 @@ async function busyOver(
 
 /** The first instant at which the clock alone could change an answer computed now. */
 function clockLimit(t: Target, window: string[], firstOfferedStart: string | undefined): number {
-  let until = parseInstant(localDayBounds(t.company.timezone, window[0]).end);
+  let until = localDay(t.company.timezone, window[0]).end;
   // The earliest offered start is the first to fall inside the notice period.
   if (firstOfferedStart) until = Math.min(until, parseInstant(firstOfferedStart) - t.noticeMinutes * 60_000);
   if (t.company.subscription_expires_at) until = Math.min(until, parseInstant(t.company.subscription_expires_at));
@@ -341,7 +340,7 @@ function dayShares(tz: string, busy: BusyAppointment[], lookbackMs: number, look
     return lo;
   };
   return (date: string) => {
-    const day = localDayBounds(tz, date);
-    return sorted.slice(lowerBound(parseInstant(day.start) - lookbackMs), lowerBound(parseInstant(day.end) + lookaheadMs));
+    const day = localDay(tz, date);
+    return sorted.slice(lowerBound(day.start - lookbackMs), lowerBound(day.end + lookaheadMs));
   };
 }
