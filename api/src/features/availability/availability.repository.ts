@@ -189,14 +189,6 @@ export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'servi
     .where('a.status', '=', 'booked');
 }
 
-interface BusyRow {
-  id: number;
-  start_time: string;
-  end_time: string;
-  employee_id: number | null;
-  service_type_id: number | null;
-}
-
 /** An appointment as read, its times parsed once. */
 function busyAppointment(
   r: { id: number; start_time: string; end_time: string; employee_id?: number | null },
@@ -211,22 +203,6 @@ function busyAppointment(
     employeeId: r.employee_id ?? null,
     serviceTypeIds,
   };
-}
-
-/** Rows (one per appointment and service) into appointments. */
-function collect(rows: BusyRow[]): BusyAppointment[] {
-  const byId = new Map<number, BusyAppointment>();
-  const out: BusyAppointment[] = [];
-  for (const r of rows) {
-    let a = byId.get(r.id);
-    if (!a) {
-      a = busyAppointment(r, []);
-      byId.set(r.id, a);
-      out.push(a);
-    }
-    if (r.service_type_id != null && !a.serviceTypeIds.includes(r.service_type_id)) a.serviceTypeIds.push(r.service_type_id);
-  }
-  return out;
 }
 
 /**
@@ -330,13 +306,73 @@ function packedId(text: string): number | null {
   return text === '' ? null : Number(text);
 }
 
-/** Packed 'id start end employee service' rows into BusyRow objects. */
-function unpackBusy(packed: string | null): BusyRow[] {
-  if (!packed) return [];
-  const out: BusyRow[] = [];
-  for (const row of packed.split(ROW)) {
-    const [id, start_time, end_time, employee, service] = row.split(FIELD);
-    out.push({ id: Number(id), start_time, end_time, employee_id: packedId(employee), service_type_id: packedId(service) });
+/**
+ * Packed text read field by field, with no array per row: splitting a 30-day read's 500 rows into
+ * rows and then fields cost twice as much as finding each separator in place.
+ */
+class PackedRows {
+  private at = 0;
+  constructor(private readonly text: string) {}
+
+  get done(): boolean {
+    return this.at >= this.text.length;
+  }
+
+  /** The row's next field (followed by the unit separator). */
+  field(): string {
+    const end = this.text.indexOf(FIELD, this.at);
+    if (end < 0) throw new Error('Packed row ended early');
+    const value = this.text.slice(this.at, end);
+    this.at = end + 1;
+    return value;
+  }
+
+  /** The row's last field (followed by the record separator, or the end of the text). */
+  last(): string {
+    let end = this.text.indexOf(ROW, this.at);
+    if (end < 0) end = this.text.length;
+    const value = this.text.slice(this.at, end);
+    this.at = end + 1;
+    return value;
+  }
+}
+
+/**
+ * Packed 'id start end employee service' rows (one per appointment and service) into appointments,
+ * each with all its services; `owner` is the employee of rows packed without one.
+ */
+function appointmentsOf(packed: string | null | undefined, owner: number | null = null): BusyAppointment[] {
+  const out: BusyAppointment[] = [];
+  if (!packed) return out;
+  const byId = new Map<number, BusyAppointment>();
+  const rows = new PackedRows(packed);
+  while (!rows.done) {
+    const id = Number(rows.field());
+    const start = rows.field();
+    const end = rows.field();
+    const employee = packedId(rows.field()) ?? owner;
+    const service = packedId(rows.last());
+    let a = byId.get(id);
+    if (!a) {
+      a = { id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: employee, serviceTypeIds: [] };
+      byId.set(id, a);
+      out.push(a);
+    }
+    if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
+  }
+  return out;
+}
+
+/** Packed 'id start end' rows of one service's bookings into appointments (employee unknown), sharing `serviceTypeIds`. */
+function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: number[]): BusyAppointment[] {
+  const out: BusyAppointment[] = [];
+  if (!packed) return out;
+  const rows = new PackedRows(packed);
+  while (!rows.done) {
+    const id = Number(rows.field());
+    const start = rows.field();
+    const end = rows.last();
+    out.push({ id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: null, serviceTypeIds });
   }
   return out;
 }
@@ -376,7 +412,7 @@ const busyPacked = prepared<BusyArgs, Packed>((db) =>
 
 export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyAppointment[]> {
   const args: BusyArgs = [f.companyId, f.startFrom, f.startBefore];
-  return isPostgres(db) ? fromPgRows(await busyRows(db, args)) : collect(unpackBusy((await busyPacked(db, args))[0]?.packed ?? null));
+  return isPostgres(db) ? fromPgRows(await busyRows(db, args)) : appointmentsOf((await busyPacked(db, args))[0]?.packed);
 }
 
 type QualifiedArgs = [companyId: number, serviceTypeId: number, startFrom: string, startBefore: string];
@@ -392,9 +428,7 @@ const qualifiedPacked = prepared<QualifiedArgs, Packed>((db) =>
 /** See qualifiedAppointmentsQuery: the appointments "any employee" slots of a service depend on. */
 export async function qualifiedAppointments(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'>): Promise<BusyAppointment[]> {
   const args: QualifiedArgs = [f.companyId, f.serviceTypeId, f.startFrom, f.startBefore];
-  return isPostgres(db)
-    ? fromPgRows(await qualifiedRowsInRange(db, args))
-    : collect(unpackBusy((await qualifiedPacked(db, args))[0]?.packed ?? null));
+  return isPostgres(db) ? fromPgRows(await qualifiedRowsInRange(db, args)) : appointmentsOf((await qualifiedPacked(db, args))[0]?.packed);
 }
 
 type ServiceArgs = [serviceTypeId: number, startFrom: string, startBefore: string];
@@ -406,24 +440,15 @@ const serviceTimesPacked = prepared<ServiceArgs, Packed>((db) =>
     .clearSelect()
     .select((isPostgres(db) ? PACK_SERVICE_PG : PACK_SERVICE).as('packed')),
 );
-/** One service's bookings in a range with their appointment ids (packed). */
-async function serviceTimesWithIds(db: DbOrTx, args: ServiceArgs): Promise<{ id: number; start_time: string; end_time: string }[]> {
-  const packed = (await serviceTimesPacked(db, args))[0]?.packed;
-  if (!packed) return [];
-  return packed.split(ROW).map((row) => {
-    const [id, start_time, end_time] = row.split(FIELD);
-    return { id: Number(id), start_time, end_time };
-  });
-}
 type EmployeeArgs = [employeeId: number, companyId: number, startFrom: string, startBefore: string];
 const employeePacked = prepared<EmployeeArgs, Packed>((db) =>
   employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) })
     .clearSelect()
     .select((isPostgres(db) ? PACK_OWN_PG : PACK_OWN).as('packed')),
 );
-/** One employee's booked appointments in a range, one row per service (packed). */
-async function employeeRows(db: DbOrTx, args: EmployeeArgs): Promise<Omit<BusyRow, 'employee_id'>[]> {
-  return unpackBusy((await employeePacked(db, args))[0]?.packed ?? null);
+/** One employee's booked appointments in a range, each with all its services. */
+async function employeeRows(db: DbOrTx, args: EmployeeArgs): Promise<BusyAppointment[]> {
+  return appointmentsOf((await employeePacked(db, args))[0]?.packed, args[0]);
 }
 
 /** One employee's booked appointments starting in a range, each with all its services. */
@@ -431,25 +456,12 @@ export async function employeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
 ): Promise<BusyAppointment[]> {
-  const employeeId = f.employeeId;
-  return collect(
-    (await employeeRows(db, [employeeId, f.companyId, f.startFrom, f.startBefore])).map((r) => ({ ...r, employee_id: employeeId })),
-  );
+  return employeeRows(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]);
 }
 
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
-  const serviceTypeIds = [f.serviceTypeId];
-  const packed = (await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed;
-  if (!packed) return [];
-  // Straight from the packed text to appointments: a 30-day window is hundreds of rows, and an
-  // intermediate row object each was a tenth of a computed 30-day answer.
-  const out: BusyAppointment[] = [];
-  for (const row of packed.split(ROW)) {
-    const [id, start, end] = row.split(FIELD);
-    out.push({ id: Number(id), start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: null, serviceTypeIds });
-  }
-  return out;
+  return serviceBookingsOf((await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, [f.serviceTypeId]);
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
@@ -506,16 +518,13 @@ export async function bookingNeighbours(
   },
 ): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
-  const out =
-    b.employeeId === null
-      ? []
-      : collect((await employeeRows(db, [b.employeeId, b.companyId, from, b.end])).map((r) => ({ ...r, employee_id: b.employeeId })));
+  const out = b.employeeId === null ? [] : await employeeRows(db, [b.employeeId, b.companyId, from, b.end]);
   const own = new Set(out.map((a) => a.id));
   for (const s of b.services) {
     const [{ n }] = await overlapping(db, [s.id, from, b.start, b.end]);
     if (Number(n) < s.available_slots) continue;
-    for (const r of await serviceTimesWithIds(db, [s.id, from, b.end])) {
-      if (!own.has(r.id)) out.push({ id: r.id, start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [s.id] });
+    for (const a of serviceBookingsOf((await serviceTimesPacked(db, [s.id, from, b.end]))[0]?.packed, [s.id])) {
+      if (!own.has(a.id)) out.push(a);
     }
   }
   return out;
@@ -766,10 +775,8 @@ export function packedBuffersColumn(db: Kysely<Database>) {
 export function unpackBuffers(packed: string | null): ServiceBuffers {
   const map: ServiceBuffers = new Map();
   if (!packed) return map;
-  for (const row of packed.split(ROW)) {
-    const [id, before, after] = row.split(FIELD);
-    map.set(Number(id), { before: Number(before), after: Number(after) });
-  }
+  const rows = new PackedRows(packed);
+  while (!rows.done) map.set(Number(rows.field()), { before: Number(rows.field()), after: Number(rows.last()) });
   return map;
 }
 
