@@ -2,7 +2,7 @@
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
-import type { BusyAppointment, DayHours } from './availability.ts';
+import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
 import { parseInstant } from '../../lib/zoned-time.ts';
 
@@ -467,8 +467,17 @@ export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'compa
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
 export function mergeOwn(own: BusyAppointment[], service: readonly BusyAppointment[]): BusyAppointment[] {
   const ownIds = new Set(own.map((a) => a.id));
-  const out = own.slice();
-  for (const a of service) if (!ownIds.has(a.id)) out.push(a);
+  // A merge by start: both lists come in start order from their indexes, and so does the result
+  // then, which a 30-day answer would otherwise sort again for each candidate (dayShares).
+  const out: BusyAppointment[] = [];
+  let i = 0;
+  for (const a of service) {
+    if (ownIds.has(a.id)) continue;
+    const start = startMsOf(a);
+    while (i < own.length && startMsOf(own[i]) <= start) out.push(own[i++]);
+    out.push(a);
+  }
+  while (i < own.length) out.push(own[i++]);
   return out;
 }
 

@@ -323,12 +323,20 @@ async function datesWithSlot(
   return { dates, firstOffered: dates.length ? found.get(dates[0]) : undefined };
 }
 
-/** Bookings sorted by start once; each local date then takes the share that can touch it by binary search. */
+/**
+ * Bookings in start order (as read, usually: then nothing is sorted); each local date then takes the
+ * share that can touch it by binary search.
+ */
 function dayShares(tz: string, busy: BusyAppointment[], lookbackMs: number, lookaheadMs: number) {
-  const starts = busy.map(startMsOf);
-  const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y]);
-  const sortedStarts = Float64Array.from(order, (i) => starts[i]);
-  const sorted = order.map((i) => busy[i]);
+  let sorted = busy;
+  for (let i = 1; i < busy.length; i++) {
+    if (startMsOf(busy[i]) < startMsOf(busy[i - 1])) {
+      sorted = busy.slice().sort((x, y) => startMsOf(x) - startMsOf(y));
+      break;
+    }
+  }
+  const sortedStarts = new Float64Array(sorted.length);
+  for (let i = 0; i < sorted.length; i++) sortedStarts[i] = startMsOf(sorted[i]);
   const lowerBound = (x: number) => {
     let lo = 0;
     let hi = sortedStarts.length;
