@@ -6,7 +6,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
-import { addDays, titleOf } from './support/appointments.ts';
+import { addDays, openEvent, titleOf } from './support/appointments.ts';
 
 interface Appt {
   id: number;
@@ -313,7 +313,7 @@ test.describe('staff calendar', () => {
     test('edits it: a move through the modal time change', async ({ page }) => {
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
       await waitForCalendar(page);
-      await page.locator('.fc-event', { hasText: 'Casey Customer, E2E created, Haircut' }).click();
+      await openEvent(page, 'Casey Customer, E2E created, Haircut');
       const d = dialog(page);
       await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
       await expect(d.getByLabel('Customer', { exact: true }).locator('option:checked')).toHaveText('Casey Customer (customer@demo.test)');
@@ -373,7 +373,7 @@ test.describe('staff calendar', () => {
     test('412: shows what changed elsewhere and reloads it', async ({ page }) => {
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
       await waitForCalendar(page);
-      await page.locator('.fc-event', { hasText: 'E2E changed elsewhere' }).click();
+      await openEvent(page, 'E2E changed elsewhere');
       const d = dialog(page);
       await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
       await d.getByLabel('Description').fill('Mine');
@@ -424,7 +424,7 @@ test.describe('staff calendar', () => {
     test('deletes it after a confirm', async ({ page }) => {
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
       await waitForCalendar(page);
-      await page.locator('.fc-event', { hasText: 'Theirs' }).click();
+      await openEvent(page, 'Theirs');
       const d = dialog(page);
       await d.getByRole('button', { name: 'Delete Appointment' }).click();
       await expect(d.getByText('Delete this appointment? This cannot be undone.')).toBeVisible();

@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
+import { openEvent } from './support/appointments.ts';
 
 interface Appt {
   id: number;
@@ -33,7 +34,7 @@ const ONE_APPOINTMENT = '**/api/appointments/**';
 /** Edits the description in the appointment modal while the server cannot be reached: the change is queued. */
 async function editOffline(page: Page, from: string, to: string) {
   await cutRequests(page, ONE_APPOINTMENT);
-  await page.locator('.fc-event', { hasText: from }).click();
+  await openEvent(page, from);
   const d = page.getByRole('dialog');
   await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
   await d.getByLabel('Description').fill(to);

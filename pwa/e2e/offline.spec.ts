@@ -7,6 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
 import { keptAnswers } from './support/offline.ts';
+import { openEvent } from './support/appointments.ts';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -97,7 +98,7 @@ test('the calendar, the directory and the services open offline; an offline book
       .filter((a) => a.description?.startsWith(description))
       .map((a) => a.description);
   await cutApi(page);
-  await page.locator('.fc-event', { hasText: description }).click();
+  await openEvent(page, description);
   await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
   await d.getByLabel('Description').fill(edited);
   await d.getByRole('button', { name: 'Update Appointment' }).click();
@@ -107,7 +108,7 @@ test('the calendar, the directory and the services open offline; an offline book
   await expect.poll(onServerNow, { timeout: 15_000 }).toEqual([edited]);
 
   await cutApi(page);
-  await page.locator('.fc-event', { hasText: edited }).click();
+  await openEvent(page, edited);
   await d.getByRole('button', { name: 'Delete Appointment' }).click();
   await d.getByRole('button', { name: 'Yes, Delete' }).click();
   await expect(d.getByText('Appointment deleted successfully!')).toBeVisible();

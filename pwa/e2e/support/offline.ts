@@ -3,7 +3,7 @@
 // "Needs attention" list.
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { DEMO, apiToken } from './session.ts';
-import { addDays } from './appointments.ts';
+import { addDays, openEvent } from './appointments.ts';
 import { wallDate } from './connection.ts';
 
 export interface Appt {
@@ -204,7 +204,7 @@ export async function createInModal(
 
 /** Changes an appointment's description in the modal. */
 export async function editInModal(page: Page, from: string, to: string): Promise<void> {
-  await page.locator('.fc-event', { hasText: from }).click();
+  await openEvent(page, from);
   const d = page.getByRole('dialog');
   await expect(d.getByRole('heading', { name: 'Edit Appointment' })).toBeVisible();
   await d.getByLabel('Description').fill(to);
