@@ -112,11 +112,23 @@ function hoursInMinutes(hours: DayHours, who: string): { open: number; close: nu
   };
 }
 
-/** The hours as sorted minute intervals (closed: empty). */
-function intervalsInMinutes(hours: Hours | undefined, who: string): { open: number; close: number }[] {
+type MinuteIntervals = readonly { open: number; close: number }[];
+
+/**
+ * Hours already turned into minutes, by the hours object: a company's and its staff's hours are kept
+ * by the settings memo across requests, and a 30-day answer asks for them once per day and candidate.
+ */
+const parsedHours = new WeakMap<object, MinuteIntervals>();
+
+/** The hours as sorted minute intervals (closed: empty). Hours are never changed once made. */
+function intervalsInMinutes(hours: Hours | undefined, who: string): MinuteIntervals {
   if (hours === null || hours === undefined) return [];
+  const known = parsedHours.get(hours);
+  if (known) return known;
   const list = Array.isArray(hours) ? (hours as readonly DayHours[]) : [hours as DayHours];
-  return list.map((h) => hoursInMinutes(h, who)).sort((x, y) => x.open - y.open || x.close - y.close);
+  const minutes = list.map((h) => hoursInMinutes(h, who)).sort((x, y) => x.open - y.open || x.close - y.close);
+  parsedHours.set(hours, minutes);
+  return minutes;
 }
 
 function minutesOf(value: number | undefined, name: string): number {

@@ -54,6 +54,8 @@ export class IntervalSet {
  * starts at the same instant because intervals are half-open (10:00 end and 10:00 start do not meet).
  */
 export function fullPeriods(startList: number[], endList: number[], capacity: number): { start: number; end: number }[] {
+  // Fewer intervals than the capacity can never fill it (a group class with room to spare all day).
+  if (startList.length < capacity) return [];
   const starts = Float64Array.from(startList).sort();
   const ends = Float64Array.from(endList).sort();
   const periods: { start: number; end: number }[] = [];
