@@ -271,9 +271,9 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
     expect(await row(once)).toMatchObject({ state: 'dead', attempts: 1 });
 
     // An admin's retry (POST .../messages/{id}/retry) puts it back; the server now takes it.
-    expect(await requeueMessage(a.db, companyId + 1, once, clock)).toBe(false); // not that company's message
-    expect(await requeueMessage(a.db, companyId, once, clock)).toBe(true);
-    expect(await requeueMessage(a.db, companyId, once, clock)).toBe(false); // pending now, not failed or dead
+    expect(await requeueMessage(a.db, companyId + 1, once, clock)).toBeUndefined(); // not that company's message
+    expect(await requeueMessage(a.db, companyId, once, clock)).toMatchObject({ id: once, state: 'pending', attempts: 0 });
+    expect(await requeueMessage(a.db, companyId, once, clock)).toBeUndefined(); // pending now, not failed or dead
     expect(await d.runOnce()).toBe(1);
     const sent = await row(once);
     expect(sent).toMatchObject({ state: 'sent', last_error: null });

@@ -38,11 +38,12 @@ export async function retryMessage(db: DbOrTx, actor: Actor, companyId: number, 
   await assertCompany(db, actor, companyId);
   const before = await findCompanyMessage(db, companyId, messageId);
   if (!before) throw notFound('Message not found');
-  if (!(await requeueMessage(db, companyId, messageId, now))) {
+  const requeued = await requeueMessage(db, companyId, messageId, now);
+  if (!requeued) {
     const current = (await findCompanyMessage(db, companyId, messageId)) ?? before;
     throw new AppError('conflict', `Only a failed or dead message can be retried; this one is ${current.state}`, {
       extra: { state: current.state },
     });
   }
-  return toMessageDto((await findCompanyMessage(db, companyId, messageId))!);
+  return toMessageDto(requeued);
 }

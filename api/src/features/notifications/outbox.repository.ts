@@ -292,12 +292,24 @@ export interface MessageFilter {
   limit: number;
 }
 
-/** The company's messages, newest first; only the columns the list shows (never a body or link). */
+/** The columns the company's admins see of a message (never a body or link). */
+const MESSAGE_COLUMNS = [
+  'id',
+  'kind',
+  'channel',
+  'to_address',
+  'state',
+  'due_at',
+  'sent_at',
+  'attempts',
+  'last_error',
+  'appointment_id',
+  'created_at',
+] as const;
+
+/** The company's messages, newest first; only the columns the list shows. */
 export async function listCompanyMessages(db: DbOrTx, companyId: number, f: MessageFilter) {
-  let q = db
-    .selectFrom('outbox_messages')
-    .select(['id', 'kind', 'channel', 'to_address', 'state', 'due_at', 'sent_at', 'attempts', 'last_error', 'appointment_id', 'created_at'])
-    .where('company_id', '=', companyId);
+  let q = db.selectFrom('outbox_messages').select(MESSAGE_COLUMNS).where('company_id', '=', companyId);
   if (f.state) q = q.where('state', '=', f.state);
   if (f.kind) q = q.where('kind', '=', f.kind);
   if (f.appointmentId != null) q = q.where('appointment_id', '=', f.appointmentId);
@@ -313,24 +325,26 @@ export type CompanyMessageRow = Awaited<ReturnType<typeof listCompanyMessages>>[
 export async function findCompanyMessage(db: DbOrTx, companyId: number, id: number): Promise<CompanyMessageRow | undefined> {
   return db
     .selectFrom('outbox_messages')
-    .select(['id', 'kind', 'channel', 'to_address', 'state', 'due_at', 'sent_at', 'attempts', 'last_error', 'appointment_id', 'created_at'])
+    .select(MESSAGE_COLUMNS)
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
 /**
- * Puts a failed or dead message back to pending, due now, with a fresh set of attempts; false when it
- * is in another state (changed meanwhile). Its Message-ID stays, so a receiver that did get an
- * earlier attempt drops the copy.
+ * Puts a failed or dead message back to pending, due now, with a fresh set of attempts, and returns it
+ * as this statement left it; undefined when it is in another state (changed meanwhile). Its
+ * Message-ID stays, so a receiver that did get an earlier attempt drops the copy. The row comes from
+ * the update itself: read again afterwards, the dispatcher (another connection on PostgreSQL) may
+ * already have claimed it, and the answer said "sending" where the retry had just made it pending.
  */
-export async function requeueMessage(db: DbOrTx, companyId: number, id: number, now: Date): Promise<boolean> {
-  const res = await db
+export async function requeueMessage(db: DbOrTx, companyId: number, id: number, now: Date): Promise<CompanyMessageRow | undefined> {
+  return db
     .updateTable('outbox_messages')
     .set({ state: 'pending', attempts: 0, due_at: now.toISOString(), locked_until: null })
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .where('state', 'in', ['failed', 'dead'])
+    .returning(MESSAGE_COLUMNS)
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }
