@@ -190,19 +190,8 @@ export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'servi
 }
 
 /** An appointment as read, its times parsed once. */
-function busyAppointment(
-  r: { id: number; start_time: string; end_time: string; employee_id?: number | null },
-  serviceTypeIds: number[],
-): BusyAppointment {
-  return {
-    id: r.id,
-    start: r.start_time,
-    end: r.end_time,
-    startMs: parseInstant(r.start_time),
-    endMs: parseInstant(r.end_time),
-    employeeId: r.employee_id ?? null,
-    serviceTypeIds,
-  };
+function busyAppointment(id: number, start: string, end: string, employeeId: number | null, serviceTypeIds: number[]): BusyAppointment {
+  return { id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId, serviceTypeIds };
 }
 
 /**
@@ -284,7 +273,7 @@ export function qualifiedAppointmentsQueryPg(db: DbOrTx, f: Omit<SlotFilter, 'em
 }
 
 function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
-  return rows.map((r) => busyAppointment(r, r.services ?? []));
+  return rows.map((r) => busyAppointment(r.id, r.start_time, r.end_time, r.employee_id, r.services ?? []));
 }
 
 // ---------------------------------------------------------------------------
@@ -354,7 +343,7 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
     const service = packedId(rows.last());
     let a = byId.get(id);
     if (!a) {
-      a = { id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: employee, serviceTypeIds: [] };
+      a = busyAppointment(id, start, end, employee, []);
       byId.set(id, a);
       out.push(a);
     }
@@ -372,7 +361,7 @@ function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: nu
     const id = Number(rows.field());
     const start = rows.field();
     const end = rows.last();
-    out.push({ id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId: null, serviceTypeIds });
+    out.push(busyAppointment(id, start, end, null, serviceTypeIds));
   }
   return out;
 }
@@ -446,17 +435,12 @@ const employeePacked = prepared<EmployeeArgs, Packed>((db) =>
     .clearSelect()
     .select((isPostgres(db) ? PACK_OWN_PG : PACK_OWN).as('packed')),
 );
-/** One employee's booked appointments in a range, each with all its services. */
-async function employeeRows(db: DbOrTx, args: EmployeeArgs): Promise<BusyAppointment[]> {
-  return appointmentsOf((await employeePacked(db, args))[0]?.packed, args[0]);
-}
-
 /** One employee's booked appointments starting in a range, each with all its services. */
 export async function employeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
 ): Promise<BusyAppointment[]> {
-  return employeeRows(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]);
+  return appointmentsOf((await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed, f.employeeId);
 }
 
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
@@ -527,14 +511,16 @@ export async function bookingNeighbours(
   },
 ): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
-  const out = b.employeeId === null ? [] : await employeeRows(db, [b.employeeId, b.companyId, from, b.end]);
+  const out =
+    b.employeeId === null
+      ? []
+      : await employeeAppointments(db, { employeeId: b.employeeId, companyId: b.companyId, startFrom: from, startBefore: b.end });
   const own = new Set(out.map((a) => a.id));
   for (const s of b.services) {
     const [{ n }] = await overlapping(db, [s.id, from, b.start, b.end]);
     if (Number(n) < s.available_slots) continue;
-    for (const a of serviceBookingsOf((await serviceTimesPacked(db, [s.id, from, b.end]))[0]?.packed, [s.id])) {
+    for (const a of await serviceAppointments(db, { serviceTypeId: s.id, startFrom: from, startBefore: b.end }))
       if (!own.has(a.id)) out.push(a);
-    }
   }
   return out;
 }
