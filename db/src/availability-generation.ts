@@ -18,10 +18,43 @@ export interface Generations {
   settings: number;
 }
 
-/** The company's generations now; undefined when there is no such company. One primary-key read. */
+/**
+ * What a SQLite handle's database last answered, per company, under the commit stamp current when it
+ * was asked: equal stamps mean nothing committed since, so the answer still holds. A read made while
+ * a commit lands is kept under the stamp from before it, which the next call no longer sees.
+ */
+interface Remembered {
+  stamp: () => string | null;
+  seen: string | null;
+  known: Map<number, Generations | undefined>;
+}
+const remembered = new WeakMap<object, Remembered>();
+
+/**
+ * Lets `availabilityGenerations(db, ...)` skip its read while `stamp` (db/src/commit-stamp.ts) is
+ * unchanged. Only for `db` itself: a transaction's own handle always reads.
+ */
+export function skipGenerationReadsWhileUnchanged(db: object, stamp: () => string | null): void {
+  remembered.set(db, { stamp, seen: null, known: new Map() });
+}
+
+/**
+ * The company's generations now; undefined when there is no such company. One primary-key read, or
+ * none on a SQLite handle while nothing has committed since the company's last one.
+ */
 export async function availabilityGenerations(db: DbOrTx, companyId: number): Promise<Generations | undefined> {
+  const memo = remembered.get(db);
+  const stamp = memo ? memo.stamp() : null;
+  if (memo && stamp !== null) {
+    if (stamp !== memo.seen) {
+      memo.seen = stamp;
+      memo.known.clear();
+    } else if (memo.known.has(companyId)) return memo.known.get(companyId);
+  }
   const row = (await generationRow(db, [companyId]))[0];
-  return row && { availability: Number(row.g), settings: Number(row.s) };
+  const generations = row && { availability: Number(row.g), settings: Number(row.s) };
+  if (memo && stamp !== null && memo.seen === stamp) memo.known.set(companyId, generations);
+  return generations;
 }
 
 /** The company's availability generation now; undefined when there is no such company. */

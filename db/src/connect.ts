@@ -25,6 +25,8 @@ import { statementName } from './statement-names.ts';
 import { batchingClient } from './deferred-writes.ts';
 import { pgTimestamptzToIso } from './time.ts';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
+import { walCommitStamp } from './commit-stamp.ts';
+import { skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -34,12 +36,10 @@ export interface DatabaseHandle {
   /** Human-readable location without credentials, for logs. */
   describe: string;
   /**
-   * SQLite only: a value that changes whenever any row is inserted, updated or deleted, through
-   * this connection (total_changes(), triggers included) or by any other connection or process
-   * (PRAGMA data_version). Equal stamps mean nothing was written in between. Cheap (one read of
-   * two counters), so a cache can check it on every request. PostgreSQL has no such counter.
+   * SQLite file only: changes with every commit, by this connection or any other, in any process
+   * (db/src/commit-stamp.ts); null when it cannot be told. PostgreSQL has no such stamp.
    */
-  changeStamp?: () => string;
+  commitStamp?: () => string | null;
   close(): Promise<void>;
 }
 
@@ -199,21 +199,20 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  const stamp = sqlite.prepare('select total_changes(), data_version from pragma_data_version()').raw(true);
-  const changeStamp = () => {
-    const [changes, version] = stamp.get() as [number, number];
-    return `${changes}.${version}`;
-  };
+  const stamp = file === ':memory:' ? null : walCommitStamp(path.resolve(file));
+  // Availability's generation reads are skipped while nothing commits (availability-generation.ts).
+  if (stamp) skipGenerationReadsWhileUnchanged(db, () => stamp.read());
   const checkpointer = options.backgroundCheckpoints && file !== ':memory:' ? startCheckpointer(file) : null;
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
-    changeStamp,
+    commitStamp: stamp ? () => stamp.read() : undefined,
     async close() {
       await checkpointer?.stop();
       await db.destroy();
+      stamp?.close();
     },
   };
 }
