@@ -49,31 +49,8 @@ export interface DatabaseHandle {
  * and then inserts is serialised against every other writer (also in other processes).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  /** Who waits for the one connection, first come first served (see acquireConnection). */
-  readonly #waiting: Array<() => void> = [];
-  #held = false;
-
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-
-  /**
-   * Kysely's own lock wakes every waiter at each release, and all but one go back to waiting: with
-   * 50 requests queued behind a booking's transaction, each of its statements woke 50 of them. This
-   * queue hands the connection to the next waiter alone, in arrival order; Kysely's lock underneath
-   * is then never contended.
-   */
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.#held) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#held = true;
-    return super.acquireConnection();
-  }
-
-  override async releaseConnection(): Promise<void> {
-    await super.releaseConnection();
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#held = false;
   }
 }
 

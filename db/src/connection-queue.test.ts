@@ -1,4 +1,5 @@
-// SQLite's one connection, shared by every request: each caller gets it in turn, none is lost.
+// SQLite's one connection, shared by every request: each caller gets it in turn, none is lost
+// (docs/decisions/16-compiled-queries-and-bounded-reads.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
 import { createTestDatabase, type TestDatabase } from './testing/index.ts';
