@@ -6,13 +6,14 @@
 // overrides, staff, settings; migration 054), never with a booking.
 import { sql } from 'kysely';
 import { arg, prepared } from './prepared.ts';
+import { perRound } from './round-batch.ts';
 import type { DbOrTx } from './schema.ts';
 
 const generationRow = prepared<[companyId: number], { g: number; s: number }>((db) =>
   db.selectFrom('availability_generations').select(['generation as g', 'settings_generation as s']).where('company_id', '=', arg(0)),
 );
 
-/** PostgreSQL: many companies' generations in one read (the batches below). */
+/** Many companies' generations in one read (shared per round on PostgreSQL). */
 const generationRows = prepared<[companyIds: number[]], { id: number; g: number; s: number }>((db) =>
   db
     .selectFrom('availability_generations')
@@ -47,54 +48,17 @@ export function skipGenerationReadsWhileUnchanged(db: object, stamp: () => strin
   remembered.set(db, { stamp, seen: null, known: new Map() });
 }
 
-interface Waiting {
-  resolve(generations: Generations | undefined): void;
-  reject(error: unknown): void;
-}
-
-/**
- * PostgreSQL: the generation reads asked for while the server handles one round of events go to
- * the database as one statement, sent once that round is over (`setImmediate`). Each read then
- * starts after every call it answers was made, so none misses a commit made before its call; a
- * commit landing later is one the caller may or may not see, as with a read of its own. Under load
- * a round holds many requests: one round trip serves them all, where each cost one (the answer
- * cache's only database work).
- */
-class GenerationBatches {
-  #pending: Map<number, Waiting[]> | null = null;
-
-  constructor(private readonly db: DbOrTx) {}
-
-  get(companyId: number): Promise<Generations | undefined> {
-    let pending = this.#pending;
-    if (!pending) {
-      pending = this.#pending = new Map();
-      setImmediate(() => void this.#read());
-    }
-    let waiting = pending.get(companyId);
-    if (!waiting) pending.set(companyId, (waiting = []));
-    const list = waiting;
-    return new Promise((resolve, reject) => list.push({ resolve, reject }));
-  }
-
-  async #read(): Promise<void> {
-    const pending = this.#pending!;
-    this.#pending = null;
-    try {
-      const rows = await generationRows(this.db, [[...pending.keys()]]);
-      const found = new Map(rows.map((r) => [Number(r.id), { availability: Number(r.g), settings: Number(r.s) }]));
-      for (const [id, waiting] of pending) for (const w of waiting) w.resolve(found.get(id));
-    } catch (error) {
-      for (const waiting of pending.values()) for (const w of waiting) w.reject(error);
-    }
-  }
-}
-const batches = new WeakMap<object, GenerationBatches>();
-
-/** Lets `availabilityGenerations(db, ...)` share reads (see GenerationBatches). Only for `db` itself: a transaction always reads alone. */
-export function batchGenerationReads(db: DbOrTx): void {
-  batches.set(db, new GenerationBatches(db));
-}
+/** On PostgreSQL the calls of one round of events share one read (round-batch.ts). */
+const sharedGenerations = perRound<number, Generations>(
+  async (db, companyIds) => {
+    const rows = await generationRows(db, [companyIds]);
+    return new Map(rows.map((r) => [Number(r.id), { availability: Number(r.g), settings: Number(r.s) }]));
+  },
+  async (db, companyId) => {
+    const row = (await generationRow(db, [companyId]))[0];
+    return row && { availability: Number(row.g), settings: Number(row.s) };
+  },
+);
 
 /**
  * The company's generations now; undefined when there is no such company. One primary-key read; on
@@ -102,8 +66,6 @@ export function batchGenerationReads(db: DbOrTx): void {
  * one read shared by the calls of the same round of events.
  */
 export async function availabilityGenerations(db: DbOrTx, companyId: number): Promise<Generations | undefined> {
-  const batch = batches.get(db);
-  if (batch) return batch.get(companyId);
   const memo = remembered.get(db);
   const stamp = memo ? memo.stamp() : null;
   if (memo && stamp !== null) {
@@ -112,8 +74,7 @@ export async function availabilityGenerations(db: DbOrTx, companyId: number): Pr
       memo.known.clear();
     } else if (memo.known.has(companyId)) return memo.known.get(companyId);
   }
-  const row = (await generationRow(db, [companyId]))[0];
-  const generations = row && { availability: Number(row.g), settings: Number(row.s) };
+  const generations = await sharedGenerations(db, companyId);
   if (memo && stamp !== null && memo.seen === stamp) memo.known.set(companyId, generations);
   return generations;
 }

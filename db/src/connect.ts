@@ -26,7 +26,8 @@ import { batchingClient } from './deferred-writes.ts';
 import { pgTimestamptzToIso } from './time.ts';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 import { walCommitStamp } from './commit-stamp.ts';
-import { batchGenerationReads, skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
+import { skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
+import { shareReadsPerRound } from './round-batch.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -165,7 +166,7 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
     const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types });
     pool.on('error', (err) => console.error('postgres pool error:', err.message));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, options.onRoundTrip) }) });
-    batchGenerationReads(db);
+    shareReadsPerRound(db);
     const u = new URL(url);
     return { db, dialect: 'postgres', describe: `postgres://${u.host}${u.pathname}`, close: () => db.destroy() };
   }

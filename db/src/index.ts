@@ -13,4 +13,5 @@ export {
 export { isoNow, toIso } from './time.ts';
 export { arg, prepared, preparedWrite } from './prepared.ts';
 export { deferredWrite } from './deferred-writes.ts';
+export { perRound } from './round-batch.ts';
 export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

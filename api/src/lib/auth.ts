@@ -2,8 +2,8 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Kysely } from 'kysely';
-import { arg, prepared, type Database, type Role, type UserRow } from '@bookwell/db';
+import { sql, type Kysely } from 'kysely';
+import { arg, perRound, prepared, type Database, type Role, type UserRow } from '@bookwell/db';
 import type { Actor } from './context.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -77,21 +77,29 @@ export async function verifyToken(key: Uint8Array, token: string, now = new Date
   }
 }
 
-const userOfToken = prepared<
-  [userId: number],
-  Pick<UserRow, 'id' | 'role' | 'company_id' | 'name' | 'email' | 'token_version' | 'archived_at' | 'password_hash'>
->((db) =>
+type TokenUser = Pick<UserRow, 'id' | 'role' | 'company_id' | 'name' | 'email' | 'token_version' | 'archived_at' | 'password_hash'>;
+const TOKEN_USER_COLUMNS = ['id', 'role', 'company_id', 'name', 'email', 'token_version', 'archived_at', 'password_hash'] as const;
+
+const userOfToken = prepared<[userId: number], TokenUser>((db) =>
+  db.selectFrom('users').select(TOKEN_USER_COLUMNS).where('id', '=', arg(0)),
+);
+const usersOfTokens = prepared<[userIds: number[]], TokenUser>((db) =>
   db
     .selectFrom('users')
-    .select(['id', 'role', 'company_id', 'name', 'email', 'token_version', 'archived_at', 'password_hash'])
-    .where('id', '=', arg(0)),
+    .select(TOKEN_USER_COLUMNS)
+    .where(sql<boolean>`id = any(${arg(0)})`),
+);
+/** Every authenticated request reads its caller: on PostgreSQL the requests of one round of events share the read. */
+const callerOf = perRound<number, TokenUser>(
+  async (db, ids) => new Map((await usersOfTokens(db, [ids])).map((u) => [Number(u.id), u])),
+  async (db, id) => (await userOfToken(db, [id]))[0],
 );
 
 /** Reads the caller: the token must verify and match the user's current token version; role comes from the database. */
 export async function actorFromToken(db: Kysely<Database>, key: Uint8Array, token: string, now: Date): Promise<Actor | null> {
   const claims = await verifyToken(key, token, now);
   if (!claims) return null;
-  const [user] = await userOfToken(db, [claims.user_id]);
+  const user = await callerOf(db, claims.user_id);
   // A changed role or password (token version) makes older tokens useless.
   if (!user || user.archived_at || !user.password_hash || user.token_version !== claims.tv || user.role !== claims.role) return null;
   return { id: user.id, role: user.role, company_id: user.company_id, name: user.name, email: user.email };
