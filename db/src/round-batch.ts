@@ -21,7 +21,8 @@ interface Waiting<V> {
  * call it answers was made, so no call misses a commit made before it; a call made after it was
  * sent waits for the next one. Each call cost a round trip of its own, about 170 µs of the server's
  * CPU on PostgreSQL; under load a round holds many requests. Where sharing is off (SQLite, and
- * every transaction) each call reads alone with `readOne`.
+ * every transaction) each call reads alone with `readOne`. A failed read fails its whole round, so
+ * keys must be valid before they get here (the API checks that ids fit their column: api/src/lib/validation.ts).
  */
 export function perRound<K, V>(
   readMany: (db: DbOrTx, keys: K[]) => Promise<Map<K, V>>,
