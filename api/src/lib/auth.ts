@@ -77,8 +77,8 @@ export async function verifyToken(key: Uint8Array, token: string, now = new Date
   }
 }
 
-type TokenUser = Pick<UserRow, 'id' | 'role' | 'company_id' | 'name' | 'email' | 'token_version' | 'archived_at' | 'password_hash'>;
 const TOKEN_USER_COLUMNS = ['id', 'role', 'company_id', 'name', 'email', 'token_version', 'archived_at', 'password_hash'] as const;
+type TokenUser = Pick<UserRow, (typeof TOKEN_USER_COLUMNS)[number]>;
 
 const userOfToken = prepared<[userId: number], TokenUser>((db) =>
   db.selectFrom('users').select(TOKEN_USER_COLUMNS).where('id', '=', arg(0)),
