@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { parseInstant } from './zoned-time.ts';
+import { canonicalInstantAt, parseInstant } from './zoned-time.ts';
 
 describe('parseInstant', () => {
   it('reads the database form and other ISO forms; zone-less strings are UTC', () => {
@@ -48,5 +48,34 @@ describe('parseInstant properties', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+// The packed availability reads (availability.repository.ts) read their timestamps in place with it.
+describe('canonicalInstantAt', () => {
+  it('reads the database form wherever it starts in a text, exactly as Date does', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        fc.string({ maxLength: 5 }),
+        fc.string({ maxLength: 5 }),
+        (d, before, after) => {
+          expect(canonicalInstantAt(`${before}${d.toISOString()}${after}`, before.length)).toBe(d.getTime());
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([
+    ['another layout', '2026-03-08T10:00:00Z1234', 0],
+    ['an offset', '2026-03-08T10:00:00.000+01:00', 0],
+    ['an impossible date', '2026-02-30T10:00:00.000Z', 0],
+    ['a letter for a digit', '2026-03-0xT10:00:00.000Z', 0],
+    ['a sign for a digit', '2026-03-08T1-:00:00.000Z', 0],
+    ['the end of the text', '2026-03-08T10:00:00.000Z', 1],
+    ['a start past the end', '2026-03-08T10:00:00.000Z', 30],
+  ])('is NaN for %s', (_what, text, at) => {
+    expect(canonicalInstantAt(text, at)).toBeNaN();
   });
 });

@@ -184,11 +184,42 @@ export function localDateOf(timezone: string, t: number): string {
 
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?$/;
 
-/** The layout the database writes (db/src/time.ts). */
-const CANONICAL_INSTANT_RE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** The length of the database's one form of an instant ('2026-03-08T10:00:00.000Z', db/src/time.ts). */
+export const CANONICAL_INSTANT_LENGTH = 24;
 
+/** The decimal digit at `i`, or NaN (which every later step carries through) for any other character. */
 function digit(s: string, i: number): number {
-  return s.charCodeAt(i) - 48;
+  const d = s.charCodeAt(i) - 48;
+  return d >= 0 && d <= 9 ? d : NaN;
+}
+
+/**
+ * Epoch ms of the instant in the database's one form (db/src/time.ts) that starts at `at` in `text`,
+ * or NaN when those 24 characters are anything else (another layout, an impossible date, the text's
+ * end). Read in place: the packed availability reads hold hundreds of them in one text, and a slice
+ * and a regular expression for each cost more than the reading (docs/decisions/27-scheduling-rules.md).
+ */
+export function canonicalInstantAt(text: string, at: number): number {
+  if (
+    text.charCodeAt(at + 4) !== 45 || // -
+    text.charCodeAt(at + 7) !== 45 ||
+    text.charCodeAt(at + 10) !== 84 || // T
+    text.charCodeAt(at + 13) !== 58 || // :
+    text.charCodeAt(at + 16) !== 58 ||
+    text.charCodeAt(at + 19) !== 46 || // .
+    text.charCodeAt(at + 23) !== 90 // Z
+  ) {
+    return NaN;
+  }
+  return utcMillis(
+    digit(text, at) * 1000 + digit(text, at + 1) * 100 + digit(text, at + 2) * 10 + digit(text, at + 3),
+    digit(text, at + 5) * 10 + digit(text, at + 6),
+    digit(text, at + 8) * 10 + digit(text, at + 9),
+    digit(text, at + 11) * 10 + digit(text, at + 12),
+    digit(text, at + 14) * 10 + digit(text, at + 15),
+    digit(text, at + 17) * 10 + digit(text, at + 18),
+    digit(text, at + 20) * 100 + digit(text, at + 21) * 10 + digit(text, at + 22),
+  );
 }
 
 /**
@@ -198,17 +229,8 @@ function digit(s: string, i: number): number {
  */
 export function parseInstant(value: string): number {
   if (typeof value === 'string') {
-    if (CANONICAL_INSTANT_RE.test(value)) {
-      const y = digit(value, 0) * 1000 + digit(value, 1) * 100 + digit(value, 2) * 10 + digit(value, 3);
-      const t = utcMillis(
-        y,
-        digit(value, 5) * 10 + digit(value, 6),
-        digit(value, 8) * 10 + digit(value, 9),
-        digit(value, 11) * 10 + digit(value, 12),
-        digit(value, 14) * 10 + digit(value, 15),
-        digit(value, 17) * 10 + digit(value, 18),
-        digit(value, 20) * 100 + digit(value, 21) * 10 + digit(value, 22),
-      );
+    if (value.length === CANONICAL_INSTANT_LENGTH) {
+      const t = canonicalInstantAt(value, 0);
       if (Number.isFinite(t)) return t;
     }
     const m = ISO_RE.exec(value);

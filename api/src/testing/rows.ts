@@ -2,7 +2,7 @@
 // an old import, many companies at once): every column filled, with the values a plain row has, so
 // a test names only what it is about.
 import type { Insertable } from 'kysely';
-import type { AppointmentTable, NewCompany } from '@bookwell/db';
+import type { AppointmentTable, NewCompany, UserTable } from '@bookwell/db';
 
 export function companyRow(o: Pick<NewCompany, 'name' | 'slug' | 'updated_at'> & Partial<NewCompany>): NewCompany {
   return {
@@ -37,6 +37,21 @@ export function appointmentRow(
     customer_phone: null,
     sms_consent: 0,
     created_by: null,
+    ...o,
+  };
+}
+
+/** A current person of a company (staff by default) with no password, as a seed or an import writes one. */
+export function userRow(
+  o: Pick<Insertable<UserTable>, 'company_id' | 'name' | 'email' | 'updated_at'> & Partial<Insertable<UserTable>>,
+): Insertable<UserTable> {
+  return {
+    phone: null,
+    role: 'employee',
+    password_hash: null,
+    token_version: 0,
+    archived_at: null,
+    created_at: o.updated_at,
     ...o,
   };
 }

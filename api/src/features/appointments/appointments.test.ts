@@ -6,6 +6,7 @@ import { startTestServer, uniqueEmail, type TestServer } from '../../testing/har
 import { addGlobalAdmin, addPerson, type TestPerson } from '../../testing/company-people.ts';
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 import { addService, bookableCompany, countRows, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
+import { userRow } from '../../testing/rows.ts';
 
 // Monday 23 November 2026, 08:00 in London (GMT): Tuesday's 09:30 is bookable.
 const NOW = new Date('2026-11-23T08:00:00.000Z');
@@ -89,18 +90,7 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       const iso = NOW.toISOString();
       const known = await t.db
         .insertInto('users')
-        .values({
-          company_id: a.companyId,
-          name: 'Real Name',
-          email,
-          phone: '111',
-          role: 'customer',
-          password_hash: null,
-          token_version: 0,
-          archived_at: null,
-          created_at: iso,
-          updated_at: iso,
-        })
+        .values(userRow({ company_id: a.companyId, name: 'Real Name', email, phone: '111', role: 'customer', updated_at: iso }))
         .returning('id')
         .executeTakeFirstOrThrow();
       const before = await countRows(t, 'users');

@@ -4,7 +4,7 @@ import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysel
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
-import { parseInstant } from '../../lib/zoned-time.ts';
+import { CANONICAL_INSTANT_LENGTH, canonicalInstantAt, parseInstant } from '../../lib/zoned-time.ts';
 
 export interface BookingCompany {
   id: number;
@@ -280,11 +280,17 @@ function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
 // Packed reads (SQLite). better-sqlite3 spends about 2 µs turning each result row into a JS object,
 // which for the hundreds of rows of a 30-day window is most of a request; the same rows folded into
 // one text value by group_concat cost a few µs in all, and are split here in one typed scan.
-// Fields are separated by the ASCII unit separator and rows by the record separator, which no
-// id or timestamp contains. On PostgreSQL the two largest reads are packed too (below), with the
-// timestamps written in the same ISO form; the company-stretch reads stay rows there (lateral, above).
+// Each row starts with its two timestamps in the database's one form (db/src/time.ts), 24 characters
+// each with nothing between them, read in place at fixed offsets; then its other fields, separated by
+// the ASCII unit separator, and rows by the record separator, which no id or timestamp contains. Every
+// `||` and `char()` is a string SQLite builds for each row: the separators are literals, and the
+// timestamps need none (a 512-row service read 95 -> 66 µs). A timestamp in any other form fails the
+// read rather than being misread. On PostgreSQL the two largest reads are packed the same way
+// (below); the company-stretch reads stay rows there (lateral, above).
 
 type Packed = { packed: string | null };
+const FIELD = '\x1f';
+const ROW = '\x1e';
 
 function isPostgres(db: DbOrTx): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -305,6 +311,20 @@ class PackedRows {
 
   get done(): boolean {
     return this.at >= this.text.length;
+  }
+
+  /** The text of the timestamp `instant` read last. */
+  instantText = '';
+
+  /** The row's next timestamp (see above) as epoch ms; its text is then `instantText`. */
+  instant(): number {
+    const at = this.at;
+    const ms = canonicalInstantAt(this.text, at);
+    this.at = at + CANONICAL_INSTANT_LENGTH;
+    this.instantText = this.text.slice(at, this.at);
+    if (!Number.isFinite(ms))
+      throw new Error(`Packed row holds a timestamp not in the database's form: ${JSON.stringify(this.instantText)}`);
+    return ms;
   }
 
   /** The row's next field (followed by the unit separator). */
@@ -336,14 +356,16 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
   const byId = new Map<number, BusyAppointment>();
   const rows = new PackedRows(packed);
   while (!rows.done) {
+    const startMs = rows.instant();
+    const start = rows.instantText;
+    const endMs = rows.instant();
+    const end = rows.instantText;
     const id = Number(rows.field());
-    const start = rows.field();
-    const end = rows.field();
     const employee = packedId(rows.field()) ?? owner;
     const service = packedId(rows.last());
     let a = byId.get(id);
     if (!a) {
-      a = busyAppointment(id, start, end, employee, []);
+      a = { id, start, end, startMs, endMs, employeeId: employee, serviceTypeIds: [] };
       byId.set(id, a);
       out.push(a);
     }
@@ -358,21 +380,24 @@ function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: nu
   if (!packed) return out;
   const rows = new PackedRows(packed);
   while (!rows.done) {
-    const id = Number(rows.field());
-    const start = rows.field();
-    const end = rows.last();
-    out.push(busyAppointment(id, start, end, null, serviceTypeIds));
+    const startMs = rows.instant();
+    const start = rows.instantText;
+    const endMs = rows.instant();
+    out.push({ id: Number(rows.last()), start, end: rows.instantText, startMs, endMs, employeeId: null, serviceTypeIds });
   }
   return out;
 }
 
+// The separators as SQL literals (the characters themselves between quotes).
+const F = sql.raw(`'${FIELD}'`);
+const R = sql.raw(`'${ROW}'`);
 const PACK_BUSY = sql<
   string | null
->`group_concat(a.id || char(31) || a.start_time || char(31) || a.end_time || char(31) || ifnull(a.employee_id, '') || char(31) || ifnull(ast.service_type_id, ''), char(30))`;
+>`group_concat(a.start_time || a.end_time || a.id || ${F} || ifnull(a.employee_id, '') || ${F} || ifnull(ast.service_type_id, ''), ${R})`;
 const PACK_OWN = sql<
   string | null
->`group_concat(a.id || char(31) || a.start_time || char(31) || a.end_time || char(31) || char(31) || ifnull(x.service_type_id, ''), char(30))`;
-const PACK_SERVICE = sql<string | null>`group_concat(s.appointment_id || char(31) || s.start_time || char(31) || s.end_time, char(30))`;
+>`group_concat(a.start_time || a.end_time || a.id || ${F} || ${F} || ifnull(x.service_type_id, ''), ${R})`;
+const PACK_SERVICE = sql<string | null>`group_concat(s.start_time || s.end_time || s.appointment_id, ${R})`;
 
 // The same packing on PostgreSQL for the two reads a 30-day answer spends its rows on (the service's
 // bookings, each candidate's own appointments): node-postgres builds each row from its wire form at
@@ -382,12 +407,8 @@ const PG_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const pgIso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', ${PG_ISO})`);
 const PACK_OWN_PG = sql<
   string | null
->`string_agg(a.id || chr(31) || ${pgIso('a.start_time')} || chr(31) || ${pgIso('a.end_time')} || chr(31) || chr(31) || coalesce(x.service_type_id::text, ''), chr(30))`;
-const PACK_SERVICE_PG = sql<
-  string | null
->`string_agg(s.appointment_id || chr(31) || ${pgIso('s.start_time')} || chr(31) || ${pgIso('s.end_time')}, chr(30))`;
-const FIELD = '\x1f';
-const ROW = '\x1e';
+>`string_agg(${pgIso('a.start_time')} || ${pgIso('a.end_time')} || a.id || chr(31) || chr(31) || coalesce(x.service_type_id::text, ''), chr(30))`;
+const PACK_SERVICE_PG = sql<string | null>`string_agg(${pgIso('s.start_time')} || ${pgIso('s.end_time')} || s.appointment_id, chr(30))`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, PgBusyRow>((db) =>

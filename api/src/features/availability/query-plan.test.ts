@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { appointmentRow, companyRow } from '../../testing/rows.ts';
+import { appointmentRow, companyRow, userRow } from '../../testing/rows.ts';
 import {
   busyAppointmentsQuery,
   busyAppointmentsQueryPg,
@@ -58,18 +58,7 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       for (let e = 0; e < 5; e++) {
         const user = await t.db
           .insertInto('users')
-          .values({
-            company_id: company.id,
-            name: `E${e}`,
-            email: `e${e}.c${c}@plan.test`,
-            phone: null,
-            role: 'employee',
-            password_hash: null,
-            token_version: 0,
-            archived_at: null,
-            created_at: iso,
-            updated_at: iso,
-          })
+          .values(userRow({ company_id: company.id, name: `E${e}`, email: `e${e}.c${c}@plan.test`, updated_at: iso }))
           .returning('id')
           .executeTakeFirstOrThrow();
         employeeIds.push(user.id);
