@@ -6,6 +6,7 @@ import {
   bookableSlots,
   bookingConflict,
   chooseEmployee,
+  firstBookableStart,
   slotsForAnyEmployee,
   windowDates,
   type BusyAppointment,
@@ -283,6 +284,16 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
     fc.assert(
       fc.property(queryArb(zone), (q) => {
         expect(bookableSlots(q)).toEqual(referenceSlots(q));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("the date picker's first start is the reference's first slot, or null when it has none", () => {
+    fc.assert(
+      fc.property(queryArb(zone), (q) => {
+        const first = referenceSlots(q)[0];
+        expect(firstBookableStart(q)).toBe(first ? Date.parse(first.start) : null);
       }),
       { numRuns: RUNS },
     );

@@ -14,12 +14,14 @@ import { formatInstant, isoWeekday, localDay, MINUTE, parseInstant } from '../..
 import { isCompanyInsider, notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import {
   bookableSlots,
+  firstBookableStart,
   slotsForAnyEmployee,
   startMsOf,
   windowDates,
   type BusyAppointment,
   type Candidate,
   type Slot,
+  type SlotQuery,
 } from './availability.ts';
 import {
   employeeAppointments,
@@ -100,7 +102,26 @@ function slotsOf(
   candidates?: Candidate[] | null,
   anyWillDo = false,
 ) {
-  const q = {
+  const q = slotQuery(t, date, hours, appointments, now, durationMinutes, limit);
+  // Without a chosen employee the server will pick a qualified one: a time is offered if someone can take it.
+  return candidates ? slotsForAnyEmployee(q, candidates, anyWillDo) : bookableSlots(q);
+}
+
+/** The first start slotsOf would offer (epoch ms), or null: whether the date has anything left. */
+function firstStartOf(t: Target, date: string, hours: DaySchedule, appointments: BusyAppointment[], now: Date, durationMinutes?: number) {
+  return firstBookableStart(slotQuery(t, date, hours, appointments, now, durationMinutes, 1));
+}
+
+function slotQuery(
+  t: Target,
+  date: string,
+  hours: DaySchedule,
+  appointments: BusyAppointment[],
+  now: Date,
+  durationMinutes: number | undefined,
+  limit: number | undefined,
+): SlotQuery {
+  return {
     timezone: t.company.timezone,
     date,
     now,
@@ -118,8 +139,6 @@ function slotsOf(
     appointments,
     limit,
   };
-  // Without a chosen employee the server will pick a qualified one: a time is offered if someone can take it.
-  return candidates ? slotsForAnyEmployee(q, candidates, anyWillDo) : bookableSlots(q);
 }
 
 /** The qualified staff and their hours on `date`, when no employee was chosen. */
@@ -295,11 +314,11 @@ async function datesWithSlot(
   const serviceAlone = (dates: string[]) => {
     const byDay = dayShares(tz, service, lookbackMs, lookaheadMs);
     return dates.filter(
-      (date) => slotsOf(anyone, date, schedules.forDate(date, weekdays.get(date)!, null), byDay(date), at, durationMinutes, 1).length > 0,
+      (date) => firstStartOf(anyone, date, schedules.forDate(date, weekdays.get(date)!, null), byDay(date), at, durationMinutes) !== null,
     );
   };
   let undecided = open;
-  const found = new Map<string, string>();
+  const found = new Map<string, number>();
   const candidates = t.employeeId === null ? t.qualified : [t.employeeId];
   for (let k = 0; k < candidates.length && undecided.length > 0; k++) {
     const id = candidates[k];
@@ -314,13 +333,13 @@ async function datesWithSlot(
     const share = dayShares(tz, mergeOwn(own, service), lookbackMs, lookaheadMs);
     const one: Target = { ...t, employeeId: id };
     for (const date of mine) {
-      const slots = slotsOf(one, date, schedules.forDate(date, weekdays.get(date)!, id), share(date), at, durationMinutes, 1);
-      if (slots.length) found.set(date, slots[0].start);
+      const first = firstStartOf(one, date, schedules.forDate(date, weekdays.get(date)!, id), share(date), at, durationMinutes);
+      if (first !== null) found.set(date, first);
     }
     undecided = undecided.filter((date) => !found.has(date));
   }
   const dates = open.filter((date) => found.has(date));
-  return { dates, firstOffered: dates.length ? found.get(dates[0]) : undefined };
+  return { dates, firstOffered: dates.length ? formatInstant(found.get(dates[0])!) : undefined };
 }
 
 /**

@@ -193,6 +193,15 @@ export function bookableSlots(q: SlotQuery): Slot[] {
   return slotsForPeople(q, [{ id: q.employeeId ?? null, hours: q.employeeHours }]);
 }
 
+/**
+ * The first start bookableSlots would offer (epoch ms), or null: the date picker's "is anything
+ * left on this day?", without making the slot's texts.
+ */
+export function firstBookableStart(q: SlotQuery): number | null {
+  const found = startsForPeople({ ...q, limit: 1 }, [{ id: q.employeeId ?? null, hours: q.employeeHours }]);
+  return found === null || found.starts.length === 0 ? null : found.starts[0];
+}
+
 /** Whose bookings and hours a slot must fit: one employee (or nobody: id null), or the candidates of "any employee". */
 interface Person {
   id: number | null;
@@ -200,12 +209,45 @@ interface Person {
   hours: Hours | undefined;
 }
 
-/**
- * The start times at least one of `people` could take, in wall-clock order, in one pass: the
- * day's grid, the notice and the service's capacity are worked out once, and each start asks the
- * people in turn until one is free (within their hours, clear of their own holds).
- */
+/** The start times at least one of `people` could take, in wall-clock order (see startsForPeople). */
 function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
+  const found = startsForPeople(q, people);
+  if (found === null) return [];
+  const { minutes, starts, durationMs } = found;
+  const slots: Slot[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const minute = minutes[i];
+    const h = Math.floor(minute / 60);
+    const mm = pad2(minute % 60);
+    slots.push({
+      value: `${pad2(h)}:${mm}`,
+      label: `${h % 12 === 0 ? 12 : h % 12}:${mm} ${h < 12 ? 'AM' : 'PM'}`,
+      start: formatInstant(starts[i]),
+      end: formatInstant(starts[i] + durationMs),
+    });
+  }
+  return slots;
+}
+
+// The booking window's first and last local dates, for the last clock and zone asked: a 30-day
+// answer asks for every date with the same ones, and each is a zone lookup and date arithmetic.
+let windowMemo = { timezone: '', now: NaN, days: -1, today: '', last: '' };
+
+function bookingWindow(timezone: string, now: number, days: number): { today: string; last: string } {
+  const m = windowMemo;
+  if (m.now === now && m.days === days && m.timezone === timezone) return m;
+  const today = localDateOf(timezone, now);
+  windowMemo = { timezone, now, days, today, last: days === 0 ? '' : addDays(today, days - 1) };
+  return windowMemo;
+}
+
+/**
+ * The start times at least one of `people` could take (wall-clock minutes and epoch ms, in order),
+ * in one pass: the day's grid, the notice and the service's capacity are worked out once, and each
+ * start asks the people in turn until one is free (within their hours, clear of their own holds).
+ * null when the date offers nothing before any start is tried.
+ */
+function startsForPeople(q: SlotQuery, people: readonly Person[]): { minutes: number[]; starts: number[]; durationMs: number } | null {
   const increment = positiveInteger(q.incrementMinutes, 'incrementMinutes');
   const duration = q.durationMinutes;
   if (!Number.isFinite(duration) || duration <= 0) {
@@ -222,9 +264,9 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
   const after = minutesOf(q.bufferAfterMinutes, 'bufferAfterMinutes') * MINUTE;
   const notice = minutesOf(q.minNoticeMinutes, 'minNoticeMinutes') * MINUTE;
 
-  const today = localDateOf(q.timezone, now);
-  if (q.date < today || windowDays === 0 || q.date > addDays(today, windowDays - 1)) return [];
-  if (companyList.length === 0 || q.capacity < 1) return [];
+  const window = bookingWindow(q.timezone, now, windowDays);
+  if (q.date < window.today || windowDays === 0 || q.date > window.last) return null;
+  if (companyList.length === 0 || q.capacity < 1) return null;
   const reach = (minute: number) => instantReaching(day, day.wallMidnight + minute * MINUTE);
   // People who do not work that day can take nothing.
   const working = people
@@ -238,7 +280,7 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
       busySet: null as IntervalSet | null,
       groupSet: null as IntervalSet | null,
     }));
-  if (working.length === 0) return [];
+  if (working.length === 0) return null;
   type Working = (typeof working)[number];
   const fitsHours = (p: Working, minute: number, start: number, end: number) =>
     p.personal.some((h) => minute >= h.open && start >= h.opensAt && end <= h.closesAt);
@@ -268,7 +310,7 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
     return null;
   };
   const first = nextCandidate(0, -1);
-  if (first === null) return [];
+  if (first === null) return null;
 
   // Rows the caller over-fetched (the query reaches back by the longest duration) are dropped before
   // sorting: nothing held until before the first candidate's hold or from after the day's last possible hold matters.
@@ -312,10 +354,11 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
     !(p.groupSet!.overlaps(heldStart, heldEnd) && p.groups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start));
 
   const limit = q.limit ?? Infinity;
-  const slots: Slot[] = [];
+  const minutes: number[] = [];
+  const starts: number[] = [];
   for (
     let c: { g: number; minute: number; start: number } | null = first;
-    c !== null && slots.length < limit;
+    c !== null && starts.length < limit;
     c = nextCandidate(c.g, c.minute + increment)
   ) {
     const start = c.start;
@@ -326,16 +369,10 @@ function slotsForPeople(q: SlotQuery, people: readonly Person[]): Slot[] {
     if (full.overlaps(heldStart, heldEnd)) continue;
     const minute = c.minute;
     if (!working.some((p) => free(p, minute, start, end, heldStart, heldEnd))) continue;
-    const h = Math.floor(minute / 60);
-    const mm = pad2(minute % 60);
-    slots.push({
-      value: `${pad2(h)}:${mm}`,
-      label: `${h % 12 === 0 ? 12 : h % 12}:${mm} ${h < 12 ? 'AM' : 'PM'}`,
-      start: formatInstant(start),
-      end: formatInstant(end),
-    });
+    minutes.push(minute);
+    starts.push(start);
   }
-  return slots;
+  return { minutes, starts, durationMs };
 }
 
 /** For staff writes (allowed outside opening hours): why [start,end) cannot be booked for these services/employee, or null if it can. */

@@ -13,21 +13,36 @@ function upperBound(xs: Float64Array, x: number, strict: boolean): number {
   return lo;
 }
 
+const NONE = new Float64Array(0);
+
+function ascending(intervals: readonly { start: number }[]): boolean {
+  for (let i = 1; i < intervals.length; i++) if (intervals[i].start < intervals[i - 1].start) return false;
+  return true;
+}
+
+/** `list` itself when already ascending (never changed here), otherwise a sorted copy. */
+function sortedNumbers(list: number[]): ArrayLike<number> {
+  for (let i = 1; i < list.length; i++) if (list[i] < list[i - 1]) return Float64Array.from(list).sort();
+  return list;
+}
+
 /** Arbitrary (possibly overlapping) half-open intervals, answering "does any overlap [s, e)?". */
 export class IntervalSet {
   private readonly starts: Float64Array;
   private readonly maxEnds: Float64Array; // max end among intervals[0..i] in start order
 
   constructor(intervals: { start: number; end: number }[]) {
-    intervals.sort((x, y) => x.start - y.start);
-    this.starts = new Float64Array(intervals.length);
-    this.maxEnds = new Float64Array(intervals.length);
+    // Usually in start order already (bookings are read in it): a 30-day answer builds several sets a day.
+    if (!ascending(intervals)) intervals.sort((x, y) => x.start - y.start);
+    const n = intervals.length;
+    this.starts = n === 0 ? NONE : new Float64Array(n);
+    this.maxEnds = n === 0 ? NONE : new Float64Array(n);
     let maxEnd = -Infinity;
-    intervals.forEach((iv, i) => {
-      this.starts[i] = iv.start;
-      maxEnd = Math.max(maxEnd, iv.end);
+    for (let i = 0; i < n; i++) {
+      this.starts[i] = intervals[i].start;
+      maxEnd = Math.max(maxEnd, intervals[i].end);
       this.maxEnds[i] = maxEnd;
-    });
+    }
   }
 
   /** Some interval starting before e ends after s. */
@@ -56,8 +71,8 @@ export class IntervalSet {
 export function fullPeriods(startList: number[], endList: number[], capacity: number): { start: number; end: number }[] {
   // Fewer intervals than the capacity can never fill it (a group class with room to spare all day).
   if (startList.length < capacity) return [];
-  const starts = Float64Array.from(startList).sort();
-  const ends = Float64Array.from(endList).sort();
+  const starts = sortedNumbers(startList);
+  const ends = sortedNumbers(endList);
   const periods: { start: number; end: number }[] = [];
   let count = 0;
   let i = 0;
