@@ -193,6 +193,11 @@ function digit(s: string, i: number): number {
   return d >= 0 && d <= 9 ? d : NaN;
 }
 
+// The date canonicalInstantAt read last and its midnight: a packed read's timestamps come in start
+// order, so most share their date with the one before (a pure function of the date, cached once).
+let lastDateKey = NaN;
+let lastDateMidnight = NaN;
+
 /**
  * Epoch ms of the instant in the database's one form (db/src/time.ts) that starts at `at` in `text`,
  * or NaN when those 24 characters are anything else (another layout, an impossible date, the text's
@@ -211,15 +216,22 @@ export function canonicalInstantAt(text: string, at: number): number {
   ) {
     return NaN;
   }
-  return utcMillis(
-    digit(text, at) * 1000 + digit(text, at + 1) * 100 + digit(text, at + 2) * 10 + digit(text, at + 3),
-    digit(text, at + 5) * 10 + digit(text, at + 6),
-    digit(text, at + 8) * 10 + digit(text, at + 9),
-    digit(text, at + 11) * 10 + digit(text, at + 12),
-    digit(text, at + 14) * 10 + digit(text, at + 15),
-    digit(text, at + 17) * 10 + digit(text, at + 18),
-    digit(text, at + 20) * 100 + digit(text, at + 21) * 10 + digit(text, at + 22),
-  );
+  const y = digit(text, at) * 1000 + digit(text, at + 1) * 100 + digit(text, at + 2) * 10 + digit(text, at + 3);
+  const mo = digit(text, at + 5) * 10 + digit(text, at + 6);
+  const d = digit(text, at + 8) * 10 + digit(text, at + 9);
+  const dateKey = (y * 100 + mo) * 100 + d; // NaN (never equal) when a digit is not one
+  if (dateKey !== lastDateKey) {
+    const midnight = utcMillis(y, mo, d, 0, 0, 0, 0);
+    if (!Number.isFinite(midnight)) return NaN;
+    lastDateKey = dateKey;
+    lastDateMidnight = midnight;
+  }
+  const h = digit(text, at + 11) * 10 + digit(text, at + 12);
+  const mi = digit(text, at + 14) * 10 + digit(text, at + 15);
+  const sec = digit(text, at + 17) * 10 + digit(text, at + 18);
+  const ms = digit(text, at + 20) * 100 + digit(text, at + 21) * 10 + digit(text, at + 22);
+  if (!(h <= 23 && mi <= 59 && sec <= 59)) return NaN; // also false for NaN; digits are never negative
+  return lastDateMidnight + h * HOUR + mi * MINUTE + sec * 1000 + ms;
 }
 
 /**

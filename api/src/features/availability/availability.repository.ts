@@ -365,7 +365,7 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
     const service = packedId(rows.last());
     let a = byId.get(id);
     if (!a) {
-      a = { id, start, end, startMs, endMs, employeeId: employee, serviceTypeIds: [] };
+      a = { id, start, end, startMs, endMs, employeeId: employee, serviceTypeIds: [], bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };
       byId.set(id, a);
       out.push(a);
     }
@@ -383,7 +383,19 @@ function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: nu
     const startMs = rows.instant();
     const start = rows.instantText;
     const endMs = rows.instant();
-    out.push({ id: Number(rows.last()), start, end: rows.instantText, startMs, endMs, employeeId: null, serviceTypeIds });
+    // Every field withBuffers sets is made here: an object given a property later grows a second store.
+    const id = Number(rows.last());
+    out.push({
+      id,
+      start,
+      end: rows.instantText,
+      startMs,
+      endMs,
+      employeeId: null,
+      serviceTypeIds,
+      bufferBeforeMinutes: 0,
+      bufferAfterMinutes: 0,
+    });
   }
   return out;
 }

@@ -198,7 +198,7 @@ export function bookableSlots(q: SlotQuery): Slot[] {
  * left on this day?", without making the slot's texts.
  */
 export function firstBookableStart(q: SlotQuery): number | null {
-  const found = startsForPeople({ ...q, limit: 1 }, [{ id: q.employeeId ?? null, hours: q.employeeHours }]);
+  const found = startsForPeople(q, [{ id: q.employeeId ?? null, hours: q.employeeHours }], 1);
   return found === null || found.starts.length === 0 ? null : found.starts[0];
 }
 
@@ -247,7 +247,11 @@ function bookingWindow(timezone: string, now: number, days: number): { today: st
  * start asks the people in turn until one is free (within their hours, clear of their own holds).
  * null when the date offers nothing before any start is tried.
  */
-function startsForPeople(q: SlotQuery, people: readonly Person[]): { minutes: number[]; starts: number[]; durationMs: number } | null {
+function startsForPeople(
+  q: SlotQuery,
+  people: readonly Person[],
+  limit = q.limit ?? Infinity,
+): { minutes: number[]; starts: number[]; durationMs: number } | null {
   const increment = positiveInteger(q.incrementMinutes, 'incrementMinutes');
   const duration = q.durationMinutes;
   if (!Number.isFinite(duration) || duration <= 0) {
@@ -353,7 +357,6 @@ function startsForPeople(q: SlotQuery, people: readonly Person[]): { minutes: nu
     !p.busySet!.overlaps(heldStart, heldEnd) &&
     !(p.groupSet!.overlaps(heldStart, heldEnd) && p.groups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start));
 
-  const limit = q.limit ?? Infinity;
   const minutes: number[] = [];
   const starts: number[] = [];
   for (

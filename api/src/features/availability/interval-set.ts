@@ -2,7 +2,7 @@
 // candidate start, which is what keeps a busy day's slots cheap.
 
 /** Index of the first element of sorted `xs` that is > x (strict) or >= x. */
-function upperBound(xs: Float64Array, x: number, strict: boolean): number {
+function upperBound(xs: readonly number[], x: number, strict: boolean): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
@@ -13,35 +13,32 @@ function upperBound(xs: Float64Array, x: number, strict: boolean): number {
   return lo;
 }
 
-const NONE = new Float64Array(0);
-
 function ascending(intervals: readonly { start: number }[]): boolean {
   for (let i = 1; i < intervals.length; i++) if (intervals[i].start < intervals[i - 1].start) return false;
   return true;
 }
 
 /** `list` itself when already ascending (never changed here), otherwise a sorted copy. */
-function sortedNumbers(list: number[]): ArrayLike<number> {
-  for (let i = 1; i < list.length; i++) if (list[i] < list[i - 1]) return Float64Array.from(list).sort();
+function sortedNumbers(list: number[]): readonly number[] {
+  for (let i = 1; i < list.length; i++) if (list[i] < list[i - 1]) return list.slice().sort((x, y) => x - y);
   return list;
 }
 
 /** Arbitrary (possibly overlapping) half-open intervals, answering "does any overlap [s, e)?". */
 export class IntervalSet {
-  private readonly starts: Float64Array;
-  private readonly maxEnds: Float64Array; // max end among intervals[0..i] in start order
+  // Plain arrays of numbers (V8 keeps them unboxed): a typed array is three heap objects, and a
+  // 30-day answer builds three sets for each date it asks, most of them empty or of a few intervals.
+  private readonly starts: number[] = [];
+  private readonly maxEnds: number[] = []; // max end among intervals[0..i] in start order
 
   constructor(intervals: { start: number; end: number }[]) {
-    // Usually in start order already (bookings are read in it): a 30-day answer builds several sets a day.
+    // Usually in start order already (bookings are read in it).
     if (!ascending(intervals)) intervals.sort((x, y) => x.start - y.start);
-    const n = intervals.length;
-    this.starts = n === 0 ? NONE : new Float64Array(n);
-    this.maxEnds = n === 0 ? NONE : new Float64Array(n);
     let maxEnd = -Infinity;
-    for (let i = 0; i < n; i++) {
-      this.starts[i] = intervals[i].start;
-      maxEnd = Math.max(maxEnd, intervals[i].end);
-      this.maxEnds[i] = maxEnd;
+    for (const iv of intervals) {
+      this.starts.push(iv.start);
+      maxEnd = Math.max(maxEnd, iv.end);
+      this.maxEnds.push(maxEnd);
     }
   }
 
