@@ -35,5 +35,7 @@ EXPOSE 3000
 USER node
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# glibc's malloc arenas: see SERVER_ENV in api/src/build/server-bundle.ts.
+ENV MALLOC_ARENA_MAX=2
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--max-old-space-size=192", "api/dist/server.mjs"]

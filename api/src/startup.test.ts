@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from './testing/harness.ts';
 import { spawnServer, type ServerProcess } from './testing/process.ts';
-import { SERVER_NODE_FLAGS, buildServer } from './build/server-bundle.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS, buildServer } from './build/server-bundle.ts';
 import { APP_VERSION } from './version.ts';
 
 describe('start-up on a new SQLite file', () => {
@@ -35,12 +35,14 @@ describe('the built server that npm start and the Docker image run', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is started with the same node flags by npm start, the Docker image and the tests', () => {
+  it('is started with the same node flags and environment by npm start, the Docker image and the tests', () => {
     const root = path.resolve(import.meta.dirname, '..', '..');
     const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(start).toContain(`node ${SERVER_NODE_FLAGS.join(' ')} api/dist/server.mjs`);
+    const env = Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`);
+    expect(start).toContain(`${env.join(' ')} node ${SERVER_NODE_FLAGS.join(' ')} api/dist/server.mjs`);
     const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
     expect(dockerfile).toContain(`CMD ${JSON.stringify(['node', ...SERVER_NODE_FLAGS, 'api/dist/server.mjs'])}`.replace(/","/g, '", "'));
+    for (const line of env) expect(dockerfile).toContain(`ENV ${line}\n`);
   });
 
   it('starts from api/dist/server.mjs alone and serves the API, its documentation and its version', async () => {

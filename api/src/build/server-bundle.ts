@@ -22,6 +22,16 @@ export const SERVER_BUNDLE = path.join(root, 'api', 'dist', 'server.mjs');
  */
 export const SERVER_NODE_FLAGS = ['--enable-source-maps', '--max-semi-space-size=8', '--max-old-space-size=192'];
 
+/**
+ * The environment the bundle is started with besides the deployment's own (`npm start` and the
+ * Dockerfile set the same): glibc's malloc keeps up to eight arenas per core, one for each thread
+ * that finds the others busy (the event loop, the checkpoint worker, libuv's pool, V8's helpers), and
+ * returns little of them. Two arenas kept the SQLite mixed load's peak at 241-245 MB against 253-257
+ * (three runs each; bookings over 20 companies about 4% fewer: docs/decisions/33-scale-out.md,
+ * "Memory"). glibc reads it when the process starts, so it cannot be set from JavaScript.
+ */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' } as const;
+
 export async function buildServer(outfile: string = SERVER_BUNDLE): Promise<string> {
   await build({
     entryPoints: [path.join(root, 'api', 'src', 'server.ts')],

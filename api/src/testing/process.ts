@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../build/server-bundle.ts';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../build/server-bundle.ts';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../server.ts', import.meta.url));
 
@@ -44,6 +44,7 @@ export async function spawnServer(
       PWA_DIST: '/nonexistent',
       LOG_LEVEL: 'warn',
       SHUTDOWN_DELAY_MS: '0',
+      ...(bundle ? SERVER_ENV : {}),
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
