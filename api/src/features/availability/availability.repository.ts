@@ -189,9 +189,20 @@ export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'servi
     .where('a.status', '=', 'booked');
 }
 
-/** An appointment as read, its times parsed once. */
-function busyAppointment(id: number, start: string, end: string, employeeId: number | null, serviceTypeIds: number[]): BusyAppointment {
-  return { id, start, end, startMs: parseInstant(start), endMs: parseInstant(end), employeeId, serviceTypeIds };
+/**
+ * An appointment as read, its times parsed once, with every field withBuffers sets already made (an
+ * object given a property later grows a second store).
+ */
+function busyAppointment(
+  id: number,
+  start: string,
+  end: string,
+  employeeId: number | null,
+  serviceTypeIds: number[],
+  startMs = parseInstant(start),
+  endMs = parseInstant(end),
+): BusyAppointment {
+  return { id, start, end, startMs, endMs, employeeId, serviceTypeIds, bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };
 }
 
 /**
@@ -365,7 +376,7 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
     const service = packedId(rows.last());
     let a = byId.get(id);
     if (!a) {
-      a = { id, start, end, startMs, endMs, employeeId: employee, serviceTypeIds: [], bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };
+      a = busyAppointment(id, start, end, employee, [], startMs, endMs);
       byId.set(id, a);
       out.push(a);
     }
@@ -383,19 +394,8 @@ function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: nu
     const startMs = rows.instant();
     const start = rows.instantText;
     const endMs = rows.instant();
-    // Every field withBuffers sets is made here: an object given a property later grows a second store.
-    const id = Number(rows.last());
-    out.push({
-      id,
-      start,
-      end: rows.instantText,
-      startMs,
-      endMs,
-      employeeId: null,
-      serviceTypeIds,
-      bufferBeforeMinutes: 0,
-      bufferAfterMinutes: 0,
-    });
+    const end = rows.instantText;
+    out.push(busyAppointment(Number(rows.last()), start, end, null, serviceTypeIds, startMs, endMs));
   }
   return out;
 }

@@ -109,7 +109,7 @@ function slotsOf(
 
 /** The first start slotsOf would offer (epoch ms), or null: whether the date has anything left. */
 function firstStartOf(t: Target, date: string, hours: DaySchedule, appointments: BusyAppointment[], now: Date, durationMinutes?: number) {
-  return firstBookableStart(slotQuery(t, date, hours, appointments, now, durationMinutes, 1));
+  return firstBookableStart(slotQuery(t, date, hours, appointments, now, durationMinutes, undefined));
 }
 
 function slotQuery(

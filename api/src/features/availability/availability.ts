@@ -190,7 +190,7 @@ export function windowDates(timezone: string, now: Date, windowDays: number = DE
 
 /** The start times a customer may book for one service on one local date, in wall-clock order. */
 export function bookableSlots(q: SlotQuery): Slot[] {
-  return slotsForPeople(q, [{ id: q.employeeId ?? null, hours: q.employeeHours }]);
+  return slotsForPeople(q, chosen(q));
 }
 
 /**
@@ -198,7 +198,7 @@ export function bookableSlots(q: SlotQuery): Slot[] {
  * left on this day?", without making the slot's texts.
  */
 export function firstBookableStart(q: SlotQuery): number | null {
-  const found = startsForPeople(q, [{ id: q.employeeId ?? null, hours: q.employeeHours }], 1);
+  const found = startsForPeople(q, chosen(q), 1);
   return found === null || found.starts.length === 0 ? null : found.starts[0];
 }
 
@@ -207,6 +207,11 @@ interface Person {
   id: number | null;
   /** undefined: the company's hours. */
   hours: Hours | undefined;
+}
+
+/** The query's one person: its employee (or nobody) with their hours. */
+function chosen(q: SlotQuery): Person[] {
+  return [{ id: q.employeeId ?? null, hours: q.employeeHours }];
 }
 
 /** The start times at least one of `people` could take, in wall-clock order (see startsForPeople). */
