@@ -380,15 +380,31 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
     const id = Number(rows.field());
     const employee = packedId(rows.field()) ?? owner;
     const service = packedId(rows.last());
-    let a = byId.get(id);
-    if (!a) {
-      a = new ReadAppointment(id, startMs, endMs, employee, []);
-      byId.set(id, a);
-      out.push(a);
-    }
-    if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
+    gather(byId, out, id, startMs, endMs, employee, service);
   }
   return out;
+}
+
+/**
+ * One row of a read that repeats an appointment once per service: the appointment `id` (made on its
+ * first row, in read order) given the row's service, if any and not already listed.
+ */
+function gather(
+  byId: Map<number, BusyAppointment>,
+  out: BusyAppointment[],
+  id: number,
+  startMs: number,
+  endMs: number,
+  employee: number | null,
+  service: number | null,
+): void {
+  let a = byId.get(id);
+  if (!a) {
+    a = new ReadAppointment(id, startMs, endMs, employee, []);
+    byId.set(id, a);
+    out.push(a);
+  }
+  if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
 }
 
 /** Packed 'start end id' rows of one service's bookings into appointments (employee unknown), sharing `serviceTypeIds`. */
@@ -413,19 +429,18 @@ const SERVICE_ROW_BYTES = 20;
 function ownAppointmentsOfBytes(packed: Buffer | null | undefined, owner: number): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
-  let last: BusyAppointment | undefined;
   const byId = new Map<number, BusyAppointment>();
   for (let at = 0; at + OWN_ROW_BYTES <= packed.length; at += OWN_ROW_BYTES) {
-    const id = packed.readInt32BE(at + 16);
     const service = packed.readInt32BE(at + 20);
-    let a = last?.id === id ? last : byId.get(id);
-    if (!a) {
-      a = new ReadAppointment(id, packed.readDoubleBE(at), packed.readDoubleBE(at + 8), owner, []);
-      byId.set(id, a);
-      out.push(a);
-    }
-    last = a;
-    if (service !== 0 && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
+    gather(
+      byId,
+      out,
+      packed.readInt32BE(at + 16),
+      packed.readDoubleBE(at),
+      packed.readDoubleBE(at + 8),
+      owner,
+      service === 0 ? null : service,
+    );
   }
   return out;
 }
