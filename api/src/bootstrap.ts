@@ -41,7 +41,7 @@ export async function ensureGlobalAdmin(database: DatabaseHandle, email: string,
 
 export async function buildDeps(config: Config, opts: { now?: () => Date; log?: Logger; database?: DatabaseHandle } = {}) {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
-  const database = opts.database ?? connect(config.DATABASE_URL, { backgroundCheckpoints: true });
+  const database = opts.database ?? connect(config.DATABASE_URL, { backgroundCheckpoints: true, groupCommit: config.SQLITE_GROUP_COMMIT });
   await migrateToLatest(database);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureGlobalAdmin(database, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
   const jwtKey = await loadJwtKey(database.db, config.JWT_SECRET);
@@ -71,6 +71,11 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     lifecycle: createLifecycle(),
     availabilityLimiter: new MemoryRateLimiter(config.RATE_LIMIT_AVAILABILITY, 60_000),
   };
+  // A failed SQLite group commit (db/src/group-commit.ts): answers computed from its writes were never true.
+  database.onLostCommit?.(() => {
+    deps.availabilityCache?.clear();
+    deps.settingsMemo?.clear();
+  });
   return { deps, dispatcher };
 }
 

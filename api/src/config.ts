@@ -51,6 +51,11 @@ const schema = z
     AVAILABILITY_CACHE: bool.default(true),
     /** Keep each company's set-up (hours, services, overrides) per settings generation; off reads it on every availability request (docs/decisions/28). */
     SETTINGS_MEMO: bool.default(true),
+    // db/src/group-commit.ts: 'on' groups while the server is busy, 'always' every turn (the test suites), 'off' never.
+    SQLITE_GROUP_COMMIT: z
+      .enum(['on', 'off', 'always'])
+      .default('on')
+      .transform((v) => (v === 'on' ? ('when-busy' as const) : v)),
     /** Bearer token of GET /api/metrics; unset, the endpoint answers 404 (docs/decisions/32-privacy-and-operations.md). */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** On SIGTERM, /api/ready answers 503 this long before the server stops accepting, so load balancers move away first. */

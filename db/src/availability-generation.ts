@@ -48,6 +48,14 @@ export function skipGenerationReadsWhileUnchanged(db: object, stamp: () => strin
   remembered.set(db, { stamp, seen: null, known: new Map() });
 }
 
+/** Drops what `db` remembers (a group commit failed: db/src/group-commit.ts). */
+export function forgetRememberedGenerations(db: object): void {
+  const memo = remembered.get(db);
+  if (!memo) return;
+  memo.seen = null;
+  memo.known.clear();
+}
+
 /** On PostgreSQL the calls of one round of events share one read (round-batch.ts). */
 const sharedGenerations = perRound<number, Generations>(
   async (db, companyIds) => {

@@ -4,17 +4,14 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
-  CompiledQuery,
   Kysely,
   Migrator,
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
-  SqliteDriver,
   type DialectAdapter,
   type PostgresPool,
   type PostgresPoolClient,
-  type DatabaseConnection,
   type Driver,
   type MigrationResultSet,
   type SqliteDatabase,
@@ -26,8 +23,9 @@ import { batchingClient } from './deferred-writes.ts';
 import { pgTimestamptzToIso } from './time.ts';
 import { BACKSTOP_PAGES, startCheckpointer } from './checkpointer.ts';
 import { walCommitStamp } from './commit-stamp.ts';
-import { skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
+import { forgetRememberedGenerations, skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
 import { shareReadsPerRound } from './round-batch.ts';
+import { ImmediateSqliteDriver, type GroupCommit } from './group-commit.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -41,18 +39,13 @@ export interface DatabaseHandle {
    * (db/src/commit-stamp.ts); null when it cannot be told. PostgreSQL has no such stamp.
    */
   commitStamp?: () => string | null;
+  /**
+   * SQLite: `listener` runs when a group commit failed (db/src/group-commit.ts). Its transactions'
+   * callers get the error, but answers computed from what they wrote, while it was still open, are
+   * wrong: caches drop everything then.
+   */
+  onLostCommit?: (listener: () => void) => void;
   close(): Promise<void>;
-}
-
-/**
- * SQLite's default BEGIN is deferred: two writers could both read, then one fails to upgrade its
- * lock. BEGIN IMMEDIATE takes the write lock first, so a transaction that re-checks availability
- * and then inserts is serialised against every other writer (also in other processes).
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
 }
 
 /**
@@ -71,9 +64,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
     return new TransactionalDdlSqliteAdapter();
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.sqliteConfig);
+    return new ImmediateSqliteDriver(this.sqliteConfig, this.sqlite, this.grouping, this.onLost);
   }
-  constructor(private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(
+    private readonly sqliteConfig: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly sqlite: SQLite.Database,
+    private readonly grouping: GroupCommit,
+    private readonly onLost: () => void,
+  ) {
     super(sqliteConfig);
   }
 }
@@ -150,6 +148,8 @@ export interface ConnectOptions {
   backgroundCheckpoints?: boolean;
   /** PostgreSQL: called with the text of every message sent to the server (tests count round trips). */
   onRoundTrip?: (sql: string) => void;
+  /** SQLite: when the transactions of one event-loop turn share one commit (db/src/group-commit.ts). Default 'when-busy'. */
+  groupCommit?: GroupCommit;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): DatabaseHandle {
@@ -177,7 +177,14 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const lostListeners: (() => void)[] = [];
+  const onLost = () => {
+    // What was read inside a group whose commit failed never became true: nothing remembered from it stays.
+    forgetRememberedGenerations(db);
+    for (const listener of lostListeners) listener();
+  };
+  const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }, sqlite, options.groupCommit ?? 'when-busy', onLost);
+  const db: Kysely<Database> = new Kysely<Database>({ dialect });
   const stamp = file === ':memory:' ? null : walCommitStamp(path.resolve(file));
   // Availability's generation reads are skipped while nothing commits (availability-generation.ts).
   if (stamp) skipGenerationReadsWhileUnchanged(db, () => stamp.read());
@@ -188,6 +195,7 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
     dialect: 'sqlite',
     describe: `sqlite:${file}`,
     commitStamp: stamp ? () => stamp.read() : undefined,
+    onLostCommit: (listener) => lostListeners.push(listener),
     async close() {
       await checkpointer?.stop();
       await db.destroy();

@@ -72,6 +72,12 @@ export class ChangeStampedCache {
     this.chars -= key.length + e.body.length;
   }
 
+  /** Drops every answer (a SQLite group commit failed: db/src/group-commit.ts). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
   /** Characters held in keys and bodies (bounded by `maxChars`). */
   get heldChars(): number {
     return this.chars;

@@ -56,6 +56,12 @@ export class SettingsMemo {
     };
   }
 
+  /** Drops every company's values (a SQLite group commit failed: db/src/group-commit.ts). */
+  clear(): void {
+    this.companies.clear();
+    this.entries = 0;
+  }
+
   /** Values held (for tests). */
   get size(): number {
     return this.entries;

@@ -67,6 +67,8 @@ export async function startTestServer(
     RATE_LIMIT_PUBLIC: '100000',
     RATE_LIMIT_AVAILABILITY: '100000',
     DISABLE_SCHEDULER: 'true',
+    // Every transaction through the grouped path (db/src/group-commit.ts), which a busy server takes.
+    SQLITE_GROUP_COMMIT: 'always',
     ...opts.env,
   });
   // Connection options (a round-trip counter) need the handle made here; otherwise the server connects as in production.

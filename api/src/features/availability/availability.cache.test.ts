@@ -2,6 +2,7 @@
 // the endpoints on every dialect (the cache is keyed by each company's availability generation, which
 // the database moves: docs/decisions/28-availability-generation.md), with writes from this server,
 // from another connection, and a moving clock.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DatabaseHandle } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
@@ -189,5 +190,40 @@ describe.each(testDialects())('cached availability answers on %s', (dialect) => 
     } finally {
       clock = NOW;
     }
+  });
+});
+
+// docs/decisions/35-sqlite-group-commit.md: answers computed while a group of transactions was still
+// open may hold its writes; should its commit fail, those writes never happened and nothing cached stays.
+describe('cached availability answers after a failed SQLite group commit', () => {
+  let t: TestServer;
+  let co: BookableCompany;
+  beforeAll(async () => {
+    // Every turn's transactions grouped, as a busy server's are.
+    t = await startTestServer('sqlite', { now: () => NOW, connectOptions: { groupCommit: 'always' } });
+    co = await bookableCompany(t, { name: 'Lost Commit Cuts', timezone: 'Europe/London' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('forgets every cached answer and remembered setting', async () => {
+    const slots = async () =>
+      (await t.call('GET', `/appointments/available-slots?company_id=${co.companyId}&service_type_id=${co.serviceId}&date=2026-11-24`)).body
+        .slots;
+    const before = await slots();
+    const { availabilityCache, settingsMemo } = t.server.deps;
+    expect(availabilityCache!.size).toBeGreaterThan(0);
+    expect(settingsMemo!.size).toBeGreaterThan(0);
+    // A deferred foreign key fails the group at COMMIT.
+    await expect(
+      t.db.transaction().execute(async (tx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(tx);
+        await tx.insertInto('appointment_service_types').values({ appointment_id: 987654, service_type_id: co.serviceId }).execute();
+      }),
+    ).rejects.toThrow(/FOREIGN KEY/);
+    expect(availabilityCache!.size).toBe(0);
+    expect(settingsMemo!.size).toBe(0);
+    expect(await slots()).toEqual(before);
   });
 });
