@@ -85,40 +85,46 @@ describe('SQLite group commit', () => {
     h = connect(database.url, { groupCommit: 'always' });
   });
 
-  /** Writes two rows in two transactions of one turn; the commit stamps seen by each once it resumed. */
-  const twoWrites = async (handle: DatabaseHandle) => {
+  /** Writes `n` rows in `n` transactions begun in one turn; how many commits the writers saw once they resumed. */
+  const writesInOneTurn = async (handle: DatabaseHandle, n: number) => {
+    // A turn of its own: the previous one has ended.
+    await new Promise((resolve) => setImmediate(resolve));
     const stamps: (string | null)[] = [];
-    const write = (key: string) =>
-      handle.db
-        .transaction()
-        .execute((tx) => tx.insertInto('app_settings').values({ key, value: key }).execute())
-        .then(() => stamps.push(handle.commitStamp!()));
     const tag = Math.random().toString(36).slice(2);
-    await Promise.all([write(`${tag} 1`), write(`${tag} 2`)]);
-    expect([committed(`${tag} 1`), committed(`${tag} 2`)]).toEqual([`${tag} 1`, `${tag} 2`]);
+    const keys = Array.from({ length: n }, (_, i) => `${tag} ${i}`);
+    await Promise.all(
+      keys.map((key) =>
+        handle.db
+          .transaction()
+          .execute((tx) => tx.insertInto('app_settings').values({ key, value: key }).execute())
+          .then(() => stamps.push(handle.commitStamp!())),
+      ),
+    );
+    expect(keys.map(committed)).toEqual(keys);
     return new Set(stamps).size;
   };
 
   it('commits each transaction alone when turned off', async () => {
     const alone = connect(database.url, { groupCommit: 'off' });
     try {
-      expect(await twoWrites(alone)).toBe(2);
+      expect(await writesInOneTurn(alone, 2)).toBe(2);
     } finally {
       await alone.close();
     }
   });
 
-  it('by default groups only while the event loop is busy, so a quiet server commits at once', async () => {
+  it('by default groups only once turns hold several transactions, so a quiet server commits each at once', async () => {
     const usual = connect(database.url);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      expect(await twoWrites(usual)).toBe(2);
-      // A busy loop (requests waiting behind each other): the next transactions share a commit.
-      const until = performance.now() + 150;
-      while (performance.now() < until) {
-        /* busy */
-      }
-      expect(await twoWrites(usual)).toBe(1);
+      // Turns of one or two transactions (a quiet server): each commits alone.
+      expect(await writesInOneTurn(usual, 1)).toBe(1);
+      expect(await writesInOneTurn(usual, 2)).toBe(2);
+      // Requests queue behind each other: once turns hold several, they share a commit.
+      expect(await writesInOneTurn(usual, 6)).toBe(6);
+      expect(await writesInOneTurn(usual, 6)).toBe(1);
+      // Quiet again: back to a commit each.
+      for (let i = 0; i < 8; i++) await writesInOneTurn(usual, 1);
+      expect(await writesInOneTurn(usual, 2)).toBe(2);
     } finally {
       await usual.close();
     }

@@ -1,18 +1,18 @@
 // SQLite group commit (docs/decisions/35-sqlite-group-commit.md). A commit in WAL mode writes every
 // page its transaction changed to the log, about 27 for a booking (the appointment, its indexes,
 // the customer, the emails, the audit rows, the sync change, the generation), and that write was
-// the largest single cost of a booking. Here the transactions of one event-loop turn share one
-// BEGIN IMMEDIATE ... COMMIT, each inside its own savepoint: a page that several of them change
-// (an index's last leaf, the audit log's, the outbox's) goes to the log once, and the fixed costs of
-// a commit are paid once. Nobody is told before the commit: whoever used the connection while the
-// turn's transaction was open (a transaction, or a statement that saw its changes) resumes only
-// once it has committed, and fails with it if the commit fails.
+// the largest single cost of a booking. Here, while requests queue (see worthGrouping), the
+// transactions of one event-loop turn share one BEGIN IMMEDIATE ... COMMIT, each in its own
+// savepoint: a page that several of them change (an index's last leaf, the audit log's, the
+// outbox's) goes to the log once, and the fixed costs of a commit are paid once. Nobody is told
+// before the commit: whoever used the connection while the turn's transaction was open (a
+// transaction, or a statement that saw its changes) resumes only once it has committed, and fails
+// with it if the commit fails.
 import { CompiledQuery, SqliteDriver, type DatabaseConnection } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 
 /**
- * 'when-busy': transactions are grouped while the event loop has been busy (other requests wait in
+ * 'when-busy': transactions are grouped while the recent event-loop turns held several (requests wait in
  * the same turn), and commit alone otherwise; 'always' groups every turn's (tests); 'off' never.
  */
 export type GroupCommit = 'when-busy' | 'always' | 'off';
@@ -23,10 +23,10 @@ interface Batch {
   reject(error: unknown): void;
 }
 
-/** Event-loop utilisation over the last window above which transactions are grouped ('when-busy'). */
-const BUSY = 0.7;
-/** How long one utilisation reading holds. */
-const WINDOW_MS = 100;
+/** Transactions per event-loop turn (a moving average over the turns that had any) from which a group pays. */
+const WORTH_GROUPING = 2;
+/** Weight of the latest turn in that average. */
+const LATEST = 0.2;
 
 const BEGIN = CompiledQuery.raw('begin immediate');
 const SAVEPOINT = CompiledQuery.raw('savepoint bw_tx');
@@ -47,9 +47,9 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   private sawBatch = false;
   /** The transaction running now has its own BEGIN ... COMMIT (the event loop was not busy). */
   private alone = false;
-  private busy = false;
-  private reading: EventLoopUtilization = performance.eventLoopUtilization();
-  private readAt = performance.now();
+  /** Transactions begun in this turn, and the moving average of that count over the turns that had any. */
+  private thisTurn = 0;
+  private perTurn = 1;
 
   constructor(
     config: ConstructorParameters<typeof SqliteDriver>[0],
@@ -75,22 +75,23 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   /**
-   * Whether the event loop was busy over the last window: then other requests are waiting in the
-   * turn and a group pays off; otherwise a transaction commits at once, with no wait for the turn's end.
+   * Counts the transactions of this turn, and says whether recent turns held several: then the
+   * requests of a turn do wait behind each other and a group pays; one transaction a turn (a quiet
+   * or moderately used server) commits at once, with no wait for the turn's end.
    */
-  private loopBusy(): boolean {
-    const now = performance.now();
-    if (now - this.readAt >= WINDOW_MS) {
-      const reading = performance.eventLoopUtilization();
-      this.busy = performance.eventLoopUtilization(reading, this.reading).utilization > BUSY;
-      this.reading = reading;
-      this.readAt = now;
+  private worthGrouping(): boolean {
+    if (this.thisTurn++ === 0) {
+      setImmediate(() => {
+        this.perTurn += LATEST * (this.thisTurn - this.perTurn);
+        this.thisTurn = 0;
+      });
     }
-    return this.busy;
+    return this.perTurn >= WORTH_GROUPING;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    this.alone = this.grouping === 'off' || (!this.batch && this.grouping === 'when-busy' && !this.loopBusy());
+    const worth = this.worthGrouping();
+    this.alone = this.grouping === 'off' || (!this.batch && this.grouping === 'when-busy' && !worth);
     if (this.alone) {
       await connection.executeQuery(BEGIN);
       return;
