@@ -51,7 +51,7 @@ const schema = z
     AVAILABILITY_CACHE: bool.default(true),
     /** Keep each company's set-up (hours, services, overrides) per settings generation; off reads it on every availability request (docs/decisions/28). */
     SETTINGS_MEMO: bool.default(true),
-    // db/src/group-commit.ts: 'on' groups while the server is busy, 'always' every turn (the test suites), 'off' never.
+    // db/src/group-commit.ts: 'on' groups while requests queue, 'always' every turn (the test suites), 'off' never.
     SQLITE_GROUP_COMMIT: z
       .enum(['on', 'off', 'always'])
       .default('on')

@@ -12,8 +12,8 @@ import { CompiledQuery, SqliteDriver, type DatabaseConnection } from 'kysely';
 import type SQLite from 'better-sqlite3';
 
 /**
- * 'when-busy': transactions are grouped while the recent event-loop turns held several (requests wait in
- * the same turn), and commit alone otherwise; 'always' groups every turn's (tests); 'off' never.
+ * 'when-busy': transactions are grouped while recent event-loop turns held several (requests wait
+ * in the same turn), and commit alone otherwise; 'always' groups every turn's (tests); 'off' never.
  */
 export type GroupCommit = 'when-busy' | 'always' | 'off';
 
@@ -45,7 +45,7 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   private batch: Batch | null = null;
   /** The current holder of the connection used it while a batch was open. */
   private sawBatch = false;
-  /** The transaction running now has its own BEGIN ... COMMIT (the event loop was not busy). */
+  /** The transaction running now has its own BEGIN ... COMMIT (not grouped). */
   private alone = false;
   /** Transactions begun in this turn, and the moving average of that count over the turns that had any. */
   private thisTurn = 0;
@@ -90,8 +90,8 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const worth = this.worthGrouping();
-    this.alone = this.grouping === 'off' || (!this.batch && this.grouping === 'when-busy' && !worth);
+    // Counted for every transaction, grouped or not; an open group is always joined.
+    this.alone = this.grouping === 'off' || (this.grouping === 'when-busy' && !this.worthGrouping() && !this.batch);
     if (this.alone) {
       await connection.executeQuery(BEGIN);
       return;
