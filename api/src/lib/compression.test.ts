@@ -2,7 +2,14 @@
 import zlib from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { PACKED_ANSWERS_MAX_BYTES, SYNC_COMPRESSION_MAX_BYTES, chooseEncoding, compression, jsonAnswer } from './compression.ts';
+import {
+  PACKED_ANSWERS_MAX_BYTES,
+  PackedAnswers,
+  SYNC_COMPRESSION_MAX_BYTES,
+  chooseEncoding,
+  compression,
+  jsonAnswer,
+} from './compression.ts';
 
 describe('chooseEncoding', () => {
   it.each([
@@ -155,5 +162,20 @@ describe('jsonAnswer', () => {
     }
     const again = await get(`/json/${n}`, 'br');
     expect(JSON.parse(zlib.brotliDecompressSync(Buffer.from(await again.arrayBuffer())).toString())).toEqual(expected(n));
+  });
+
+  it('keeps each compressed form in memory of its own size, so the budget bounds the memory held', () => {
+    // A 4 KB availability answer packs to about 200-300 bytes; Node's one-shot zlib hands that back
+    // as a view of its 16 KB output chunk, which a kept answer would hold on to.
+    const text = JSON.stringify(expected(100));
+    for (const encoding of ['br', 'gzip'] as const) {
+      const kept = new PackedAnswers(encoding);
+      const packed = kept.get(text);
+      expect(packed.byteLength).toBeLessThan(1024);
+      expect(packed.buffer.byteLength).toBe(packed.byteLength);
+      expect(kept.get(text)).toBe(packed);
+      const unpack = encoding === 'br' ? zlib.brotliDecompressSync : zlib.gunzipSync;
+      expect(unpack(packed).toString()).toBe(text);
+    }
   });
 });
