@@ -270,6 +270,11 @@ export async function findCompanyPerson(db: DbOrTx, companyId: number, userId: n
   return (await companyPerson(db, [companyId, userId]))[0];
 }
 
+// Every booking by email looks the person up: compiled once.
+const customerByEmail = prepared<[companyId: number, email: string], CompanyPerson>((db) =>
+  db.selectFrom('users').select(['id', 'name', 'email', 'phone', 'role']).where('company_id', '=', arg(0)).where('email', '=', arg(1)),
+);
+
 /**
  * The company's record of this person, found by email or created as a password-less customer.
  * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
@@ -282,24 +287,15 @@ export async function findOrCreateCustomer(
   now: Date,
 ): Promise<CompanyPerson & { created: boolean }> {
   const email = input.email.toLowerCase();
-  const existing = await trx
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'phone', 'role'])
-    .where('company_id', '=', companyId)
-    .where('email', '=', email)
-    .executeTakeFirst();
+  const [existing] = await customerByEmail(trx, [companyId, email]);
   if (existing) return { ...existing, created: false };
   // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
   const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, {
     unlessCompanyHasEmail: true,
   });
   if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role, created: true };
-  const found = await trx
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'phone', 'role'])
-    .where('company_id', '=', companyId)
-    .where('email', '=', email)
-    .executeTakeFirstOrThrow();
+  const [found] = await customerByEmail(trx, [companyId, email]);
+  if (!found) throw new Error(`customer ${email} of company ${companyId} neither inserted nor found`);
   return { ...found, created: false };
 }
 

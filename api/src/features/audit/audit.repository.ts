@@ -1,6 +1,6 @@
 // The audit log's writes and reads (docs/decisions/31-audit-log.md). recordAudit joins the caller's
 // transaction, so an entry exists exactly when its write committed; nothing here opens one.
-import { deferredWrite, type DbOrTx } from '@bookwell/db';
+import { arg, preparedWrite, type DbOrTx } from '@bookwell/db';
 import type { AuditContext } from '../../lib/audit-context.ts';
 
 /** What an entry is about; one name per audited table or concept. */
@@ -37,24 +37,50 @@ function withoutSecrets(changes: AuditChanges | null | undefined): AuditChanges 
   return Object.keys(kept).length ? kept : null;
 }
 
+// Every audited write runs it (two per booking): compiled once, the values are arguments in column
+// order. A deferred write: on PostgreSQL it goes out with the transaction's next statement
+// (db/src/deferred-writes.ts).
+const auditInsert = preparedWrite<
+  [
+    actorUserId: number | null,
+    actorRole: string | null,
+    companyId: number | null,
+    action: string,
+    entity: AuditEntity,
+    entityId: number | null,
+    changes: string | null,
+    ip: string | null,
+    requestId: string | null,
+  ]
+>((db) =>
+  db.insertInto('audit_log').values({
+    actor_user_id: arg(0),
+    actor_role: arg(1),
+    company_id: arg(2),
+    action: arg(3),
+    entity: arg(4),
+    entity_id: arg(5),
+    changes: arg(6),
+    ip: arg(7),
+    request_id: arg(8),
+  }),
+);
+
 /** Records one entry inside the caller's transaction (pass the `tx` the audited write used). */
 export async function recordAudit(tx: DbOrTx, who: AuditContext, entry: AuditEntry): Promise<void> {
   const changes = withoutSecrets(entry.changes);
-  // A deferred write: on PostgreSQL it goes out with the transaction's next statement (db/src/deferred-writes.ts).
-  await deferredWrite(
-    tx,
-    tx.insertInto('audit_log').values({
-      actor_user_id: who.actor_user_id,
-      actor_role: who.actor_role,
-      company_id: entry.company_id,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entity_id,
-      changes: changes ? JSON.stringify(changes) : null,
-      ip: who.ip,
-      request_id: who.request_id,
-    }),
-  );
+  // A missing value is stored as null, as the column list Kysely built from the object did.
+  await auditInsert(tx, [
+    who.actor_user_id ?? null,
+    who.actor_role ?? null,
+    entry.company_id ?? null,
+    entry.action,
+    entry.entity,
+    entry.entity_id ?? null,
+    changes ? JSON.stringify(changes) : null,
+    who.ip ?? null,
+    who.request_id ?? null,
+  ]);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

@@ -1,5 +1,5 @@
 // People rows: the one insert, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
-import { STAFF_ROLES, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
+import { STAFF_ROLES, arg, prepared, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
 import { retireUserTokens } from '../password-tokens/password-token.repository.ts';
 
@@ -21,6 +21,29 @@ export interface UserFields {
  * inserting it at the same moment) is left alone and undefined answered, without failing the
  * surrounding transaction.
  */
+// A booking's new customer (every booking by someone the company has not seen): compiled once.
+const insertUnlessEmailTaken = prepared<
+  [companyId: number | null, name: string, email: string, phone: string | null, role: Role, passwordHash: string | null, at: string],
+  UserRow
+>((db) =>
+  db
+    .insertInto('users')
+    .values({
+      company_id: arg(0),
+      name: arg(1),
+      email: arg(2),
+      phone: arg(3),
+      role: arg(4),
+      password_hash: arg(5),
+      token_version: 0,
+      archived_at: null,
+      created_at: arg(6),
+      updated_at: arg(6),
+    })
+    .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
+    .returningAll(),
+);
+
 export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow>;
 export async function insertUser(
   db: DbOrTx,
@@ -35,6 +58,18 @@ export async function insertUser(
   opts?: { unlessCompanyHasEmail: true },
 ): Promise<UserRow | undefined> {
   const iso = now.toISOString();
+  if (opts?.unlessCompanyHasEmail) {
+    const [row] = await insertUnlessEmailTaken(db, [
+      user.company_id,
+      user.name,
+      user.email,
+      user.phone ?? null,
+      user.role,
+      user.password_hash ?? null,
+      iso,
+    ]);
+    return row;
+  }
   const insert = db.insertInto('users').values({
     company_id: user.company_id,
     name: user.name,
@@ -47,12 +82,6 @@ export async function insertUser(
     created_at: iso,
     updated_at: iso,
   });
-  if (opts?.unlessCompanyHasEmail) {
-    return insert
-      .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-  }
   return insert.returningAll().executeTakeFirstOrThrow();
 }
 
