@@ -15,12 +15,6 @@ export interface UserFields {
   password_hash?: string | null;
 }
 
-/**
- * The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo.
- * With `unlessCompanyHasEmail`, a row the company already has for that email (another request
- * inserting it at the same moment) is left alone and undefined answered, without failing the
- * surrounding transaction.
- */
 // A booking's new customer (every booking by someone the company has not seen): compiled once.
 const insertUnlessEmailTaken = prepared<
   [companyId: number | null, name: string, email: string, phone: string | null, role: Role, passwordHash: string | null, at: string],
@@ -44,6 +38,12 @@ const insertUnlessEmailTaken = prepared<
     .returningAll(),
 );
 
+/**
+ * The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo.
+ * With `unlessCompanyHasEmail`, a row the company already has for that email (another request
+ * inserting it at the same moment) is left alone and undefined answered, without failing the
+ * surrounding transaction.
+ */
 export async function insertUser(db: DbOrTx, user: UserFields, now: Date): Promise<UserRow>;
 export async function insertUser(
   db: DbOrTx,
