@@ -521,24 +521,63 @@ const serviceTimesPacked = prepared<ServiceArgs, PackedEither>((db) =>
     .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed')),
 );
 type EmployeeArgs = [employeeId: number, companyId: number, startFrom: string, startBefore: string];
-const employeePacked = prepared<EmployeeArgs, PackedEither>((db) =>
-  employeeAppointmentsQuery(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) })
+const packOwn = (db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) =>
+  employeeAppointmentsQuery(db, f)
     .clearSelect()
-    .select((isPostgres(db) ? PACK_OWN_PG : (PACK_OWN as RawBuilder<string | Buffer | null>)).as('packed')),
+    .select((isPostgres(db) ? PACK_OWN_PG : (PACK_OWN as RawBuilder<string | Buffer | null>)).as('packed'));
+const employeePacked = prepared<EmployeeArgs, PackedEither>((db) =>
+  packOwn(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
 );
+const ownFrom = (packed: PackedEither['packed'] | undefined, employeeId: number) =>
+  typeof packed === 'string' ? appointmentsOf(packed, employeeId) : ownAppointmentsOfBytes(packed, employeeId);
+const serviceFrom = (packed: PackedEither['packed'] | undefined, serviceTypeId: number) =>
+  typeof packed === 'string' ? serviceBookingsOf(packed, [serviceTypeId]) : serviceBookingsOfBytes(packed, [serviceTypeId]);
+
 /** One employee's booked appointments starting in a range, each with all its services. */
 export async function employeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
 ): Promise<BusyAppointment[]> {
-  const packed = (await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed;
-  return typeof packed === 'string' ? appointmentsOf(packed, f.employeeId) : ownAppointmentsOfBytes(packed, f.employeeId);
+  return ownFrom((await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed, f.employeeId);
 }
 
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
-  const packed = (await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed;
-  return typeof packed === 'string' ? serviceBookingsOf(packed, [f.serviceTypeId]) : serviceBookingsOfBytes(packed, [f.serviceTypeId]);
+  return serviceFrom((await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, f.serviceTypeId);
+}
+
+// The two reads a date picker starts with, as one statement: on PostgreSQL each statement is a round
+// trip, and with two cores shared with the database a round trip costs more than its reads
+// (README, "Session 15").
+/** The service's packed bookings and one employee's packed appointments over one range, as one statement. */
+export function serviceAndEmployeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'> & { employeeId: number }) {
+  const range = { startFrom: f.startFrom, startBefore: f.startBefore };
+  return db.selectNoFrom([
+    serviceBookingsQuery(db, { serviceTypeId: f.serviceTypeId, ...range }, true)
+      .clearSelect()
+      .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed'))
+      .as('service'),
+    packOwn(db, { employeeId: f.employeeId, companyId: f.companyId, ...range }).as('own'),
+  ]);
+}
+type ServiceAndOwnArgs = [serviceTypeId: number, employeeId: number, companyId: number, startFrom: string, startBefore: string];
+const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: PackedEither['packed']; own: PackedEither['packed'] }>((db) =>
+  serviceAndEmployeeAppointmentsQuery(db, {
+    serviceTypeId: arg(0),
+    employeeId: arg(1),
+    companyId: arg(2),
+    startFrom: arg(3),
+    startBefore: arg(4),
+  }),
+);
+
+/** serviceAppointments and employeeAppointments over the same range, read together. */
+export async function serviceAndEmployeeAppointments(
+  db: DbOrTx,
+  f: Omit<SlotFilter, 'employeeId'> & { employeeId: number },
+): Promise<{ service: BusyAppointment[]; own: BusyAppointment[] }> {
+  const [row] = await serviceAndOwnPacked(db, [f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore]);
+  return { service: serviceFrom(row?.service, f.serviceTypeId), own: ownFrom(row?.own, f.employeeId) };
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */

@@ -31,6 +31,7 @@ import {
   mergeOwn,
   qualifiedAppointments,
   qualifiedStaff,
+  serviceAndEmployeeAppointments,
   serviceAppointments,
   serviceBuffers,
   slotAppointments,
@@ -303,10 +304,16 @@ async function datesWithSlot(
   const reach = reachOf(t, buffers);
   const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + reach.beforeMinutes) * 60_000;
   const lookaheadMs = reach.afterMinutes * 60_000;
-  const service = withBuffers(
-    await serviceAppointments(deps.db, { ...rangeOver(t, open[0], open[open.length - 1], reach), serviceTypeId: t.service.id }),
-    buffers,
-  );
+  const candidates = t.employeeId === null ? t.qualified : [t.employeeId];
+  // The service's bookings and the first candidate's own appointments over the whole window, in one
+  // read (one round trip on PostgreSQL); the first candidate needs only its working dates' share,
+  // which the per-date slices below take. Later candidates read their own when they are reached.
+  const window = { ...rangeOver(t, open[0], open[open.length - 1], reach), serviceTypeId: t.service.id };
+  const read =
+    candidates.length > 0
+      ? await serviceAndEmployeeAppointments(deps.db, { ...window, employeeId: candidates[0] })
+      : { service: await serviceAppointments(deps.db, window), own: [] };
+  const service = withBuffers(read.service, buffers);
   // Employees only take slots away: a date without a slot for the service alone (capacity, hours,
   // notice; today after closing) has none for anyone. Asked once, of the dates the first candidate
   // left undecided, so later candidates read nothing for them.
@@ -319,7 +326,6 @@ async function datesWithSlot(
   };
   let undecided = open;
   const found = new Map<string, number>();
-  const candidates = t.employeeId === null ? t.qualified : [t.employeeId];
   for (let k = 0; k < candidates.length && undecided.length > 0; k++) {
     const id = candidates[k];
     if (k === 1) undecided = serviceAlone(undecided);
@@ -327,7 +333,7 @@ async function datesWithSlot(
     const mine = undecided.filter((date) => schedules.forDate(date, weekdays.get(date)!, id).employee?.length !== 0);
     if (mine.length === 0) continue;
     const own = withBuffers(
-      await employeeAppointments(deps.db, { ...rangeOver(t, mine[0], mine[mine.length - 1], reach), employeeId: id }),
+      k === 0 ? read.own : await employeeAppointments(deps.db, { ...rangeOver(t, mine[0], mine[mine.length - 1], reach), employeeId: id }),
       buffers,
     );
     const share = dayShares(tz, mergeOwn(own, service), lookbackMs, lookaheadMs);

@@ -13,6 +13,7 @@ import {
   employeeAppointmentsQuery,
   qualifiedAppointmentsQuery,
   qualifiedAppointmentsQueryPg,
+  serviceAndEmployeeAppointmentsQuery,
   serviceBookingsQuery,
   startBound,
 } from './availability.repository.ts';
@@ -169,6 +170,31 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       expect(text).toMatch(
         /Index (Only )?Scan using appointments_employee_start_idx on appointments a\s.*\n\s*Index Cond: \(\(employee_id = \d+\) AND \(start_time >= .+\) AND \(start_time < .+\)\)/,
       );
+      expect(text).not.toMatch(/Seq Scan on (appointments|service_bookings)/);
+    }
+  });
+
+  it("the date picker's first read, the service's bookings and an employee's appointments in one statement, uses the same two indexes", async () => {
+    const range = { startFrom: startBound('2026-06-01T00:00:00.000Z', 45), startBefore: '2026-07-01T00:00:00.000Z' };
+    const text = await plan(
+      serviceAndEmployeeAppointmentsQuery(t.db, {
+        ...range,
+        serviceTypeId: serviceIds[9],
+        companyId: companyIds[3],
+        employeeId: employeeIds[15],
+      }).compile(),
+    );
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(
+        /SEARCH s USING COVERING INDEX service_bookings_service_start_idx \(service_type_id=\? AND start_time>\? AND start_time<\?\)/,
+      );
+      expect(text).toMatch(
+        /SEARCH a USING COVERING INDEX appointments_employee_start_idx \(employee_id=\? AND start_time>\? AND start_time<\?\)/,
+      );
+      expect(text).not.toMatch(/SCAN (a|s)\b/);
+    } else {
+      expect(text).toMatch(/Index (Only )?Scan using service_bookings_service_start_idx on service_bookings s\s/);
+      expect(text).toMatch(/Index (Only )?Scan using appointments_employee_start_idx on appointments a\s/);
       expect(text).not.toMatch(/Seq Scan on (appointments|service_bookings)/);
     }
   });
