@@ -607,7 +607,7 @@ export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyA
     const rows = await serviceTimes(db, range);
     return rows.map((r) => ({ start: r.start_time, end: r.end_time, employeeId: null, serviceTypeIds: [f.serviceTypeId] }));
   }
-  const [own, service] = await Promise.all([employeeAppointments(db, { ...f, employeeId: f.employeeId }), serviceAppointments(db, f)]);
+  const { own, service } = await serviceAndEmployeeAppointments(db, { ...f, employeeId: f.employeeId });
   return mergeOwn(own, service);
 }
 
