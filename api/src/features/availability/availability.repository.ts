@@ -515,10 +515,12 @@ type ServiceArgs = [serviceTypeId: number, startFrom: string, startBefore: strin
 const serviceTimes = prepared<ServiceArgs, { start_time: string; end_time: string }>((db) =>
   serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, false),
 );
-const serviceTimesPacked = prepared<ServiceArgs, PackedEither>((db) =>
-  serviceBookingsQuery(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }, true)
+const packService = (db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>) =>
+  serviceBookingsQuery(db, f, true)
     .clearSelect()
-    .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed')),
+    .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed'));
+const serviceTimesPacked = prepared<ServiceArgs, PackedEither>((db) =>
+  packService(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
 );
 type EmployeeArgs = [employeeId: number, companyId: number, startFrom: string, startBefore: string];
 const packOwn = (db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) =>
@@ -546,17 +548,15 @@ export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'compa
   return serviceFrom((await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, f.serviceTypeId);
 }
 
-// The two reads a date picker starts with, as one statement: on PostgreSQL each statement is a round
-// trip, and with two cores shared with the database a round trip costs more than its reads
-// (README, "Session 15").
-/** The service's packed bookings and one employee's packed appointments over one range, as one statement. */
+/**
+ * The service's packed bookings and one employee's packed appointments over one range, as one
+ * statement: the two reads a date picker starts with. On PostgreSQL each statement is a round trip,
+ * and with two cores shared with the database a round trip costs more than its reads (README, "Session 15").
+ */
 export function serviceAndEmployeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'> & { employeeId: number }) {
   const range = { startFrom: f.startFrom, startBefore: f.startBefore };
   return db.selectNoFrom([
-    serviceBookingsQuery(db, { serviceTypeId: f.serviceTypeId, ...range }, true)
-      .clearSelect()
-      .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed'))
-      .as('service'),
+    packService(db, { serviceTypeId: f.serviceTypeId, ...range }).as('service'),
     packOwn(db, { employeeId: f.employeeId, companyId: f.companyId, ...range }).as('own'),
   ]);
 }

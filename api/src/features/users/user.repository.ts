@@ -1,5 +1,6 @@
 // People rows: the one insert, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
-import { STAFF_ROLES, arg, prepared, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
+import type { Kysely } from 'kysely';
+import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
 import { retireUserTokens } from '../password-tokens/password-token.repository.ts';
 
@@ -15,25 +16,33 @@ export interface UserFields {
   password_hash?: string | null;
 }
 
-// A booking's new customer (every booking by someone the company has not seen): compiled once.
-const insertUnlessEmailTaken = prepared<
-  [companyId: number | null, name: string, email: string, phone: string | null, role: Role, passwordHash: string | null, at: string],
-  UserRow
->((db) =>
-  db
-    .insertInto('users')
-    .values({
-      company_id: arg(0),
-      name: arg(1),
-      email: arg(2),
-      phone: arg(3),
-      role: arg(4),
-      password_hash: arg(5),
-      token_version: 0,
-      archived_at: null,
-      created_at: arg(6),
-      updated_at: arg(6),
-    })
+type UserArgs = [
+  companyId: number | null,
+  name: string,
+  email: string,
+  phone: string | null,
+  role: Role,
+  passwordHash: string | null,
+  at: string,
+];
+// Compiled once, in two shapes: every new user row, and a booking's new customer (unless the company
+// already has the email).
+const userInsert = (db: Kysely<Database>) =>
+  db.insertInto('users').values({
+    company_id: arg(0),
+    name: arg(1),
+    email: arg(2),
+    phone: arg(3),
+    role: arg(4),
+    password_hash: arg(5),
+    token_version: 0,
+    archived_at: null,
+    created_at: arg(6),
+    updated_at: arg(6),
+  });
+const insertRow = prepared<UserArgs, UserRow>((db) => userInsert(db).returningAll());
+const insertUnlessEmailTaken = prepared<UserArgs, UserRow>((db) =>
+  userInsert(db)
     .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
     .returningAll(),
 );
@@ -57,32 +66,19 @@ export async function insertUser(
   now: Date,
   opts?: { unlessCompanyHasEmail: true },
 ): Promise<UserRow | undefined> {
-  const iso = now.toISOString();
-  if (opts?.unlessCompanyHasEmail) {
-    const [row] = await insertUnlessEmailTaken(db, [
-      user.company_id,
-      user.name,
-      user.email,
-      user.phone ?? null,
-      user.role,
-      user.password_hash ?? null,
-      iso,
-    ]);
-    return row;
-  }
-  const insert = db.insertInto('users').values({
-    company_id: user.company_id,
-    name: user.name,
-    email: user.email,
-    phone: user.phone ?? null,
-    role: user.role,
-    password_hash: user.password_hash ?? null,
-    token_version: 0,
-    archived_at: null,
-    created_at: iso,
-    updated_at: iso,
-  });
-  return insert.returningAll().executeTakeFirstOrThrow();
+  const args: UserArgs = [
+    user.company_id,
+    user.name,
+    user.email,
+    user.phone ?? null,
+    user.role,
+    user.password_hash ?? null,
+    now.toISOString(),
+  ];
+  if (opts?.unlessCompanyHasEmail) return (await insertUnlessEmailTaken(db, args))[0];
+  const [row] = await insertRow(db, args);
+  if (!row) throw new Error(`user ${user.email} was not inserted`);
+  return row;
 }
 
 /** A user row whatever its state (archived included): for the signed-in caller's own record. */
