@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { canonicalInstantAt, parseInstant } from './zoned-time.ts';
+import { canonicalInstantAt, canonicalInstantIn, parseInstant } from './zoned-time.ts';
 
 describe('parseInstant', () => {
   it('reads the database form and other ISO forms; zone-less strings are UTC', () => {
@@ -51,8 +51,11 @@ describe('parseInstant properties', () => {
   });
 });
 
-// The packed availability reads (availability.repository.ts) read their timestamps in place with it.
-describe('canonicalInstantAt', () => {
+// parseInstant tries it first; the packed availability reads (availability.repository.ts) read their
+// timestamps in place with its twin over bytes, canonicalInstantIn, held to the same cases.
+const bytes = (text: string) => new Uint8Array(Buffer.from(text));
+
+describe('canonicalInstantAt and canonicalInstantIn', () => {
   it('reads the database form wherever it starts in a text, exactly as Date does', () => {
     fc.assert(
       fc.property(
@@ -60,7 +63,9 @@ describe('canonicalInstantAt', () => {
         fc.string({ maxLength: 5 }),
         fc.string({ maxLength: 5 }),
         (d, before, after) => {
-          expect(canonicalInstantAt(`${before}${d.toISOString()}${after}`, before.length)).toBe(d.getTime());
+          const text = `${before}${d.toISOString()}${after}`;
+          expect(canonicalInstantAt(text, before.length)).toBe(d.getTime());
+          expect(canonicalInstantIn(bytes(text), Buffer.byteLength(before))).toBe(d.getTime());
         },
       ),
       { numRuns: 2000 },
@@ -77,5 +82,6 @@ describe('canonicalInstantAt', () => {
     ['a start past the end', '2026-03-08T10:00:00.000Z', 30],
   ])('is NaN for %s', (_what, text, at) => {
     expect(canonicalInstantAt(text, at)).toBeNaN();
+    expect(canonicalInstantIn(bytes(text), at)).toBeNaN();
   });
 });

@@ -1,10 +1,10 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
-import { CANONICAL_INSTANT_LENGTH, canonicalInstantAt, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
+import { CANONICAL_INSTANT_LENGTH, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
 
 export interface BookingCompany {
   id: number;
@@ -300,68 +300,78 @@ function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
 // ---------------------------------------------------------------------------
 // Packed reads (SQLite). better-sqlite3 spends about 2 µs turning each result row into a JS object,
 // which for the hundreds of rows of a 30-day window is most of a request; the same rows folded into
-// one text value by group_concat cost a few µs in all, and are split here in one typed scan.
+// one value by group_concat cost a few µs in all, and are split here in one typed scan.
 // Each row starts with its two timestamps in the database's one form (db/src/time.ts), 24 characters
-// each with nothing between them, read in place at fixed offsets; then its other fields, separated by
-// the ASCII unit separator, and rows by the record separator, which no id or timestamp contains. Every
-// `||` and `char()` is a string SQLite builds for each row: the separators are literals, and the
-// timestamps need none (a 512-row service read 95 -> 66 µs). A timestamp in any other form fails the
-// read rather than being misread. On PostgreSQL the two largest reads are packed too, as bytes
-// (below); the company-stretch reads stay rows there (lateral, above).
+// each with nothing between them, read in place at fixed offsets; then its other fields (integers or
+// empty), separated by the ASCII unit separator, and rows by the record separator, which no id or
+// timestamp contains. Every `||` and `char()` is a string SQLite builds for each row: the separators
+// are literals, and the timestamps need none (a 512-row service read 95 -> 66 µs). The value is cast
+// to a blob, so it arrives as bytes, read without asking a string how it is stored at every character
+// (the parse of a 30-day answer's 700 rows a third cheaper). A timestamp in any other form fails the
+// read rather than being misread. On PostgreSQL the two largest reads are packed too, as binary
+// fields (below); the company-stretch reads stay rows there (lateral, above).
 
-type Packed = { packed: string | null };
-/** A packed read that is text on SQLite and bytes on PostgreSQL. */
-type PackedEither = { packed: string | Buffer | null };
+/** A packed read: the text form above on SQLite, binary fields on PostgreSQL (below), as bytes either way. */
+type Packed = { packed: Buffer | null };
 const FIELD = '\x1f';
 const ROW = '\x1e';
+const FIELD_BYTE = 0x1f;
+const ROW_BYTE = 0x1e;
 
 function isPostgres(db: DbOrTx): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** A nullable id as packed text ('' for null). */
-function packedId(text: string): number | null {
-  return text === '' ? null : Number(text);
-}
-
-/**
- * Packed text read field by field, with no array per row: splitting a 30-day read's 500 rows into
- * rows and then fields cost twice as much as finding each separator in place.
- */
+/** Packed bytes read field by field in place: no string or array per row or field. */
 class PackedRows {
   private at = 0;
-  constructor(private readonly text: string) {}
+  constructor(private readonly bytes: Uint8Array) {}
 
   get done(): boolean {
-    return this.at >= this.text.length;
+    return this.at >= this.bytes.length;
   }
 
   /** The row's next timestamp (see above) as epoch ms. */
   instant(): number {
     const at = this.at;
-    const ms = canonicalInstantAt(this.text, at);
+    const ms = canonicalInstantIn(this.bytes, at);
     this.at = at + CANONICAL_INSTANT_LENGTH;
     if (!Number.isFinite(ms))
-      throw new Error(`Packed row holds a timestamp not in the database's form: ${JSON.stringify(this.text.slice(at, this.at))}`);
+      throw new Error(
+        `Packed row holds a timestamp not in the database's form: ${JSON.stringify(Buffer.from(this.bytes.subarray(at, this.at)).toString('latin1'))}`,
+      );
     return ms;
   }
 
-  /** The row's next field (followed by the unit separator). */
-  field(): string {
-    const end = this.text.indexOf(FIELD, this.at);
-    if (end < 0) throw new Error('Packed row ended early');
-    const value = this.text.slice(this.at, end);
-    this.at = end + 1;
+  /** The row's next field, followed by the unit separator: a non-negative integer, or null when empty. */
+  field(): number | null {
+    return this.integerUntil(FIELD_BYTE, false);
+  }
+
+  /** The row's last field, followed by the record separator or the end: as field(). */
+  last(): number | null {
+    return this.integerUntil(ROW_BYTE, true);
+  }
+
+  /** A field that always holds a number (an id). */
+  static required(value: number | null): number {
+    if (value === null) throw new Error('Packed row lacks an id');
     return value;
   }
 
-  /** The row's last field (followed by the record separator, or the end of the text). */
-  last(): string {
-    let end = this.text.indexOf(ROW, this.at);
-    if (end < 0) end = this.text.length;
-    const value = this.text.slice(this.at, end);
-    this.at = end + 1;
-    return value;
+  private integerUntil(separator: number, endMayClose: boolean): number | null {
+    const b = this.bytes;
+    let at = this.at;
+    let value = 0;
+    const from = at;
+    for (; at < b.length && b[at] !== separator; at++) {
+      const d = b[at] - 48;
+      if (!(d >= 0 && d <= 9)) throw new Error(`Packed row holds a field that is not a whole number at byte ${at}`);
+      value = value * 10 + d;
+    }
+    if (at >= b.length && !endMayClose) throw new Error('Packed row ended early');
+    this.at = at + 1;
+    return at === from ? null : value;
   }
 }
 
@@ -369,7 +379,7 @@ class PackedRows {
  * Packed 'id start end employee service' rows (one per appointment and service) into appointments,
  * each with all its services; `owner` is the employee of rows packed without one.
  */
-function appointmentsOf(packed: string | null | undefined, owner: number | null = null): BusyAppointment[] {
+function appointmentsOf(packed: Uint8Array | null | undefined, owner: number | null = null): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
   const byId = new Map<number, BusyAppointment>();
@@ -377,9 +387,9 @@ function appointmentsOf(packed: string | null | undefined, owner: number | null 
   while (!rows.done) {
     const startMs = rows.instant();
     const endMs = rows.instant();
-    const id = Number(rows.field());
-    const employee = packedId(rows.field()) ?? owner;
-    const service = packedId(rows.last());
+    const id = PackedRows.required(rows.field());
+    const employee = rows.field() ?? owner;
+    const service = rows.last();
     gather(byId, out, id, startMs, endMs, employee, service);
   }
   return out;
@@ -408,14 +418,14 @@ function gather(
 }
 
 /** Packed 'start end id' rows of one service's bookings into appointments (employee unknown), sharing `serviceTypeIds`. */
-function serviceBookingsOf(packed: string | null | undefined, serviceTypeIds: number[]): BusyAppointment[] {
+function serviceBookingsOf(packed: Uint8Array | null | undefined, serviceTypeIds: number[]): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
   const rows = new PackedRows(packed);
   while (!rows.done) {
     const startMs = rows.instant();
     const endMs = rows.instant();
-    out.push(new ReadAppointment(Number(rows.last()), startMs, endMs, null, serviceTypeIds));
+    out.push(new ReadAppointment(PackedRows.required(rows.last()), startMs, endMs, null, serviceTypeIds));
   }
   return out;
 }
@@ -457,13 +467,9 @@ function serviceBookingsOfBytes(packed: Buffer | null | undefined, serviceTypeId
 // The separators as SQL literals (the characters themselves between quotes).
 const F = sql.raw(`'${FIELD}'`);
 const R = sql.raw(`'${ROW}'`);
-const PACK_BUSY = sql<
-  string | null
->`group_concat(a.start_time || a.end_time || a.id || ${F} || ifnull(a.employee_id, '') || ${F} || ifnull(ast.service_type_id, ''), ${R})`;
-const PACK_OWN = sql<
-  string | null
->`group_concat(a.start_time || a.end_time || a.id || ${F} || ${F} || ifnull(x.service_type_id, ''), ${R})`;
-const PACK_SERVICE = sql<string | null>`group_concat(s.start_time || s.end_time || s.appointment_id, ${R})`;
+const PACK_BUSY = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ifnull(a.employee_id, '') || ${F} || ifnull(ast.service_type_id, ''), ${R}) as blob)`;
+const PACK_OWN = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ${F} || ifnull(x.service_type_id, ''), ${R}) as blob)`;
+const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_time || s.appointment_id, ${R}) as blob)`;
 
 // The same two reads on PostgreSQL, the ones a 30-day answer spends its rows on (the service's
 // bookings, each candidate's own appointments): node-postgres builds each row from its wire form at
@@ -473,12 +479,8 @@ const PACK_SERVICE = sql<string | null>`group_concat(s.start_time || s.end_time 
 // either. Epoch ms from date_part's float8 seconds, floored to the millisecond as the ISO form is
 // (the 0.001 absorbs float8's rounding of an exact millisecond).
 const pgMs = (column: string) => sql.raw(`float8send(floor(date_part('epoch', ${column}) * 1000 + 0.001))`);
-const PACK_OWN_PG = sql<
-  string | Buffer | null
->`string_agg(${pgMs('a.start_time')} || ${pgMs('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea)`;
-const PACK_SERVICE_PG = sql<
-  string | Buffer | null
->`string_agg(${pgMs('s.start_time')} || ${pgMs('s.end_time')} || int4send(s.appointment_id), ''::bytea)`;
+const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgMs('a.start_time')} || ${pgMs('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea)`;
+const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgMs('s.start_time')} || ${pgMs('s.end_time')} || int4send(s.appointment_id), ''::bytea)`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, PgBusyRow>((db) =>
@@ -518,34 +520,34 @@ const serviceTimes = prepared<ServiceArgs, { start_time: string; end_time: strin
 const packService = (db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>) =>
   serviceBookingsQuery(db, f, true)
     .clearSelect()
-    .select((isPostgres(db) ? PACK_SERVICE_PG : (PACK_SERVICE as RawBuilder<string | Buffer | null>)).as('packed'));
-const serviceTimesPacked = prepared<ServiceArgs, PackedEither>((db) =>
+    .select((isPostgres(db) ? PACK_SERVICE_PG : PACK_SERVICE).as('packed'));
+const serviceTimesPacked = prepared<ServiceArgs, Packed>((db) =>
   packService(db, { serviceTypeId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
 );
 type EmployeeArgs = [employeeId: number, companyId: number, startFrom: string, startBefore: string];
 const packOwn = (db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) =>
   employeeAppointmentsQuery(db, f)
     .clearSelect()
-    .select((isPostgres(db) ? PACK_OWN_PG : (PACK_OWN as RawBuilder<string | Buffer | null>)).as('packed'));
-const employeePacked = prepared<EmployeeArgs, PackedEither>((db) =>
+    .select((isPostgres(db) ? PACK_OWN_PG : PACK_OWN).as('packed'));
+const employeePacked = prepared<EmployeeArgs, Packed>((db) =>
   packOwn(db, { employeeId: arg(0), companyId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
 );
-const ownFrom = (packed: PackedEither['packed'] | undefined, employeeId: number) =>
-  typeof packed === 'string' ? appointmentsOf(packed, employeeId) : ownAppointmentsOfBytes(packed, employeeId);
-const serviceFrom = (packed: PackedEither['packed'] | undefined, serviceTypeId: number) =>
-  typeof packed === 'string' ? serviceBookingsOf(packed, [serviceTypeId]) : serviceBookingsOfBytes(packed, [serviceTypeId]);
+const ownFrom = (db: DbOrTx, packed: Packed['packed'] | undefined, employeeId: number) =>
+  isPostgres(db) ? ownAppointmentsOfBytes(packed, employeeId) : appointmentsOf(packed, employeeId);
+const serviceFrom = (db: DbOrTx, packed: Packed['packed'] | undefined, serviceTypeId: number) =>
+  isPostgres(db) ? serviceBookingsOfBytes(packed, [serviceTypeId]) : serviceBookingsOf(packed, [serviceTypeId]);
 
 /** One employee's booked appointments starting in a range, each with all its services. */
 export async function employeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
 ): Promise<BusyAppointment[]> {
-  return ownFrom((await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed, f.employeeId);
+  return ownFrom(db, (await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed, f.employeeId);
 }
 
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
-  return serviceFrom((await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, f.serviceTypeId);
+  return serviceFrom(db, (await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, f.serviceTypeId);
 }
 
 /**
@@ -561,7 +563,7 @@ export function serviceAndEmployeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilt
   ]);
 }
 type ServiceAndOwnArgs = [serviceTypeId: number, employeeId: number, companyId: number, startFrom: string, startBefore: string];
-const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: PackedEither['packed']; own: PackedEither['packed'] }>((db) =>
+const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packed']; own: Packed['packed'] }>((db) =>
   serviceAndEmployeeAppointmentsQuery(db, {
     serviceTypeId: arg(0),
     employeeId: arg(1),
@@ -577,7 +579,7 @@ export async function serviceAndEmployeeAppointments(
   f: Omit<SlotFilter, 'employeeId'> & { employeeId: number },
 ): Promise<{ service: BusyAppointment[]; own: BusyAppointment[] }> {
   const [row] = await serviceAndOwnPacked(db, [f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore]);
-  return { service: serviceFrom(row?.service, f.serviceTypeId), own: ownFrom(row?.own, f.employeeId) };
+  return { service: serviceFrom(db, row?.service, f.serviceTypeId), own: ownFrom(db, row?.own, f.employeeId) };
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
@@ -902,8 +904,10 @@ export function packedBuffersColumn(db: Kysely<Database>) {
 export function unpackBuffers(packed: string | null): ServiceBuffers {
   const map: ServiceBuffers = new Map();
   if (!packed) return map;
-  const rows = new PackedRows(packed);
-  while (!rows.done) map.set(Number(rows.field()), { before: Number(rows.field()), after: Number(rows.last()) });
+  for (const row of packed.split(ROW)) {
+    const [id, before, after] = row.split(FIELD).map(Number);
+    map.set(id, { before, after });
+  }
   return map;
 }
 
