@@ -43,6 +43,16 @@ describe('ChangeStampedCache', () => {
     expect([cache.get('a', 0, 1), cache.get('b', 0, 1), cache.get('c', 0, 1)]).toEqual(['a', undefined, 'c']);
   });
 
+  it('gives an answer served since it was last passed over one more turn, not two', () => {
+    const cache = new ChangeStampedCache(3);
+    for (const k of ['a', 'b', 'c']) cache.set(k, 0, k, 10, 0);
+    expect(cache.get('a', 0, 1)).toBe('a');
+    cache.set('d', 0, 'd', 10, 0); // 'a' moves behind 'c' unmarked; 'b' goes
+    cache.set('e', 0, 'e', 10, 0); // 'c' goes
+    cache.set('f', 0, 'f', 10, 0); // 'a' was not served again: it goes
+    expect(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => cache.get(k, 0, 1))).toEqual([undefined, undefined, undefined, 'd', 'e', 'f']);
+  });
+
   it('keeps its keys and bodies under its size bound, dropping the least recently used', () => {
     // Room for two 1-character keys with 4-character bodies (5 characters each).
     const cache = new ChangeStampedCache(100, 10);

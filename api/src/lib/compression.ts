@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress';
+import { completeAnswer, isComplete } from './complete-answer.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -116,12 +117,14 @@ const packedAnswers = { br: new PackedAnswers('br'), gzip: new PackedAnswers('gz
  */
 export function jsonAnswer(c: Context, text: string, threshold = COMPRESSION_THRESHOLD_BYTES): Response {
   const encoding = c.req.method === 'HEAD' ? null : chooseEncoding(c.req.header('Accept-Encoding'));
-  const headers = { 'Content-Type': 'application/json', Vary: 'Accept-Encoding' };
   const length = Buffer.byteLength(text);
-  if (!encoding || length < threshold) return c.body(text, 200, { ...headers, 'Content-Length': String(length) });
+  // Complete (complete-answer.ts): the headers stay a plain object all the way to the socket.
+  if (!encoding || length < threshold)
+    return completeAnswer(c, text, { 'Content-Type': 'application/json', Vary: 'Accept-Encoding', 'Content-Length': String(length) });
   const packed = packedAnswers[encoding].get(text);
-  return c.body(packed as Uint8Array<ArrayBuffer>, 200, {
-    ...headers,
+  return completeAnswer(c, packed as Uint8Array<ArrayBuffer>, {
+    'Content-Type': 'application/json',
+    Vary: 'Accept-Encoding',
     'Content-Encoding': encoding,
     'Content-Length': String(packed.byteLength),
   });
@@ -155,6 +158,8 @@ export function compression(threshold = COMPRESSION_THRESHOLD_BYTES): Middleware
     if (!encoding || c.req.method === 'HEAD') return next();
     await next();
     const res = c.res;
+    // jsonAnswer's, compressed or not as this client takes.
+    if (isComplete(res)) return;
     if (res.status < 200 || res.status === 204 || res.status === 206 || res.status === 304) return;
     const type = res.headers.get('Content-Type');
     if (!type || !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) return;

@@ -48,5 +48,7 @@ export type AppEnv = {
     clientIp: string;
     /** This request's id (X-Request-Id, docs/decisions/29-input-rate-limits-request-ids.md); the audit log records it. */
     requestId: string;
+    /** The headers every answer carries (security-headers.ts), for answers made complete (complete-answer.ts). */
+    securityHeaders: Readonly<Record<string, string>>;
   };
 };

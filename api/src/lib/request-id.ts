@@ -3,6 +3,7 @@
 // logger, app.ts).
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { isComplete } from './complete-answer.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -15,15 +16,15 @@ export function requestIdFrom(incoming: string | undefined): string {
 
 /**
  * First middleware of the app: sets `requestId` on the context and the header on the answer,
- * whatever produced it (route, 404, error handler, static file, 429).
+ * whatever produced it (route, 404, error handler, static file, 429), once it is made: an answer
+ * made complete (complete-answer.ts) has it already.
  */
 export function requestId(): MiddlewareHandler<{ Variables: { requestId: string } }> {
   return async (c, next) => {
     const id = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.set('requestId', id);
-    c.header(REQUEST_ID_HEADER, id);
     await next();
-    if (c.res.headers.get(REQUEST_ID_HEADER) !== id) {
+    if (!isComplete(c.res)) {
       try {
         c.res.headers.set(REQUEST_ID_HEADER, id);
       } catch {

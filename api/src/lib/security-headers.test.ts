@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { companyRow } from '../testing/rows.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 
 /** A stand-in for the built PWA: the shell and one script, served by the real static handler. */
@@ -92,6 +93,59 @@ describe.each(testDialects())('security headers (%s)', (dialect) => {
     }
     expect(directives((await get(http, '/public/bookings')).headers.get('content-security-policy'))['frame-ancestors']).toBe("'none'");
     expect(directives((await get(http, '/book-appointment/1')).headers.get('content-security-policy'))['frame-ancestors']).toBe("'none'");
+  });
+
+  // The availability answers are made with their headers complete (complete-answer.ts), the
+  // middlewares that add them to every other answer leaving them alone: they must come out the same.
+  it('gives the availability answers the same security headers as every other answer, and their own request id', async () => {
+    const perAnswer = new Set([
+      'date',
+      'connection',
+      'keep-alive',
+      'content-length',
+      'content-type',
+      'content-encoding',
+      'vary',
+      'cache-control',
+      'x-request-id',
+    ]);
+    const shared = (res: Response) => [...res.headers].filter(([name]) => !perAnswer.has(name)).sort();
+    for (const server of [http, https]) {
+      const iso = new Date().toISOString();
+      const { id: companyId } = await server.db
+        .insertInto('companies')
+        .values(companyRow({ name: 'Headers', slug: `headers-${server === http ? 'http' : 'https'}`, created_at: iso, updated_at: iso }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const { id: serviceId } = await server.db
+        .insertInto('service_types')
+        .values({
+          company_id: companyId,
+          name: 'Cut',
+          duration_minutes: 30,
+          price: null,
+          hide_price: 0,
+          available_slots: 1,
+          archived_at: null,
+          created_at: iso,
+          updated_at: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const health = await get(server, '/api/health');
+      expect(shared(health)).toContainEqual(['x-content-type-options', 'nosniff']);
+      for (const [p, encoding] of [
+        [`/api/appointments/available-dates?company_id=${companyId}&service_type_id=${serviceId}`, 'identity'],
+        [`/api/appointments/available-slots?company_id=${companyId}&service_type_id=${serviceId}&date=2030-01-07`, 'br'],
+      ]) {
+        const res = await get(server, p, { headers: { 'X-Request-Id': `complete-${encoding}`, 'Accept-Encoding': encoding } });
+        expect(res.status, p).toBe(200);
+        expect(shared(res), p).toEqual(shared(health));
+        expect(res.headers.get('x-request-id')).toBe(`complete-${encoding}`);
+        expect(res.headers.get('vary')).toBe('Accept-Encoding');
+        expect(res.headers.get('content-security-policy')).toBeNull();
+      }
+    }
   });
 
   it('sends HSTS only when APP_URL is https', async () => {

@@ -4,7 +4,7 @@
 // HSTS only when the product is served over https (APP_URL), so a plain-http install (a laptop, the
 // e2e server) never tells a browser to refuse http on that host name.
 import type { MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
+import { isComplete } from './complete-answer.ts';
 
 /** The booking pages other sites may embed in an iframe (docs/product: the booking widget). */
 export const EMBEDDABLE_PATH = /^\/public\/booking(\/|$)/;
@@ -59,21 +59,41 @@ export function contentSecurityPolicy(path: string, apiOrigins: string[] = []): 
 
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
-export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler {
-  const https = /^https:/i.test(options.appUrl);
-  const apiOrigins = [...new Set((options.apiUrls ?? []).map(originOf).filter((o): o is string => o !== null))];
-  const fixed = secureHeaders({
-    referrerPolicy: 'no-referrer',
-    crossOriginEmbedderPolicy: false,
-    // Framing is decided per page below (the CSP's frame-ancestors, plus X-Frame-Options for old browsers).
-    xFrameOptions: false,
-    strictTransportSecurity: https ? HSTS_VALUE : false,
+/**
+ * The headers every answer carries, HTML or not: what Hono's secureHeaders sent with no-referrer,
+ * no Cross-Origin-Embedder-Policy (a booking page embeds a company's logo from anywhere) and no
+ * X-Frame-Options (decided per page below), written out so that complete answers
+ * (complete-answer.ts) can carry them from the start.
+ */
+export function fixedSecurityHeaders(https: boolean): Readonly<Record<string, string>> {
+  return Object.freeze({
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Origin-Agent-Cluster': '?1',
+    'Referrer-Policy': 'no-referrer',
+    ...(https ? { 'Strict-Transport-Security': HSTS_VALUE } : {}),
+    'X-Content-Type-Options': 'nosniff',
+    'X-DNS-Prefetch-Control': 'off',
+    'X-Download-Options': 'noopen',
+    'X-Permitted-Cross-Domain-Policies': 'none',
+    'X-XSS-Protection': '0',
   });
+}
+
+export function securityHeaders(options: SecurityHeaderOptions): MiddlewareHandler {
+  const fixed = fixedSecurityHeaders(/^https:/i.test(options.appUrl));
+  const entries = Object.entries(fixed);
+  const apiOrigins = [...new Set((options.apiUrls ?? []).map(originOf).filter((o): o is string => o !== null))];
   return async (c, next) => {
-    await fixed(c, next);
-    // secureHeaders has already touched this answer's headers, so reading the type costs nothing more.
-    if (!/^text\/html/i.test(c.res.headers.get('Content-Type') ?? '')) return;
-    c.res.headers.set('Content-Security-Policy', contentSecurityPolicy(c.req.path, apiOrigins));
-    if (!EMBEDDABLE_PATH.test(c.req.path)) c.res.headers.set('X-Frame-Options', 'DENY');
+    // For answers made complete by the route (complete-answer.ts).
+    c.set('securityHeaders', fixed);
+    await next();
+    if (isComplete(c.res)) return;
+    const headers = c.res.headers;
+    for (const [name, value] of entries) headers.set(name, value);
+    headers.delete('X-Powered-By');
+    if (!/^text\/html/i.test(headers.get('Content-Type') ?? '')) return;
+    headers.set('Content-Security-Policy', contentSecurityPolicy(c.req.path, apiOrigins));
+    if (!EMBEDDABLE_PATH.test(c.req.path)) headers.set('X-Frame-Options', 'DENY');
   };
 }
