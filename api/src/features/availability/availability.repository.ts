@@ -904,9 +904,18 @@ export function packedBuffersColumn(db: Kysely<Database>) {
 export function unpackBuffers(packed: string | null): ServiceBuffers {
   const map: ServiceBuffers = new Map();
   if (!packed) return map;
-  for (const row of packed.split(ROW)) {
-    const [id, before, after] = row.split(FIELD).map(Number);
-    map.set(id, { before, after });
+  // 'id before after' rows, read where they lie: a booking reads them inside its transaction.
+  for (let at = 0; at < packed.length;) {
+    const first = packed.indexOf(FIELD, at);
+    const second = first < 0 ? -1 : packed.indexOf(FIELD, first + 1);
+    if (second < 0) throw new Error(`Packed buffers are not 'id before after' rows: ${JSON.stringify(packed)}`);
+    let end = packed.indexOf(ROW, second + 1);
+    if (end < 0) end = packed.length;
+    map.set(Number(packed.slice(at, first)), {
+      before: Number(packed.slice(first + 1, second)),
+      after: Number(packed.slice(second + 1, end)),
+    });
+    at = end + 1;
   }
   return map;
 }

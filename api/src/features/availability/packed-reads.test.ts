@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow, userRow } from '../../testing/rows.ts';
-import { employeeAppointments, qualifiedAppointments, serviceAppointments } from './availability.repository.ts';
+import { employeeAppointments, qualifiedAppointments, serviceAppointments, unpackBuffers } from './availability.repository.ts';
 
 describe.each(testDialects())('packed availability reads on %s', (dialect) => {
   let t: TestServer;
@@ -142,5 +142,19 @@ describe.each(testDialects())('packed availability reads on %s', (dialect) => {
         });
     }
     await t.db.deleteFrom('appointments').where('id', '=', id).execute();
+  });
+});
+
+// The booking transaction reads the company's buffers packed in one column (packedBuffersColumn).
+describe('unpackBuffers', () => {
+  it('reads every service with its buffers, and refuses a row it cannot read', () => {
+    expect(unpackBuffers(null)).toEqual(new Map());
+    expect(unpackBuffers('12\x1f5\x1f10\x1e7\x1f0\x1f15')).toEqual(
+      new Map([
+        [12, { before: 5, after: 10 }],
+        [7, { before: 0, after: 15 }],
+      ]),
+    );
+    expect(() => unpackBuffers('12\x1f5')).toThrow(/id before after/);
   });
 });
