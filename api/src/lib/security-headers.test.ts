@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { companyRow } from '../testing/rows.ts';
+import { companyRow, serviceTypeRow } from '../testing/rows.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 
 /** A stand-in for the built PWA: the shell and one script, served by the real static handler. */
@@ -119,17 +119,7 @@ describe.each(testDialects())('security headers (%s)', (dialect) => {
         .executeTakeFirstOrThrow();
       const { id: serviceId } = await server.db
         .insertInto('service_types')
-        .values({
-          company_id: companyId,
-          name: 'Cut',
-          duration_minutes: 30,
-          price: null,
-          hide_price: 0,
-          available_slots: 1,
-          archived_at: null,
-          created_at: iso,
-          updated_at: iso,
-        })
+        .values(serviceTypeRow({ company_id: companyId, name: 'Cut', duration_minutes: 30, updated_at: iso }))
         .returning('id')
         .executeTakeFirstOrThrow();
       const health = await get(server, '/api/health');

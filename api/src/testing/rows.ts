@@ -2,7 +2,7 @@
 // an old import, many companies at once): every column filled, with the values a plain row has, so
 // a test names only what it is about.
 import type { Insertable } from 'kysely';
-import type { AppointmentTable, NewCompany, UserTable } from '@bookwell/db';
+import type { AppointmentTable, NewCompany, ServiceTypeTable, UserTable } from '@bookwell/db';
 
 export function companyRow(o: Pick<NewCompany, 'name' | 'slug' | 'updated_at'> & Partial<NewCompany>): NewCompany {
   return {
@@ -50,6 +50,20 @@ export function userRow(
     role: 'employee',
     password_hash: null,
     token_version: 0,
+    archived_at: null,
+    created_at: o.updated_at,
+    ...o,
+  };
+}
+
+/** A current service with capacity 1, no price and no buffers. */
+export function serviceTypeRow(
+  o: Pick<Insertable<ServiceTypeTable>, 'company_id' | 'name' | 'duration_minutes' | 'updated_at'> & Partial<Insertable<ServiceTypeTable>>,
+): Insertable<ServiceTypeTable> {
+  return {
+    price: null,
+    hide_price: 0,
+    available_slots: 1,
     archived_at: null,
     created_at: o.updated_at,
     ...o,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { appointmentRow, companyRow, userRow } from '../../testing/rows.ts';
+import { appointmentRow, companyRow, serviceTypeRow, userRow } from '../../testing/rows.ts';
 import {
   busyAppointmentsQuery,
   busyAppointmentsQueryPg,
@@ -41,17 +41,7 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       for (let k = 0; k < 3; k++) {
         const service = await t.db
           .insertInto('service_types')
-          .values({
-            company_id: company.id,
-            name: `S${k}`,
-            duration_minutes: 45,
-            price: null,
-            hide_price: 0,
-            available_slots: 1,
-            archived_at: null,
-            created_at: iso,
-            updated_at: iso,
-          })
+          .values(serviceTypeRow({ company_id: company.id, name: `S${k}`, duration_minutes: 45, updated_at: iso }))
           .returning('id')
           .executeTakeFirstOrThrow();
         serviceIds.push(service.id);
