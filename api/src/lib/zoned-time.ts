@@ -194,7 +194,7 @@ function digit(s: string, i: number): number {
 }
 
 /** The decimal digit byte at `i` as its value, or NaN (past the end too: undefined - 48 is NaN). */
-function byteDigit(b: Uint8Array, i: number): number {
+export function byteDigit(b: Uint8Array, i: number): number {
   const d = b[i] - 48;
   return d >= 0 && d <= 9 ? d : NaN;
 }

@@ -4,7 +4,7 @@ import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysel
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
-import { CANONICAL_INSTANT_LENGTH, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
+import { CANONICAL_INSTANT_LENGTH, byteDigit, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
 
 export interface BookingCompany {
   id: number;
@@ -316,8 +316,8 @@ function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
 type Packed = { packed: Buffer | null };
 const FIELD = '\x1f';
 const ROW = '\x1e';
-const FIELD_BYTE = 0x1f;
-const ROW_BYTE = 0x1e;
+const FIELD_BYTE = FIELD.charCodeAt(0);
+const ROW_BYTE = ROW.charCodeAt(0);
 
 function isPostgres(db: DbOrTx): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -366,8 +366,8 @@ class PackedRows {
     let value = 0;
     const from = at;
     for (; at < b.length && b[at] !== separator; at++) {
-      const d = b[at] - 48;
-      if (!(d >= 0 && d <= 9)) throw new Error(`Packed row holds a field that is not a whole number at byte ${at}`);
+      const d = byteDigit(b, at);
+      if (Number.isNaN(d)) throw new Error(`Packed row holds a field that is not a whole number at byte ${at}`);
       value = value * 10 + d;
     }
     if (at >= b.length && !endMayClose) throw new Error('Packed row ended early');
