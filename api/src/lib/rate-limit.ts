@@ -31,12 +31,16 @@ function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** SQLite: one statement records the hit only while fewer than `limit` are in the window; true when recorded. */
+/**
+ * SQLite: one statement records the hit only while fewer than `limit` are in the window; true when
+ * recorded. The count stops at the limit: an address that keeps sending after it is refused costs a
+ * read of `limit` index entries per request, not of every hit it made in the window (docs/decisions/29-input-rate-limits-request-ids.md).
+ */
 async function insertIfUnder(db: Kysely<Database>, bucket: string, key: string, limit: number, since: Date, now: Date) {
   const result = await sql<{ id: number }>`
     insert into rate_limit_hits (bucket, key, created_at)
     select ${bucket}, ${key}, ${now.toISOString()}
-    where (select count(*) from rate_limit_hits where bucket = ${bucket} and key = ${key} and created_at > ${since.toISOString()}) < ${limit}
+    where (select count(*) from (select 1 from rate_limit_hits where bucket = ${bucket} and key = ${key} and created_at > ${since.toISOString()} limit ${limit})) < ${limit}
     returning id`.execute(db);
   return result.rows.length > 0;
 }
