@@ -18,6 +18,7 @@ import * as settingsGeneration from './2026-11-26-054-settings-generation.ts';
 import * as rateLimitFunction from './2026-11-26-055-rate-limit-function.ts';
 import * as employeeBusyIndex from './2026-11-26-056-employee-busy-index.ts';
 import * as rateLimitBoundedCount from './2026-11-27-057-rate-limit-bounded-count.ts';
+import * as staffIndex from './2026-11-27-058-staff-index.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-055-rate-limit-function': rateLimitFunction,
   '2026-11-26-056-employee-busy-index': employeeBusyIndex,
   '2026-11-27-057-rate-limit-bounded-count': rateLimitBoundedCount,
+  '2026-11-27-058-staff-index': staffIndex,
 };

@@ -962,20 +962,26 @@ export function withBuffers(appointments: BusyAppointment[], buffers: ServiceBuf
   return appointments;
 }
 
-// Who performs a service: its assigned staff, or every current staff member when it has none.
-const performers = (db: Kysely<Database>) =>
-  db
+/**
+ * Who performs a service: its assigned staff, or every current staff member when it has none. Read
+ * through (company_id, role), never by visiting the company's customers (migration 058). Exported as
+ * a builder for the query-plan test.
+ */
+export function performersQuery(db: Kysely<Database>, companyId: number, serviceTypeId: number) {
+  return db
     .selectFrom('users')
     .select('id')
-    .where('company_id', '=', arg(0))
+    .where('company_id', '=', companyId)
     .where('role', 'in', STAFF_ROLES)
     .where('archived_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', arg(1)))),
-        eb('id', 'in', eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', arg(1))),
+        eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', serviceTypeId))),
+        eb('id', 'in', eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', serviceTypeId)),
       ]),
     );
+}
+const performers = (db: Kysely<Database>) => performersQuery(db, arg(0), arg(1));
 const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) => performers(db).orderBy('id'));
 const performerRow = prepared<[companyId: number, serviceTypeId: number, userId: number], { id: number }>((db) =>
   performers(db).where('id', '=', arg(2)),

@@ -11,7 +11,9 @@ import {
   busyAppointmentsQuery,
   busyAppointmentsQueryPg,
   employeeAppointmentsQuery,
+  performersQuery,
   qualifiedAppointmentsQuery,
+  qualifiedStaff,
   qualifiedAppointmentsQueryPg,
   serviceAndEmployeeAppointmentsQuery,
   serviceBookingsQuery,
@@ -256,5 +258,60 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
       );
       expect(text).not.toMatch(/Seq Scan on appointments/);
     }
+  });
+});
+
+// Customers are users of their company too: a business with thousands of them must not make every
+// "any employee" answer and every booking that lets the server choose read them all (migration 058).
+describe.each(testDialects())('staff query plans on %s', (dialect) => {
+  let t: TestServer;
+  let companyId = 0;
+  let serviceId = 0;
+  const CUSTOMERS = 3000;
+
+  beforeAll(async () => {
+    t = await startTestServer(dialect);
+    const iso = new Date().toISOString();
+    for (let c = 0; c < 3; c++) {
+      const company = await t.db
+        .insertInto('companies')
+        .values(companyRow({ name: `Staff plan ${c}`, slug: `staff-plan-${c}`, created_at: iso, updated_at: iso }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const service = await t.db
+        .insertInto('service_types')
+        .values(serviceTypeRow({ company_id: company.id, name: 'Cut', duration_minutes: 30, updated_at: iso }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      companyId = company.id;
+      serviceId = service.id;
+      const people = [];
+      for (let e = 0; e < 5; e++)
+        people.push(userRow({ company_id: company.id, name: `E${e}`, email: `e${e}.s${c}@plan.test`, updated_at: iso }));
+      for (let k = 0; k < CUSTOMERS; k++)
+        people.push(userRow({ company_id: company.id, name: `C${k}`, email: `c${k}.s${c}@plan.test`, role: 'customer', updated_at: iso }));
+      for (let i = 0; i < people.length; i += 500)
+        await t.db
+          .insertInto('users')
+          .values(people.slice(i, i + 500))
+          .execute();
+    }
+    await sql`analyze`.execute(t.db);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  it("reads who performs a service through (company_id, role), never the company's customers", async () => {
+    const compiled = performersQuery(t.db, companyId, serviceId).compile();
+    const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
+    const res = await t.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
+    const text = res.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+    if (dialect === 'sqlite') {
+      expect(text).toMatch(/SEARCH users USING COVERING INDEX users_company_role_idx \(company_id=\? AND role=\? AND archived_at=\?\)/);
+      expect(text).not.toMatch(/SCAN users/);
+    } else {
+      expect(text).toMatch(/Index (Only )?Scan using users_company_role_idx on users|Bitmap Index Scan on users_company_role_idx/);
+      expect(text).not.toMatch(/Seq Scan on users/);
+    }
+    expect(await qualifiedStaff(t.db, companyId, serviceId)).toHaveLength(5);
   });
 });
