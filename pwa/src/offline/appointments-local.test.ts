@@ -31,6 +31,20 @@ describe("the calendar's local rows", () => {
     expect(await localAppointments(db, { start: '2026-11-25', end: '2026-11-25' })).toEqual([]);
   });
 
+  it('a change queued while an online read is being kept stays on top, its row never overwritten by the older server one', async () => {
+    const db = await freshDb();
+    await db.company.put({ id: 1, key: 'company:1', data: { id: 1, timezone: 'UTC' } });
+    const a = serverAppointment(1, '2026-11-24T09:00:00.000Z');
+    await keepServerList(db, range, [a]);
+    const outbox = new Outbox(db, { send: () => new Promise(() => undefined) }); // never started: nothing is sent
+    // The calendar's refetch answered with the server's row just as the person saves an edit offline.
+    const kept = keepServerList(db, range, [a]);
+    const queued = outbox.enqueue({ kind: 'update', appointmentId: 1, payload: { description: 'mine' }, row: { description: 'mine' } });
+    await Promise.all([kept, queued]);
+    expect((await localAppointments(db, range)).map((r) => [r.id, r.description, r.pending ?? false])).toEqual([[1, 'mine', true]]);
+    expect((await keepServerList(db, range, [a])).map((r) => [r.id, r.description, r.pending ?? false])).toEqual([[1, 'mine', true]]);
+  });
+
   it('marks the row of a refused change as needing attention, and drops the mark after the choice', async () => {
     const db = await freshDb();
     await db.company.put({ id: 1, key: 'company:1', data: { id: 1, timezone: 'UTC' } });

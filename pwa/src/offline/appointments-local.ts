@@ -58,25 +58,31 @@ export async function localAppointments(db: LocalDb, range: DayRange): Promise<S
 /**
  * Keeps the server's list of a range and returns it with the queued changes on top: a row with a
  * waiting change shows the local version (marked pending), a queued delete hides its row, and rows
- * created offline appear in their place.
+ * created offline appear in their place. The outbox is read and the server's rows written in one
+ * transaction: a change queued between the two (an edit saved while a refetch was answered) had
+ * its optimistic row overwritten by the server's older one, and the calendar showed the old text
+ * unmarked while the change still waited (seen in the offline end-to-end test under load).
  */
 export async function keepServerList(db: LocalDb, range: DayRange | null, rows: ServerAppointment[]): Promise<ShownAppointment[]> {
-  const entries = await db.outbox.toArray();
-  const queued = new Set(entries.map((e) => e.appointmentId));
-  const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.appointmentId));
-  await db.appointments.bulkPut(rows.filter((r) => !queued.has(r.id)).map((r) => ({ ...r, pending: 0 as const })));
-  if (queued.size === 0) return rows;
-  const local = new Map((await db.appointments.bulkGet([...queued])).flatMap((r) => (r ? [[r.id, r] as const] : [])));
-  const list: ShownAppointment[] = rows.flatMap((r) => {
-    if (!queued.has(r.id)) return [r];
-    const mine = local.get(r.id);
-    return mine ? [shown(mine, refused)] : [];
+  const span = range ? await bounds(db, range) : null;
+  return db.transaction('rw', db.appointments, db.outbox, async () => {
+    const entries = await db.outbox.toArray();
+    const queued = new Set(entries.map((e) => e.appointmentId));
+    const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.appointmentId));
+    await db.appointments.bulkPut(rows.filter((r) => !queued.has(r.id)).map((r) => ({ ...r, pending: 0 as const })));
+    if (queued.size === 0) return rows;
+    const local = new Map((await db.appointments.bulkGet([...queued])).flatMap((r) => (r ? [[r.id, r] as const] : [])));
+    const list: ShownAppointment[] = rows.flatMap((r) => {
+      if (!queued.has(r.id)) return [r];
+      const mine = local.get(r.id);
+      return mine ? [shown(mine, refused)] : [];
+    });
+    if (span) {
+      const [from, to] = span;
+      for (const row of local.values()) if (row.id < 0 && row.start_time >= from && row.start_time < to) list.push(shown(row, refused));
+    }
+    return list.sort((a, b) => a.start_time.localeCompare(b.start_time));
   });
-  if (range) {
-    const [from, to] = await bounds(db, range);
-    for (const row of local.values()) if (row.id < 0 && row.start_time >= from && row.start_time < to) list.push(shown(row, refused));
-  }
-  return list.sort((a, b) => a.start_time.localeCompare(b.start_time));
 }
 
 function nameOf(rows: Record<string, unknown>[], id: number | null | undefined): string | null {
