@@ -64,8 +64,8 @@ export async function localAppointments(db: LocalDb, range: DayRange): Promise<S
  * unmarked while the change still waited (seen in the offline end-to-end test under load).
  */
 export async function keepServerList(db: LocalDb, range: DayRange | null, rows: ServerAppointment[]): Promise<ShownAppointment[]> {
-  const span = range ? await bounds(db, range) : null;
-  return db.transaction('rw', db.appointments, db.outbox, async () => {
+  // The kept company is in the transaction too: the range's bounds are read only when a row was created offline.
+  return db.transaction('rw', db.appointments, db.outbox, db.company, async () => {
     const entries = await db.outbox.toArray();
     const queued = new Set(entries.map((e) => e.appointmentId));
     const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.appointmentId));
@@ -77,9 +77,10 @@ export async function keepServerList(db: LocalDb, range: DayRange | null, rows: 
       const mine = local.get(r.id);
       return mine ? [shown(mine, refused)] : [];
     });
-    if (span) {
-      const [from, to] = span;
-      for (const row of local.values()) if (row.id < 0 && row.start_time >= from && row.start_time < to) list.push(shown(row, refused));
+    const created = [...local.values()].filter((row) => row.id < 0);
+    if (range && created.length > 0) {
+      const [from, to] = await bounds(db, range);
+      for (const row of created) if (row.start_time >= from && row.start_time < to) list.push(shown(row, refused));
     }
     return list.sort((a, b) => a.start_time.localeCompare(b.start_time));
   });

@@ -24,6 +24,13 @@ import { appointmentListQuery } from '../appointments/appointment.repository.ts'
 const COMPANIES = 10;
 const PER_COMPANY = 2000;
 
+/** The database's own plan of a compiled query, as text (SQLite's details or PostgreSQL's lines). */
+async function planOf(t: TestServer, compiled: CompiledQuery): Promise<string> {
+  const prefix = t.dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
+  const res = await t.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
+  return res.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+}
+
 describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   let t: TestServer;
   const companyIds: number[] = [];
@@ -90,11 +97,7 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  async function plan(compiled: CompiledQuery): Promise<string> {
-    const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
-    const res = await t.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
-    return res.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
-  }
+  const plan = (compiled: CompiledQuery) => planOf(t, compiled);
 
   const dayStart = '2026-06-10T00:00:00.000Z';
   const dayEnd = '2026-06-11T00:00:00.000Z';
@@ -301,10 +304,7 @@ describe.each(testDialects())('staff query plans on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   it("reads who performs a service through (company_id, role), never the company's customers", async () => {
-    const compiled = performersQuery(t.db, companyId, serviceId).compile();
-    const prefix = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
-    const res = await t.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + compiled.sql, [...compiled.parameters]));
-    const text = res.rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+    const text = await planOf(t, performersQuery(t.db, companyId, serviceId).compile());
     if (dialect === 'sqlite') {
       expect(text).toMatch(/SEARCH users USING COVERING INDEX users_company_role_idx \(company_id=\? AND role=\? AND archived_at=\?\)/);
       expect(text).not.toMatch(/SCAN users/);
