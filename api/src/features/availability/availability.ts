@@ -246,6 +246,63 @@ function bookingWindow(timezone: string, now: number, days: number): { today: st
   return windowMemo;
 }
 
+/** An employee's hours that day: the wall minute each opens at, and the instants they open and close. */
+interface PersonalHours {
+  open: number;
+  opensAt: number;
+  closesAt: number;
+}
+/** One company interval's grid of starts. */
+interface Grid extends PersonalHours {
+  close: number;
+}
+/** Someone who works that day, with the holds of theirs that can meet it. */
+interface Working {
+  id: number | null;
+  personal: PersonalHours[];
+  busy: { start: number; end: number }[];
+  groups: { start: number; end: number; own: number }[];
+  busySet: IntervalSet;
+  groupSet: IntervalSet;
+}
+const ALL_DAY: MinuteIntervals = [{ open: 0, close: 24 * 60 }];
+const EMPTY_SET = new IntervalSet([]);
+
+/** The start fits one of their intervals of hours. */
+function fitsHours(p: Working, minute: number, start: number, end: number): boolean {
+  for (const h of p.personal) if (minute >= h.open && start >= h.opensAt && end <= h.closesAt) return true;
+  return false;
+}
+
+function someoneWorks(working: readonly Working[], minute: number, start: number, end: number): boolean {
+  for (const p of working) if (fitsHours(p, minute, start, end)) return true;
+  return false;
+}
+
+/**
+ * Free: within their hours, no other hold of theirs meets this one's; they may join only a session
+ * of this service that starts at the same instant (any other of their sessions whose hold meets
+ * this one's is a clash: rare, checked one by one).
+ */
+function isFree(p: Working, minute: number, start: number, end: number, heldStart: number, heldEnd: number): boolean {
+  if (!fitsHours(p, minute, start, end) || p.busySet.overlaps(heldStart, heldEnd)) return false;
+  if (!p.groupSet.overlaps(heldStart, heldEnd)) return true;
+  for (const g of p.groups) if (g.start < heldEnd && g.end > heldStart && g.own !== start) return false;
+  return true;
+}
+
+function someoneFree(working: readonly Working[], minute: number, start: number, end: number, heldStart: number, heldEnd: number): boolean {
+  for (const p of working) if (isFree(p, minute, start, end, heldStart, heldEnd)) return true;
+  return false;
+}
+
+/** The appointment is for this one service only (a group session of it), not for any other. */
+function onlyService(ids: readonly number[], serviceId: number): boolean {
+  if (ids.length === 0) return false;
+  for (const id of ids) if (id !== serviceId) return false;
+  return true;
+}
+
 /**
  * The start times at least one of `people` could take (wall-clock minutes and epoch ms, in order),
  * in one pass: the day's grid, the notice and the service's capacity are worked out once, and each
@@ -278,53 +335,60 @@ function startsForPeople(
   if (companyList.length === 0 || q.capacity < 1) return null;
   const reach = (minute: number) => instantReaching(day, day.wallMidnight + minute * MINUTE);
   // People who do not work that day can take nothing.
-  const working = people
-    .map((p, i) => ({ id: p.id, list: personalLists[i] }))
-    .filter((p) => p.list === null || p.list.length > 0)
-    .map((p) => ({
-      id: p.id,
-      personal: (p.list ?? [{ open: 0, close: 24 * 60 }]).map((h) => ({ open: h.open, opensAt: reach(h.open), closesAt: reach(h.close) })),
-      busy: [] as { start: number; end: number }[],
-      groups: [] as { start: number; end: number; own: number }[],
-      busySet: null as IntervalSet | null,
-      groupSet: null as IntervalSet | null,
-    }));
+  const working: Working[] = [];
+  for (let i = 0; i < people.length; i++) {
+    const list = personalLists[i];
+    if (list !== null && list.length === 0) continue;
+    const personal: PersonalHours[] = [];
+    for (const h of list ?? ALL_DAY) personal.push({ open: h.open, opensAt: reach(h.open), closesAt: reach(h.close) });
+    working.push({ id: people[i].id, personal, busy: [], groups: [], busySet: EMPTY_SET, groupSet: EMPTY_SET });
+  }
   if (working.length === 0) return null;
-  type Working = (typeof working)[number];
-  const fitsHours = (p: Working, minute: number, start: number, end: number) =>
-    p.personal.some((h) => minute >= h.open && start >= h.opensAt && end <= h.closesAt);
   // Each company interval anchors its own grid (the grid starts again after a break), so every
   // employee's slots line up with the company's; personal hours only narrow which starts are offered.
-  const grids = companyList.map((c) => ({ open: c.open, close: c.close, opensAt: reach(c.open), closesAt: reach(c.close) }));
+  const grids: Grid[] = [];
+  let latestClose = -Infinity;
+  for (const c of companyList) {
+    const grid = { open: c.open, close: c.close, opensAt: reach(c.open), closesAt: reach(c.close) };
+    grids.push(grid);
+    latestClose = Math.max(latestClose, grid.closesAt);
+  }
   const durationMs = Math.round(duration * MINUTE);
   const earliestStart = now + notice;
 
   // A start is a candidate when it exists on the local clock, is not too soon, and its whole duration
-  // fits in one company interval and someone's hours; candidates are produced lazily so a
-  // caller asking for one slot stops early. Minutes only grow, so overlapping intervals offer a time once.
+  // fits in one company interval and someone's hours; candidates are produced lazily so a caller
+  // asking for one slot stops early. Minutes only grow, so overlapping intervals offer a time once.
+  // The current candidate is kept in these variables rather than returned as an object: a 30-day
+  // answer tries a few hundred candidates, and each object was garbage (docs/decisions/27-scheduling-rules.md).
   let lastMinute = -1;
-  const nextCandidate = (g: number, fromMinute: number): { g: number; minute: number; start: number } | null => {
+  let grid = 0;
+  let minute = 0;
+  let start = 0;
+  const advance = (g: number, fromMinute: number): boolean => {
     for (; g < grids.length; g++, fromMinute = -1) {
       const c = grids[g];
-      for (let minute = fromMinute < 0 ? c.open : fromMinute; minute < c.close; minute += increment) {
-        if (minute <= lastMinute) continue;
-        const start = exactInstant(day, day.wallMidnight + minute * MINUTE);
-        if (start === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
-        if (start < earliestStart || start < c.opensAt || start + durationMs > c.closesAt) continue;
-        if (!working.some((p) => fitsHours(p, minute, start, start + durationMs))) continue;
-        lastMinute = minute;
-        return { g, minute, start };
+      for (let m = fromMinute < 0 ? c.open : fromMinute; m < c.close; m += increment) {
+        if (m <= lastMinute) continue;
+        const at = exactInstant(day, day.wallMidnight + m * MINUTE);
+        if (at === null) continue; // skipped by a DST jump; a repeated time resolves to its first occurrence
+        if (at < earliestStart || at < c.opensAt || at + durationMs > c.closesAt) continue;
+        if (!someoneWorks(working, m, at, at + durationMs)) continue;
+        lastMinute = m;
+        grid = g;
+        minute = m;
+        start = at;
+        return true;
       }
     }
-    return null;
+    return false;
   };
-  const first = nextCandidate(0, -1);
-  if (first === null) return null;
+  if (!advance(0, -1)) return null;
 
   // Rows the caller over-fetched (the query reaches back by the longest duration) are dropped before
   // sorting: nothing held until before the first candidate's hold or from after the day's last possible hold matters.
-  const earliest = first.start - before;
-  const latest = Math.max(...grids.map((c) => c.closesAt)) + after;
+  const earliest = start - before;
+  const latest = latestClose + after;
   const serviceId = q.serviceTypeId;
   const byId = new Map<number, Working>();
   for (const p of working) if (p.id !== null) byId.set(p.id, p);
@@ -337,46 +401,33 @@ function startsForPeople(
     const ownStart = startMsOf(a);
     const ownEnd = endMsOf(a);
     if (ownEnd <= ownStart) continue; // an empty appointment occupies nothing
-    const start = ownStart - (a.bufferBeforeMinutes ?? 0) * MINUTE;
-    const end = ownEnd + (a.bufferAfterMinutes ?? 0) * MINUTE;
-    if (end <= earliest || start >= latest) continue;
+    const heldFrom = ownStart - (a.bufferBeforeMinutes ?? 0) * MINUTE;
+    const heldTo = ownEnd + (a.bufferAfterMinutes ?? 0) * MINUTE;
+    if (heldTo <= earliest || heldFrom >= latest) continue;
     if (forService) {
-      serviceStarts.push(start);
-      serviceEnds.push(end);
+      serviceStarts.push(heldFrom);
+      serviceEnds.push(heldTo);
     }
     if (owner !== undefined) {
-      if (a.serviceTypeIds.every((id) => id === serviceId) && a.serviceTypeIds.length > 0) owner.groups.push({ start, end, own: ownStart });
-      else owner.busy.push({ start, end });
+      if (onlyService(a.serviceTypeIds, serviceId)) owner.groups.push({ start: heldFrom, end: heldTo, own: ownStart });
+      else owner.busy.push({ start: heldFrom, end: heldTo });
     }
   }
   const full = new IntervalSet(fullPeriods(serviceStarts, serviceEnds, q.capacity));
   for (const p of working) {
-    p.busySet = new IntervalSet(p.busy);
-    p.groupSet = new IntervalSet(p.groups);
+    if (p.busy.length > 0) p.busySet = new IntervalSet(p.busy);
+    if (p.groups.length > 0) p.groupSet = new IntervalSet(p.groups);
   }
-  // Free: within their hours, no other hold of theirs meets this one's; they may join only a session
-  // of this service that starts at the same instant (any other of their sessions whose hold meets
-  // this one's is a clash: rare, checked one by one).
-  const free = (p: Working, minute: number, start: number, end: number, heldStart: number, heldEnd: number) =>
-    fitsHours(p, minute, start, end) &&
-    !p.busySet!.overlaps(heldStart, heldEnd) &&
-    !(p.groupSet!.overlaps(heldStart, heldEnd) && p.groups.some((g) => g.start < heldEnd && g.end > heldStart && g.own !== start));
 
   const minutes: number[] = [];
   const starts: number[] = [];
-  for (
-    let c: { g: number; minute: number; start: number } | null = first;
-    c !== null && starts.length < limit;
-    c = nextCandidate(c.g, c.minute + increment)
-  ) {
-    const start = c.start;
+  for (let more = true; more && starts.length < limit; more = advance(grid, minute + increment)) {
     const end = start + durationMs;
     // The held range (buffers included) may not meet a full period of the service, and someone must be free for it.
     const heldStart = start - before;
     const heldEnd = end + after;
     if (full.overlaps(heldStart, heldEnd)) continue;
-    const minute = c.minute;
-    if (!working.some((p) => free(p, minute, start, end, heldStart, heldEnd))) continue;
+    if (!someoneFree(working, minute, start, end, heldStart, heldEnd)) continue;
     minutes.push(minute);
     starts.push(start);
   }
