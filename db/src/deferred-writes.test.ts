@@ -6,6 +6,7 @@ import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
 import { arg, prepared, preparedWrite } from './prepared.ts';
 import { deferredWrite, inlineParameters } from './deferred-writes.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
+import pg from 'pg';
 
 const setting = preparedWrite<[key: string, value: string]>((db) => db.insertInto('app_settings').values({ key: arg(0), value: arg(1) }));
 const valueOf = prepared<[key: string], { value: string }>((db) => db.selectFrom('app_settings').select('value').where('key', '=', arg(0)));
@@ -42,7 +43,16 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
   });
 
   it('keep their values exactly, whatever characters they hold', async () => {
-    const odd = ["it's", 'back\\slash', '$1 and $2', 'line\nbreak', '“quotes” ünïcode 🙂', "'; drop table app_settings; --", ''];
+    const odd = [
+      "it's",
+      'back\\slash',
+      "it's a back\\slash",
+      '$1 and $2',
+      'line\nbreak',
+      '“quotes” ünïcode 🙂',
+      "'; drop table app_settings; --",
+      '',
+    ];
     await h.db.transaction().execute(async (trx) => {
       for (const [i, value] of odd.entries()) await setting(trx, [`k${i}`, value]);
     });
@@ -140,5 +150,10 @@ describe('inlineParameters', () => {
     expect(inlineParameters('select $1', [Buffer.from('x')])).toBeNull();
     expect(inlineParameters('select $2', ['only one'])).toBeNull();
     expect(inlineParameters('select 1', [])).toBe('select 1');
+    // node-postgres's own literal (quotes and backslashes doubled, the E'' form), a long body whole.
+    const body = "it's C:\\salon\n".repeat(400);
+    expect(inlineParameters('insert into t (a, b) values ($1, $2)', [body, 'x'])).toBe(
+      `insert into t (a, b) values (${pg.escapeLiteral(body)}, 'x')`,
+    );
   });
 });

@@ -25,7 +25,6 @@
 // provider awaits each before starting the next), so reads asked for together in a Promise.all still
 // reach the connection one at a time; only what nobody waits for can be held back.
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
-import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import type { DbOrTx } from './schema.ts';
 
@@ -62,39 +61,60 @@ export function inlineParameters(sql: string, values: readonly unknown[] | undef
   for (const v of values) {
     const prepared: unknown = pgUtils.prepareValue(v);
     if (prepared === null) literals.push('null');
-    else if (typeof prepared === 'string') literals.push(pg.escapeLiteral(prepared));
+    else if (typeof prepared === 'string') literals.push(quoteLiteral(prepared));
     else return null;
   }
+  // The text is copied in runs between placeholders, not a character at a time: a booking's
+  // messages carry kilobytes of email body, and a string grown one character at a time costs an
+  // object per character (docs/decisions/34-batched-round-trips.md).
   let out = '';
+  let copiedTo = 0;
   let i = 0;
   while (i < sql.length) {
-    const c = sql[i];
-    if (c === "'" || c === '"') {
+    const c = sql.charCodeAt(i);
+    if (c === QUOTE || c === DOUBLE_QUOTE) {
       // A quoted string or identifier, copied as it is (a doubled quote stays inside it).
       let j = i + 1;
       for (;;) {
-        const k = sql.indexOf(c, j);
+        const k = sql.indexOf(sql[i], j);
         if (k < 0) return null;
-        if (sql[k + 1] === c) j = k + 2;
+        if (sql.charCodeAt(k + 1) === c) j = k + 2;
         else {
           j = k + 1;
           break;
         }
       }
-      out += sql.slice(i, j);
       i = j;
-    } else if (c === '$') {
-      const m = /^\$(\d+)/.exec(sql.slice(i, i + 12));
-      const literal = m ? literals[Number(m[1]) - 1] : undefined;
-      if (!m || literal === undefined) return null;
-      out += literal;
-      i += m[0].length;
-    } else {
-      out += c;
-      i++;
-    }
+    } else if (c === DOLLAR) {
+      let j = i + 1;
+      let n = 0;
+      for (; j < sql.length && j - i < 12; j++) {
+        const d = sql.charCodeAt(j) - ZERO;
+        if (d < 0 || d > 9) break;
+        n = n * 10 + d;
+      }
+      const literal = j > i + 1 ? literals[n - 1] : undefined;
+      if (literal === undefined) return null;
+      out += sql.slice(copiedTo, i) + literal;
+      i = copiedTo = j;
+    } else i++;
   }
-  return out;
+  return copiedTo === 0 ? sql : out + sql.slice(copiedTo);
+}
+
+const QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+const DOLLAR = 36;
+const ZERO = 48;
+
+/**
+ * node-postgres's escapeLiteral, the same text, without building it a character at a time: quotes
+ * and backslashes doubled, and the E'' form when there is a backslash.
+ */
+export function quoteLiteral(value: string): string {
+  const quoted = value.includes("'") ? value.replaceAll("'", "''") : value;
+  if (!value.includes('\\')) return `'${quoted}'`;
+  return ` E'${quoted.replaceAll('\\', '\\\\')}'`;
 }
 
 export interface QueryClient {
