@@ -15,9 +15,9 @@
 //   transaction); `rollback` drops them unsent.
 //
 // Sending several statements in one message takes PostgreSQL's simple query protocol, which has no
-// parameters, so their values are written into the text as literals by node-postgres's own
-// `prepareValue` and `escapeLiteral` (the same text the extended protocol would send for each
-// parameter). A statement that cannot be written so (a comment, a backslash or a dollar quote in its
+// parameters, so their values are written into the text as literals: node-postgres's own
+// `prepareValue`, then `quoteLiteral` (the text of its `escapeLiteral`; the value the extended
+// protocol would send for each parameter). A statement that cannot be written so (a comment, a backslash or a dollar quote in its
 // SQL, a binary value) is sent on its own with its parameters, as before. SQLite has no round trips:
 // there every write runs at once.
 //
