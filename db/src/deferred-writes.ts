@@ -17,9 +17,9 @@
 // Sending several statements in one message takes PostgreSQL's simple query protocol, which has no
 // parameters, so their values are written into the text as literals: node-postgres's own
 // `prepareValue`, then `quoteLiteral` (the text of its `escapeLiteral`; the value the extended
-// protocol would send for each parameter). A statement that cannot be written so (a comment, a backslash or a dollar quote in its
-// SQL, a binary value) is sent on its own with its parameters, as before. SQLite has no round trips:
-// there every write runs at once.
+// protocol would send for each parameter). A statement that cannot be written so (a comment, a
+// backslash or a dollar quote in its SQL, a binary value) is sent on its own with its parameters, as
+// before. SQLite has no round trips: there every write runs at once.
 //
 // Why not more: Kysely runs a transaction's statements one after another (its single-connection
 // provider awaits each before starting the next), so reads asked for together in a Promise.all still
@@ -111,7 +111,7 @@ const ZERO = 48;
  * node-postgres's escapeLiteral, the same text, without building it a character at a time: quotes
  * and backslashes doubled, and the E'' form when there is a backslash.
  */
-export function quoteLiteral(value: string): string {
+function quoteLiteral(value: string): string {
   const quoted = value.includes("'") ? value.replaceAll("'", "''") : value;
   if (!value.includes('\\')) return `'${quoted}'`;
   return ` E'${quoted.replaceAll('\\', '\\\\')}'`;
