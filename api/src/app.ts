@@ -8,6 +8,7 @@ import { compression } from './lib/compression.ts';
 import { securityHeaders } from './lib/security-headers.ts';
 import { requestId } from './lib/request-id.ts';
 import { AppError, errorResponse, handleError } from './lib/errors.ts';
+import { MemoRouter } from './lib/memo-router.ts';
 import { buildApiRoutes, type ApiRoutes } from './routes.ts';
 import { docsRoutes } from './features/docs/docs.routes.ts';
 import { APP_VERSION } from './version.ts';
@@ -68,7 +69,7 @@ function hasBody(c: Context<AppEnv>): boolean {
 }
 
 export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new MemoRouter() });
   const api = buildApiRoutes();
 
   // First: every answer below, errors and static files included, carries the request id.
