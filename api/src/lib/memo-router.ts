@@ -1,7 +1,7 @@
 // Hono's router with its matches kept (docs/decisions/36-route-matches.md).
 //
 // Hono's RegExpRouter cannot take our routes (/api/companies/slug/:slug beside /api/companies/:id,
-// paths SPEC.md fixes), so every request went through the TrieRouter's search: about a tenth of a
+// paths docs/product/07-api.md fixes), so every request went through the TrieRouter's search: about a tenth of a
 // cached availability answer's server time and an eighth of what it allocates, to find the same
 // handlers for the same path again. The routes never change once the app is built, so a path's
 // match is kept and handed out again: Hono only reads a match (as it does RegExpRouter's, which are
