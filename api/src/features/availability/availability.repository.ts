@@ -1,7 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx } from '@bookwell/db';
+import { STAFF_ROLES, arg, perRound, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
 import { CANONICAL_INSTANT_LENGTH, byteDigit, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
@@ -574,12 +574,83 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
   }),
 );
 
+/**
+ * Many date pickers' first reads in one statement on PostgreSQL: one row per question (k.i, its
+ * place in the arrays), each with the two packed reads above correlated to it, so each is the same
+ * pair of bounded index ranges (query-plan.test.ts checks the generic plan). Exported as a builder
+ * for the query-plan test.
+ */
+export function manyServiceAndEmployeeAppointmentsQuery(
+  db: DbOrTx,
+  keys: { serviceTypeIds: number[]; employeeIds: number[]; companyIds: number[]; startFroms: string[]; startBefores: string[] },
+) {
+  const questions = sql<{
+    svc: number;
+    emp: number;
+    co: number;
+    f: string;
+    b: string;
+    i: number;
+  }>`(select * from unnest(${keys.serviceTypeIds}::int4[], ${keys.employeeIds}::int4[], ${keys.companyIds}::int4[], ${keys.startFroms}::timestamptz[], ${keys.startBefores}::timestamptz[]) with ordinality as q(svc, emp, co, f, b, i))`;
+  // The question's own values, as the single statement's parameters would be (correlated references).
+  const ref = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
+  const range = { startFrom: ref<string>('f'), startBefore: ref<string>('b') };
+  return db
+    .selectFrom(questions.as('k'))
+    .select([
+      'k.i',
+      packService(db, { serviceTypeId: ref<number>('svc'), ...range }).as('service'),
+      packOwn(db, { employeeId: ref<number>('emp'), companyId: ref<number>('co'), ...range }).as('own'),
+    ]);
+}
+const manyServiceAndOwnPacked = prepared<
+  [serviceTypeIds: number[], employeeIds: number[], companyIds: number[], startFroms: string[], startBefores: string[]],
+  { i: number | string; service: Packed['packed']; own: Packed['packed'] }
+>((db) =>
+  manyServiceAndEmployeeAppointmentsQuery(db, {
+    serviceTypeIds: arg(0),
+    employeeIds: arg(1),
+    companyIds: arg(2),
+    startFroms: arg(3),
+    startBefores: arg(4),
+  }),
+);
+
+type ServiceAndOwnRow = { service: Packed['packed']; own: Packed['packed'] };
+
+/**
+ * The date pickers' first reads of one round of events share a statement on PostgreSQL's pool
+ * (db/src/round-batch.ts; docs/decisions/28-availability-generation.md, "The date picker's first read
+ * shared by each round too"): each read is a round trip, and a round trip cost the server more CPU
+ * than the read itself. The key is
+ * the question's five values; equal questions share their row.
+ */
+const sharedServiceAndOwn = perRound<string, ServiceAndOwnRow>(
+  async (db, keys) => {
+    const columns: [number[], number[], number[], string[], string[]] = [[], [], [], [], []];
+    for (const key of keys) {
+      const [svc, emp, co, from, before] = key.split('|');
+      columns[0].push(Number(svc));
+      columns[1].push(Number(emp));
+      columns[2].push(Number(co));
+      columns[3].push(from);
+      columns[4].push(before);
+    }
+    const rows = await manyServiceAndOwnPacked(db, columns);
+    return new Map(rows.map((r) => [keys[Number(r.i) - 1], r]));
+  },
+  async (db, key) => {
+    const [svc, emp, co, from, before] = key.split('|');
+    return (await serviceAndOwnPacked(db, [Number(svc), Number(emp), Number(co), from, before]))[0];
+  },
+);
+
 /** serviceAppointments and employeeAppointments over the same range, read together. */
 export async function serviceAndEmployeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'employeeId'> & { employeeId: number },
 ): Promise<{ service: BusyAppointment[]; own: BusyAppointment[] }> {
-  const [row] = await serviceAndOwnPacked(db, [f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore]);
+  const row = await sharedServiceAndOwn(db, `${f.serviceTypeId}|${f.employeeId}|${f.companyId}|${f.startFrom}|${f.startBefore}`);
   return { service: serviceFrom(db, row?.service, f.serviceTypeId), own: ownFrom(db, row?.own, f.employeeId) };
 }
 

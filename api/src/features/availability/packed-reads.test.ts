@@ -6,10 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow, userRow } from '../../testing/rows.ts';
-import { employeeAppointments, qualifiedAppointments, serviceAppointments, unpackBuffers } from './availability.repository.ts';
+import {
+  employeeAppointments,
+  qualifiedAppointments,
+  serviceAndEmployeeAppointments,
+  serviceAppointments,
+  unpackBuffers,
+} from './availability.repository.ts';
 
 describe.each(testDialects())('packed availability reads on %s', (dialect) => {
   let t: TestServer;
+  /** The statements sent to PostgreSQL (none on SQLite). */
+  let sent: string[] = [];
   let companyId: number;
   let employeeId: number;
   const serviceIds: number[] = [];
@@ -18,7 +26,7 @@ describe.each(testDialects())('packed availability reads on %s', (dialect) => {
   const stored: { id: number; start: string; end: string; employeeId: number | null; services: number[] }[] = [];
 
   beforeAll(async () => {
-    t = await startTestServer(dialect);
+    t = await startTestServer(dialect, { connectOptions: { onRoundTrip: (text) => sent.push(text) } });
     ({ id: companyId } = await t.db
       .insertInto('companies')
       .values(companyRow({ name: 'Packed', slug: 'packed', created_at: iso, updated_at: iso }))
@@ -110,6 +118,38 @@ describe.each(testDialects())('packed availability reads on %s', (dialect) => {
         () => null,
       ).map((a) => ({ ...a, services: [serviceIds[1]] })),
     );
+  });
+
+  it("date pickers asking in the same round each get their own question's rows, from one statement on PostgreSQL", async () => {
+    const evening = { startFrom: '2026-06-10T12:00:00.000Z', startBefore: '2026-06-11T00:00:00.000Z' };
+    const questions = [
+      { serviceTypeId: serviceIds[0], employeeId, companyId, ...range },
+      { serviceTypeId: serviceIds[1], employeeId, companyId, ...range },
+      { serviceTypeId: serviceIds[0], employeeId, companyId, ...evening },
+      { serviceTypeId: serviceIds[1], employeeId: employeeId + 1000, companyId, ...range },
+      { serviceTypeId: serviceIds[0], employeeId, companyId, ...range },
+    ];
+    sent = [];
+    const answers = await Promise.all(questions.map((q) => serviceAndEmployeeAppointments(t.db, q)));
+    if (dialect === 'postgres') expect(sent.filter((m) => m.includes('from "service_bookings"'))).toHaveLength(1);
+    questions.forEach((q, i) => {
+      const inRange = stored.filter((s) => s.start >= q.startFrom && s.start < q.startBefore);
+      expect(read(answers[i].service)).toEqual(
+        expected(
+          inRange.filter((s) => s.services.includes(q.serviceTypeId)),
+          () => null,
+        ).map((a) => ({ ...a, services: [q.serviceTypeId] })),
+      );
+      expect(read(answers[i].own)).toEqual(
+        expected(
+          inRange.filter((s) => s.employeeId === q.employeeId),
+          () => q.employeeId,
+        ),
+      );
+    });
+    expect(answers[3].own).toEqual([]);
+    expect(answers[2].service.length).toBeGreaterThan(0);
+    expect(answers[2].service.length).toBeLessThan(answers[0].service.length);
   });
 
   it('a timestamp written in another form: SQLite (which keeps the text) fails the read instead of misreading it, PostgreSQL (which keeps the instant) reads it right', async () => {
