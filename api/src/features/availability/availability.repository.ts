@@ -409,13 +409,13 @@ function gather(
   employee: number | null,
   service: number | null,
 ): void {
-  let a = byId.get(id);
+  const a = byId.get(id);
   if (!a) {
-    a = new ReadAppointment(id, startMs, endMs, employee, []);
-    byId.set(id, a);
-    out.push(a);
-  }
-  if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
+    // A list of exactly its first service: an empty one grown by a push keeps room for 17.
+    const first = new ReadAppointment(id, startMs, endMs, employee, service === null ? [] : [service]);
+    byId.set(id, first);
+    out.push(first);
+  } else if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
 }
 
 /** Packed 'start end id' rows of one service's bookings into appointments (employee unknown), sharing `serviceTypeIds`. */
@@ -436,22 +436,24 @@ function serviceBookingsOf(packed: Uint8Array | null | undefined, serviceTypeIds
 const OWN_ROW_BYTES = 24;
 const SERVICE_ROW_BYTES = 20;
 
-/** Packed own rows (start, end, appointment id, service id or 0) of `owner`, each appointment once with all its services. */
+/**
+ * Packed own rows (start, end, appointment id, service id or 0) of `owner`, each appointment once with
+ * all its services. The rows come ordered by (start, id) (PACK_OWN_PG), so an appointment's rows are
+ * adjacent and no map of the ids seen is needed.
+ */
 function ownAppointmentsOfBytes(packed: Buffer | null | undefined, owner: number): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
-  const byId = new Map<number, BusyAppointment>();
+  let last: ReadAppointment | undefined;
   for (let at = 0; at + OWN_ROW_BYTES <= packed.length; at += OWN_ROW_BYTES) {
+    const id = packed.readInt32BE(at + 16);
     const service = packed.readInt32BE(at + 20);
-    gather(
-      byId,
-      out,
-      packed.readInt32BE(at + 16),
-      packed.readDoubleBE(at),
-      packed.readDoubleBE(at + 8),
-      owner,
-      service === 0 ? null : service,
-    );
+    if (last !== undefined && last.id === id) {
+      if (service !== 0 && !last.serviceTypeIds.includes(service)) last.serviceTypeIds.push(service);
+      continue;
+    }
+    last = new ReadAppointment(id, packed.readDoubleBE(at), packed.readDoubleBE(at + 8), owner, service === 0 ? [] : [service]);
+    out.push(last);
   }
   return out;
 }
@@ -480,8 +482,8 @@ const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_
 // either. Epoch ms from date_part's float8 seconds, floored to the millisecond as the ISO form is
 // (the 0.001 absorbs float8's rounding of an exact millisecond).
 const pgMs = (column: string) => sql.raw(`float8send(floor(date_part('epoch', ${column}) * 1000 + 0.001))`);
-const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgMs('a.start_time')} || ${pgMs('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea)`;
-const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgMs('s.start_time')} || ${pgMs('s.end_time')} || int4send(s.appointment_id), ''::bytea)`;
+const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgMs('a.start_time')} || ${pgMs('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea order by a.start_time, a.id)`;
+const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgMs('s.start_time')} || ${pgMs('s.end_time')} || int4send(s.appointment_id), ''::bytea order by s.start_time)`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, PgBusyRow>((db) =>
