@@ -432,9 +432,21 @@ function serviceBookingsOf(packed: Uint8Array | null | undefined, serviceTypeIds
 }
 
 // The same two reads on PostgreSQL, packed as bytes (see PACK_OWN_PG below): each row its start and
-// end as float8 epoch ms, then int4 ids, at fixed offsets.
+// end in timestamptz's binary form, then int4 ids, at fixed offsets.
 const OWN_ROW_BYTES = 24;
 const SERVICE_ROW_BYTES = 20;
+/** 2000-01-01T00:00:00Z in epoch ms: the zero of timestamptz's binary form. */
+const PG_EPOCH_MS = 946_684_800_000;
+
+/**
+ * Epoch ms of a timestamptz in its binary form at `at` (a big-endian int64 of microseconds since
+ * 2000-01-01 UTC), floored to the millisecond as the database's ISO form is. Read as two halves: an
+ * exact double up to 2^53 µs, nearly 300 years either side of 2000.
+ */
+function pgInstantAt(packed: Buffer, at: number): number {
+  const micros = packed.readInt32BE(at) * 4_294_967_296 + packed.readUInt32BE(at + 4);
+  return Math.floor(micros / 1000) + PG_EPOCH_MS;
+}
 
 /**
  * Packed own rows (start, end, appointment id, service id or 0) of `owner`, each appointment once with
@@ -452,7 +464,7 @@ function ownAppointmentsOfBytes(packed: Buffer | null | undefined, owner: number
       if (service !== 0 && !last.serviceTypeIds.includes(service)) last.serviceTypeIds.push(service);
       continue;
     }
-    last = new ReadAppointment(id, packed.readDoubleBE(at), packed.readDoubleBE(at + 8), owner, service === 0 ? [] : [service]);
+    last = new ReadAppointment(id, pgInstantAt(packed, at), pgInstantAt(packed, at + 8), owner, service === 0 ? [] : [service]);
     out.push(last);
   }
   return out;
@@ -463,7 +475,7 @@ function serviceBookingsOfBytes(packed: Buffer | null | undefined, serviceTypeId
   const out: BusyAppointment[] = [];
   if (!packed) return out;
   for (let at = 0; at + SERVICE_ROW_BYTES <= packed.length; at += SERVICE_ROW_BYTES)
-    out.push(new ReadAppointment(packed.readInt32BE(at + 16), packed.readDoubleBE(at), packed.readDoubleBE(at + 8), null, serviceTypeIds));
+    out.push(new ReadAppointment(packed.readInt32BE(at + 16), pgInstantAt(packed, at), pgInstantAt(packed, at + 8), null, serviceTypeIds));
   return out;
 }
 
@@ -479,11 +491,12 @@ const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_
 // a few µs a row (4 ms of server CPU for a 30-day answer's 800 rows), so each read is folded into one
 // value. As bytes rather than text: writing 500 rows' timestamps as ISO text with to_char cost
 // PostgreSQL 0.9 ms a service read, and as float8 epoch ms 0.27 ms, with no text to parse here
-// either. Epoch ms from date_part's float8 seconds, floored to the millisecond as the ISO form is
-// (the 0.001 absorbs float8's rounding of an exact millisecond).
-const pgMs = (column: string) => sql.raw(`float8send(floor(date_part('epoch', ${column}) * 1000 + 0.001))`);
-const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgMs('a.start_time')} || ${pgMs('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea order by a.start_time, a.id)`;
-const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgMs('s.start_time')} || ${pgMs('s.end_time')} || int4send(s.appointment_id), ''::bytea order by s.start_time)`;
+// either. Each timestamp goes as its own binary form (timestamptz_send: no calendar arithmetic),
+// which cost PostgreSQL half what date_part's epoch ms did (300 against 600-750 ns a row:
+// docs/decisions/27-scheduling-rules.md, "Session 19"); pgInstantAt reads it.
+const pgTime = (column: string) => sql.raw(`timestamptz_send(${column})`);
+const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgTime('a.start_time')} || ${pgTime('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea order by a.start_time, a.id)`;
+const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgTime('s.start_time')} || ${pgTime('s.end_time')} || int4send(s.appointment_id), ''::bytea order by s.start_time)`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, PgBusyRow>((db) =>
