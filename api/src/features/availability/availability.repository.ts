@@ -920,16 +920,26 @@ async function loadOverrides(db: DbOrTx, companyId: number, from: string, to: st
  * answers one date for the company and, with a user id, that person.
  *
  * With `memo` (the availability answers: settings-memo.ts) the company's week, everyone's weeks and
- * the overrides of the range are each read once per settings generation, whoever `withPeople` names:
- * read once, everyone's hours cost less than the narrower reads made again on every request. The
- * values it returns are shared between requests and never changed.
+ * the overrides of `memoWindow` (the booking window, which holds `from`..`to`) are each read once per
+ * settings generation, whoever `withPeople` names: read once, everyone's hours cost less than the
+ * narrower reads made again on every request, and one read of the window's few overrides serves
+ * every date's slots (each date had read its own: docs/decisions/28-availability-generation.md,
+ * "Settings generation"). The values it returns are shared between requests and never changed.
  */
-export async function loadSchedules(db: DbOrTx, companyId: number, from: string, to: string, withPeople: SchedulePeople, memo?: Remember) {
+export async function loadSchedules(
+  db: DbOrTx,
+  companyId: number,
+  from: string,
+  to: string,
+  withPeople: SchedulePeople,
+  memo?: Remember,
+  memoWindow: { from: string; to: string } = { from, to },
+) {
   const [companyWeek, loadedWeeks, overrides] = memo
     ? await Promise.all([
         memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
         memo('hours|people', async () => personWeeksOf(await peopleRows(db, companyId, true))),
-        memo(`overrides|${from}|${to}`, () => loadOverrides(db, companyId, from, to)),
+        memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
       ])
     : await Promise.all([
         companyHoursRows(db, [companyId]).then(weekIntervals),

@@ -254,7 +254,10 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
     const weekday = isoWeekday(tz, q.date);
     // Only the hours of whoever can take the booking: the chosen employee, or the service's performers that weekday.
     const people = t.employeeId === null ? { serviceTypeId: t.service.id, weekday } : { employeeId: t.employeeId };
-    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people, memo);
+    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people, memo, {
+      from: window[0],
+      to: window[window.length - 1],
+    });
     const hours = schedules.forDate(q.date, weekday, t.employeeId);
     if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
     const busy = await busyOver(deps, t, q.date, q.date, memo);

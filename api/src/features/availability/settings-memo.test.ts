@@ -57,6 +57,18 @@ describe.each(testDialects())('settings memo on %s', (dialect) => {
     expect(memo.size, 'nothing new loaded for the same question').toBe(held);
   });
 
+  it("holds one read of the booking window's date overrides for every date's slots and the date picker", async () => {
+    const memo = t.server.deps.settingsMemo!;
+    await offered();
+    const held = memo.size;
+    const slotsOn = async (date: string) =>
+      ok(200)(await t.call('GET', `/appointments/available-slots?company_id=${a.companyId}&service_type_id=${a.serviceId}&date=${date}`));
+    await slotsOn('2026-11-26');
+    await slotsOn('2026-12-03');
+    await dates();
+    expect(memo.size, 'no read of its own for another date').toBe(held);
+  });
+
   it('shows every change to hours, date overrides, services and settings in the next answer', async () => {
     expect((await offered()).at(-1)).toBe('16:30');
     await setHours(t, a.admin.token, { day_of_week: 3, open_time: '09:00', close_time: '12:00' });
