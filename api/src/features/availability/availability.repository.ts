@@ -592,8 +592,8 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
 /**
  * Many date pickers' first reads in one statement on PostgreSQL: one row per question (k.i, its
  * place in the arrays), each with the two packed reads above correlated to it, so each is the same
- * pair of bounded index ranges (query-plan.test.ts checks the generic plan). Exported as a builder
- * for the query-plan test.
+ * pair of bounded index ranges whatever the values (query-plan.test.ts checks the plan). Exported as
+ * a builder for the query-plan test.
  */
 export function manyServiceAndEmployeeAppointmentsQuery(
   db: DbOrTx,
@@ -637,8 +637,7 @@ type ServiceAndOwnRow = { service: Packed['packed']; own: Packed['packed'] };
  * The date pickers' first reads of one round of events share a statement on PostgreSQL's pool
  * (db/src/round-batch.ts; docs/decisions/28-availability-generation.md, "The date picker's first read
  * shared by each round too"): each read is a round trip, and a round trip cost the server more CPU
- * than the read itself. The key is
- * the question's five values; equal questions share their row.
+ * than the read itself. The key is the question's five values; equal questions share their row.
  */
 const sharedServiceAndOwn = perRound<string, ServiceAndOwnRow>(
   async (db, keys) => {
