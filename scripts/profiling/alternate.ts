@@ -1,0 +1,141 @@
+// Alternates built server bundles against one seeded database: the benchmark's company (rules on)
+// is seeded once and kept, then each bundle in turn is started on it and measured with the same
+// closed loop as `npm run bench` (50 connections), round after round. On PostgreSQL the benchmark's
+// own seed takes minutes, more than the loads it measures, so an A/B of one change is quicker here;
+// the figures are comparable only within one run. README, "Benchmark", "Profiling".
+//
+//   node --import tsx scripts/profiling/alternate.ts seed [--db postgres://...]
+//   npm run build && cp api/dist/server.mjs api/dist/a.mjs    (the tree before; then the tree after as b.mjs)
+//   node --import tsx scripts/profiling/alternate.ts run api/dist/a.mjs api/dist/b.mjs \
+//     [--db ...] [--load dates|slots] [--rounds 3] [--seconds 10] [--cache]
+//
+// Bundles must sit in api/dist (they import the packages installed beside it). Each line printed is
+// one measured load as JSON: answers a second, p50/p99 ms, and the CPU ms an answer of the server
+// and, on PostgreSQL, of the database's processes. The availability cache is off unless --cache.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { DateTime } from 'luxon';
+import pg from 'pg';
+import { connect, migrateToLatest } from '@bookwell/db';
+import { spawnBenchServer } from '../lib/bench-server.ts';
+import { SERVICES, STAFF, TZ, seedBenchCompany } from '../lib/bench-seed.ts';
+import { cpuSeconds } from '../lib/proc-stats.ts';
+
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    db: { type: 'string' },
+    load: { type: 'string', default: 'dates' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    cache: { type: 'boolean', default: false },
+  },
+});
+const [mode, ...bundles] = positionals;
+const KEPT = 'bw_alternate';
+const sqliteFile = path.join(os.tmpdir(), 'bookwell-alternate', 'bench.db');
+const worldFile = path.join(os.tmpdir(), 'bookwell-alternate', `world-${opts.db ? 'postgres' : 'sqlite'}.json`);
+const url = opts.db ? Object.assign(new URL(opts.db), { pathname: `/${KEPT}` }).toString() : `file:${sqliteFile}`;
+
+/** CPU seconds used so far by every PostgreSQL process on this machine (0 elsewhere). */
+function databaseCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return ticks / 100;
+}
+
+async function seed() {
+  fs.mkdirSync(path.dirname(worldFile), { recursive: true });
+  if (opts.db) {
+    const admin = new pg.Client({ connectionString: opts.db });
+    await admin.connect();
+    await admin.query(`drop database if exists ${KEPT} with (force)`);
+    await admin.query(`create database ${KEPT}`);
+    await admin.end();
+  } else {
+    fs.rmSync(sqliteFile, { force: true });
+  }
+  const h = connect(url);
+  await migrateToLatest(h);
+  const world = await seedBenchCompany(h, 100_000, new Date(), { rules: true });
+  fs.writeFileSync(worldFile, JSON.stringify(world));
+  await h.close();
+}
+
+function measure(target: string, connections: number, seconds: number, path: () => string) {
+  return new Promise<autocannon.Result>((resolve, reject) =>
+    autocannon(
+      {
+        url: target,
+        connections,
+        duration: seconds,
+        requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: path() }) }],
+      },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    ),
+  );
+}
+
+async function alternate() {
+  const world = JSON.parse(fs.readFileSync(worldFile, 'utf8')) as Awaited<ReturnType<typeof seedBenchCompany>>;
+  // The same questions as scripts/bench.ts asks.
+  const today = DateTime.now().setZone(TZ).startOf('day');
+  const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
+  let i = 0;
+  const employee = () => (i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '');
+  const paths = {
+    dates: () => {
+      i++;
+      return `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${employee()}`;
+    },
+    slots: () => {
+      i++;
+      const service = world.serviceIds[2 + (i % (SERVICES - 2))];
+      return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${service}&date=${dates[i % dates.length]}${employee()}`;
+    },
+  };
+  const path = paths[opts.load as keyof typeof paths];
+  if (!path) throw new Error(`--load is dates or slots, not ${opts.load}`);
+  for (let round = 0; round < Number(opts.rounds); round++) {
+    for (const bundle of bundles) {
+      const server = await spawnBenchServer(url, bundle, opts.cache ? {} : { AVAILABILITY_CACHE: 'off' });
+      const pid = server.child.pid!;
+      await measure(server.url, 10, 2, path);
+      const serverBefore = cpuSeconds(pid);
+      const databaseBefore = databaseCpuSeconds();
+      const res = await measure(server.url, 50, Number(opts.seconds), path);
+      const perAnswer = (seconds: number) => Math.round((seconds * 100_000) / res.requests.total) / 100;
+      console.log(
+        JSON.stringify({
+          bundle,
+          round,
+          answers_per_s: Math.round(res.requests.average),
+          p50_ms: res.latency.p50,
+          p99_ms: res.latency.p99,
+          server_cpu_ms: perAnswer(cpuSeconds(pid) - serverBefore),
+          database_cpu_ms: opts.db ? perAnswer(databaseCpuSeconds() - databaseBefore) : null,
+          non_2xx: res.non2xx,
+        }),
+      );
+      await server.stop();
+    }
+  }
+}
+
+if (mode === 'seed') await seed();
+else if (mode === 'run' && bundles.length > 0) await alternate();
+else throw new Error('usage: alternate.ts seed | run BUNDLE... (see the header)');
+process.exit(0);
