@@ -21,7 +21,7 @@ import { DateTime } from 'luxon';
 import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { spawnBenchServer } from './lib/bench-server.ts';
-import { SERVICES, STAFF, TZ, seedBenchCompany } from './lib/bench-seed.ts';
+import { STAFF, TZ, benchQuestions, seedBenchCompany } from './lib/bench-seed.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { benchMessages } from './lib/bench-messages.ts';
 import { openLoop } from './lib/open-loop.ts';
@@ -176,22 +176,11 @@ async function benchOnce(appointments: number) {
   console.error(`server up (pid ${pid}); measuring`);
   const base = server.url;
   const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
-  const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
-  let i = 0;
-
-  // Warm-up, then available-slots with varying date, service and employee.
-  const slotsPath = () => {
-    i++;
-    const svc = world.serviceIds[2 + (i % (SERVICES - 2))];
-    const emp = i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '';
-    return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${svc}&date=${dates[i % dates.length]}${emp}`;
-  };
-  // The next 30 days of one service, "any employee" or a chosen one.
-  const datesPath = () => {
-    i++;
-    const emp = i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '';
-    return `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${emp}`;
-  };
+  // Warm-up, then available-slots with varying date, service and employee; the next 30 days of one
+  // service, "any employee" or a chosen one.
+  const questions = benchQuestions(world, now);
+  const slotsPath = questions.slots;
+  const datesPath = questions.dates;
   await run({
     url: base,
     connections: 10,

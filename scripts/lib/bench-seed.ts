@@ -48,6 +48,29 @@ async function bulkInsert<T extends Record<string, unknown>>(
 }
 
 /**
+ * The availability questions the benchmarks ask of the seeded company, each call the next one:
+ * available-slots over the next 28 days and the 30-day available-dates, of the services from the
+ * third on, every third one for a chosen employee. One counter serves both, as scripts/bench.ts
+ * has always asked them.
+ */
+export function benchQuestions(world: World, now: Date) {
+  const today = DateTime.fromJSDate(now, { zone: TZ }).startOf('day');
+  const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
+  let i = 0;
+  const employee = () => (i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '');
+  return {
+    slots: () => {
+      i++;
+      const service = world.serviceIds[2 + (i % (SERVICES - 2))];
+      return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${service}&date=${dates[i % dates.length]}${employee()}`;
+    },
+    dates: () => {
+      i++;
+      return `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${employee()}`;
+    },
+  };
+}
+/**
  * The scheduling rules of issue 13's Measured (docs/decisions/27-scheduling-rules.md), when asked for:
  * every staff member works 08:00-12:00 and 13:00-20:00 (a lunch break), 10 company holidays and 20
  * personal days off inside the window, buffers on half the services, and every service assigned

@@ -17,12 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { DateTime } from 'luxon';
 import pg from 'pg';
 import { connect, migrateToLatest } from '@bookwell/db';
 import { spawnBenchServer } from '../lib/bench-server.ts';
-import { SERVICES, STAFF, TZ, seedBenchCompany } from '../lib/bench-seed.ts';
-import { cpuSeconds } from '../lib/proc-stats.ts';
+import { benchQuestions, seedBenchCompany, type World } from '../lib/bench-seed.ts';
+import { cpuSeconds, databaseCpuSeconds } from '../lib/proc-stats.ts';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,23 +38,6 @@ const KEPT = 'bw_alternate';
 const sqliteFile = path.join(os.tmpdir(), 'bookwell-alternate', 'bench.db');
 const worldFile = path.join(os.tmpdir(), 'bookwell-alternate', `world-${opts.db ? 'postgres' : 'sqlite'}.json`);
 const url = opts.db ? Object.assign(new URL(opts.db), { pathname: `/${KEPT}` }).toString() : `file:${sqliteFile}`;
-
-/** CPU seconds used so far by every PostgreSQL process on this machine (0 elsewhere). */
-function databaseCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended while being read.
-    }
-  }
-  return ticks / 100;
-}
 
 async function seed() {
   fs.mkdirSync(path.dirname(worldFile), { recursive: true });
@@ -90,23 +72,9 @@ function measure(target: string, connections: number, seconds: number, path: () 
 }
 
 async function alternate() {
-  const world = JSON.parse(fs.readFileSync(worldFile, 'utf8')) as Awaited<ReturnType<typeof seedBenchCompany>>;
+  const world = JSON.parse(fs.readFileSync(worldFile, 'utf8')) as World;
   // The same questions as scripts/bench.ts asks.
-  const today = DateTime.now().setZone(TZ).startOf('day');
-  const dates = Array.from({ length: 28 }, (_, i) => today.plus({ days: i + 1 }).toISODate()!);
-  let i = 0;
-  const employee = () => (i % 3 === 0 ? `&employee_id=${world.staffIds[i % STAFF]}` : '');
-  const paths = {
-    dates: () => {
-      i++;
-      return `/api/appointments/available-dates?company_id=${world.companyId}&service_type_id=${world.serviceIds[2 + (i % (SERVICES - 2))]}${employee()}`;
-    },
-    slots: () => {
-      i++;
-      const service = world.serviceIds[2 + (i % (SERVICES - 2))];
-      return `/api/appointments/available-slots?company_id=${world.companyId}&service_type_id=${service}&date=${dates[i % dates.length]}${employee()}`;
-    },
-  };
+  const paths = benchQuestions(world, new Date());
   const path = paths[opts.load as keyof typeof paths];
   if (!path) throw new Error(`--load is dates or slots, not ${opts.load}`);
   for (let round = 0; round < Number(opts.rounds); round++) {
