@@ -553,14 +553,6 @@ const ownFrom = (db: DbOrTx, packed: Packed['packed'] | undefined, employeeId: n
 const serviceFrom = (db: DbOrTx, packed: Packed['packed'] | undefined, serviceTypeId: number) =>
   isPostgres(db) ? serviceBookingsOfBytes(packed, [serviceTypeId]) : serviceBookingsOf(packed, [serviceTypeId]);
 
-/** One employee's booked appointments starting in a range, each with all its services. */
-export async function employeeAppointments(
-  db: DbOrTx,
-  f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
-): Promise<BusyAppointment[]> {
-  return ownFrom(db, (await employeePacked(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))[0]?.packed, f.employeeId);
-}
-
 /** One service's bookings starting in a range (with their appointment ids, employee unknown), from the covering index. */
 export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'companyId' | 'employeeId'>): Promise<BusyAppointment[]> {
   return serviceFrom(db, (await serviceTimesPacked(db, [f.serviceTypeId, f.startFrom, f.startBefore]))[0]?.packed, f.serviceTypeId);
@@ -589,6 +581,24 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
   }),
 );
 
+// Reads shared by a round (perRound) are keyed by their question's values joined by '|' (ids and ISO
+// instants, none of which holds one); the round's keys go to PostgreSQL as one array per value,
+// unnested with ordinality into a derived table k, and each answer row carries its question's place.
+const keyOf = (...values: (number | string)[]) => values.join('|');
+/** The round's keys as one array per value; the values at `numeric` places as numbers. */
+function columnsOf(keys: readonly string[], numeric: readonly number[], width: number): (number | string)[][] {
+  const columns: (number | string)[][] = Array.from({ length: width }, () => []);
+  for (const key of keys) key.split('|').forEach((v, c) => columns[c].push(numeric.includes(c) ? Number(v) : v));
+  return columns;
+}
+/** A shared read's parameters: one array per value of a single read's. */
+type ManyArgs<A extends unknown[]> = { [P in keyof A]: A[P][] };
+/** Each answer row under its question's key (k.i counts from 1). */
+const byQuestion = <R extends { i: number | string }>(keys: readonly string[], rows: R[]) =>
+  new Map(rows.map((r) => [keys[Number(r.i) - 1], r]));
+/** A question's own value, as a single statement's parameter would be (a correlated reference into k). */
+const questionRef = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
+
 /**
  * Many date pickers' first reads in one statement on PostgreSQL: one row per question (k.i, its
  * place in the arrays), each with the two packed reads above correlated to it, so each is the same
@@ -607,19 +617,17 @@ export function manyServiceAndEmployeeAppointmentsQuery(
     b: string;
     i: number;
   }>`(select * from unnest(${keys.serviceTypeIds}::int4[], ${keys.employeeIds}::int4[], ${keys.companyIds}::int4[], ${keys.startFroms}::timestamptz[], ${keys.startBefores}::timestamptz[]) with ordinality as q(svc, emp, co, f, b, i))`;
-  // The question's own values, as the single statement's parameters would be (correlated references).
-  const ref = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
-  const range = { startFrom: ref<string>('f'), startBefore: ref<string>('b') };
+  const range = { startFrom: questionRef<string>('f'), startBefore: questionRef<string>('b') };
   return db
     .selectFrom(questions.as('k'))
     .select([
       'k.i',
-      packService(db, { serviceTypeId: ref<number>('svc'), ...range }).as('service'),
-      packOwn(db, { employeeId: ref<number>('emp'), companyId: ref<number>('co'), ...range }).as('own'),
+      packService(db, { serviceTypeId: questionRef<number>('svc'), ...range }).as('service'),
+      packOwn(db, { employeeId: questionRef<number>('emp'), companyId: questionRef<number>('co'), ...range }).as('own'),
     ]);
 }
 const manyServiceAndOwnPacked = prepared<
-  [serviceTypeIds: number[], employeeIds: number[], companyIds: number[], startFroms: string[], startBefores: string[]],
+  ManyArgs<ServiceAndOwnArgs>,
   { i: number | string; service: Packed['packed']; own: Packed['packed'] }
 >((db) =>
   manyServiceAndEmployeeAppointmentsQuery(db, {
@@ -640,23 +648,8 @@ type ServiceAndOwnRow = { service: Packed['packed']; own: Packed['packed'] };
  * than the read itself. The key is the question's five values; equal questions share their row.
  */
 const sharedServiceAndOwn = perRound<string, ServiceAndOwnRow>(
-  async (db, keys) => {
-    const columns: [number[], number[], number[], string[], string[]] = [[], [], [], [], []];
-    for (const key of keys) {
-      const [svc, emp, co, from, before] = key.split('|');
-      columns[0].push(Number(svc));
-      columns[1].push(Number(emp));
-      columns[2].push(Number(co));
-      columns[3].push(from);
-      columns[4].push(before);
-    }
-    const rows = await manyServiceAndOwnPacked(db, columns);
-    return new Map(rows.map((r) => [keys[Number(r.i) - 1], r]));
-  },
-  async (db, key) => {
-    const [svc, emp, co, from, before] = key.split('|');
-    return (await serviceAndOwnPacked(db, [Number(svc), Number(emp), Number(co), from, before]))[0];
-  },
+  async (db, keys) => byQuestion(keys, await manyServiceAndOwnPacked(db, columnsOf(keys, [0, 1, 2], 5) as ManyArgs<ServiceAndOwnArgs>)),
+  async (db, key) => (await serviceAndOwnPacked(db, columnsOf([key], [0, 1, 2], 5).flat() as ServiceAndOwnArgs))[0],
 );
 
 /** serviceAppointments and employeeAppointments over the same range, read together. */
@@ -664,8 +657,57 @@ export async function serviceAndEmployeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'employeeId'> & { employeeId: number },
 ): Promise<{ service: BusyAppointment[]; own: BusyAppointment[] }> {
-  const row = await sharedServiceAndOwn(db, `${f.serviceTypeId}|${f.employeeId}|${f.companyId}|${f.startFrom}|${f.startBefore}`);
+  const row = await sharedServiceAndOwn(db, keyOf(f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore));
   return { service: serviceFrom(db, row?.service, f.serviceTypeId), own: ownFrom(db, row?.own, f.employeeId) };
+}
+
+/**
+ * Many employees' own reads in one statement on PostgreSQL: the later candidates of date pickers
+ * (availability.service.ts, datesWithSlot), one row per question as above, each the same bounded
+ * range of (employee_id, start_time) (query-plan.test.ts). Exported as a builder for that test.
+ */
+export function manyEmployeeAppointmentsQuery(
+  db: DbOrTx,
+  keys: { employeeIds: number[]; companyIds: number[]; startFroms: string[]; startBefores: string[] },
+) {
+  const questions = sql<{
+    emp: number;
+    co: number;
+    f: string;
+    b: string;
+    i: number;
+  }>`(select * from unnest(${keys.employeeIds}::int4[], ${keys.companyIds}::int4[], ${keys.startFroms}::timestamptz[], ${keys.startBefores}::timestamptz[]) with ordinality as q(emp, co, f, b, i))`;
+  return db.selectFrom(questions.as('k')).select([
+    'k.i',
+    packOwn(db, {
+      employeeId: questionRef<number>('emp'),
+      companyId: questionRef<number>('co'),
+      startFrom: questionRef<string>('f'),
+      startBefore: questionRef<string>('b'),
+    }).as('packed'),
+  ]);
+}
+const manyEmployeePacked = prepared<ManyArgs<EmployeeArgs>, { i: number | string; packed: Packed['packed'] }>((db) =>
+  manyEmployeeAppointmentsQuery(db, { employeeIds: arg(0), companyIds: arg(1), startFroms: arg(2), startBefores: arg(3) }),
+);
+
+/**
+ * Employees' own reads of one round share a statement on PostgreSQL, as the first reads do: after the
+ * first candidate, a date picker reads each later one's appointments alone, and those reads were the
+ * most frequent statement of PostgreSQL's computed dates (docs/decisions/28-availability-generation.md,
+ * "Later candidates' reads shared too"). Transactions (the booking's re-check) read alone.
+ */
+const sharedOwn = perRound<string, { packed: Packed['packed'] }>(
+  async (db, keys) => byQuestion(keys, await manyEmployeePacked(db, columnsOf(keys, [0, 1], 4) as ManyArgs<EmployeeArgs>)),
+  async (db, key) => (await employeePacked(db, columnsOf([key], [0, 1], 4).flat() as EmployeeArgs))[0],
+);
+
+/** One employee's booked appointments starting in a range, each with all its services. */
+export async function employeeAppointments(
+  db: DbOrTx,
+  f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
+): Promise<BusyAppointment[]> {
+  return ownFrom(db, (await sharedOwn(db, keyOf(f.employeeId, f.companyId, f.startFrom, f.startBefore)))?.packed, f.employeeId);
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */

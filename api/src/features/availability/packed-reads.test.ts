@@ -152,6 +152,30 @@ describe.each(testDialects())('packed availability reads on %s', (dialect) => {
     expect(answers[2].service.length).toBeLessThan(answers[0].service.length);
   });
 
+  it("employees' own reads asked in the same round each get their own question's rows, from one statement on PostgreSQL", async () => {
+    const evening = { startFrom: '2026-06-10T12:00:00.000Z', startBefore: '2026-06-11T00:00:00.000Z' };
+    const questions = [
+      { employeeId, companyId, ...range },
+      { employeeId, companyId, ...evening },
+      { employeeId: employeeId + 1000, companyId, ...range },
+      { employeeId, companyId: companyId + 1000, ...range },
+      { employeeId, companyId, ...range },
+    ];
+    sent = [];
+    const answers = await Promise.all(questions.map((q) => employeeAppointments(t.db, q)));
+    if (dialect === 'postgres') expect(sent.filter((m) => m.includes('from "appointments"'))).toHaveLength(1);
+    questions.forEach((q, i) => {
+      const mine = stored.filter(
+        (s) => q.companyId === companyId && s.employeeId === q.employeeId && s.start >= q.startFrom && s.start < q.startBefore,
+      );
+      expect(read(answers[i])).toEqual(expected(mine, () => q.employeeId));
+    });
+    expect(answers[1].length).toBeGreaterThan(0);
+    expect(answers[1].length).toBeLessThan(answers[0].length);
+    expect(answers[2]).toEqual([]);
+    expect(answers[3]).toEqual([]);
+  });
+
   it('a timestamp written in another form: SQLite (which keeps the text) fails the read instead of misreading it, PostgreSQL (which keeps the instant) reads it right', async () => {
     const { id } = await t.db
       .insertInto('appointments')
