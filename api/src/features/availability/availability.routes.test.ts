@@ -181,6 +181,30 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     expect((await slots(`${q}&date=2026-11-24`, c.employee.token)).status).toBe(200);
   });
 
+  // The company, service and employee are read together (availability.service.ts, target); the
+  // answer is still the first check that fails, in the order the booking page expects.
+  it('names the first thing wrong: the company, then a lapsed subscription, then the service, then the employee', async () => {
+    const other = await bookableCompany(t, { name: 'Elsewhere' });
+    const lapsed = await bookableCompany(t, { name: 'Lapsed' });
+    await t.db
+      .updateTable('companies')
+      .set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' })
+      .where('id', '=', lapsed.companyId)
+      .execute();
+    const wrong = (company: number, service: number, employee: number) =>
+      slots(`company_id=${company}&service_type_id=${service}&date=2026-11-24&employee_id=${employee}`);
+    const cases: [Awaited<ReturnType<typeof slots>>, number, string][] = [
+      [await wrong(999999, 999999, 999999), 404, 'Company not found'],
+      [await wrong(lapsed.companyId, 999999, 999999), 403, 'This business is not taking online bookings right now'],
+      [await wrong(co.companyId, other.serviceId, other.employee.id), 404, 'Service not found'],
+      [await wrong(co.companyId, co.serviceId, other.employee.id), 404, 'Employee not found'],
+    ];
+    for (const [res, status, error] of cases) {
+      expect(res.status).toBe(status);
+      expect(res.body.error).toBe(error);
+    }
+  });
+
   it('refuses bad input: 400 for malformed values, 404 for unknown company, service or employee', async () => {
     const other = await bookableCompany(t, { name: 'Other' });
     const ok = `company_id=${co.companyId}&service_type_id=${co.serviceId}`;

@@ -73,22 +73,27 @@ async function target(
   memo: Remember | undefined,
 ): Promise<Target> {
   const remember = memo ?? readEveryTime;
-  const found = await remember(`service|${q.service_type_id}`, () => findCompanyWithService(deps.db, q.company_id, q.service_type_id));
+  const employeeId = q.employee_id;
+  // Read together, not one after another: each is a round trip on PostgreSQL, and a company's first
+  // answer of a settings generation reads them all (docs/decisions/28-availability-generation.md,
+  // "A company's first answer reads its set-up together"). Checked in the same order as before.
+  const [found, staffMember, qualified] = await Promise.all([
+    remember(`service|${q.service_type_id}`, () => findCompanyWithService(deps.db, q.company_id, q.service_type_id)),
+    employeeId === undefined ? null : remember(`staff|${employeeId}`, () => findCompanyStaffMember(deps.db, q.company_id, employeeId)),
+    remember(`performers|${q.service_type_id}`, () => qualifiedStaff(deps.db, q.company_id, q.service_type_id)),
+  ]);
   if (!found) throw notFound('Company not found');
   // Staff still see their own calendar's availability after the subscription lapses.
   if (!isCompanyInsider(caller, found.company.id) && !subscriptionActive(found.company, now)) throw notAcceptingBookings();
   const { company, service } = found;
   if (!service) throw notFound('Service not found');
-  const employeeId = q.employee_id;
-  if (employeeId !== undefined && !(await remember(`staff|${employeeId}`, () => findCompanyStaffMember(deps.db, company.id, employeeId)))) {
-    throw notFound('Employee not found');
-  }
+  if (employeeId !== undefined && !staffMember) throw notFound('Employee not found');
   return {
     company,
     service,
     employeeId: employeeId ?? null,
     noticeMinutes: isCompanyInsider(caller, company.id) ? 0 : company.min_notice_minutes,
-    qualified: await remember(`performers|${service.id}`, () => qualifiedStaff(deps.db, company.id, service.id)),
+    qualified,
   };
 }
 
@@ -191,10 +196,9 @@ async function busyOver(
   t: Target,
   first: string,
   last: string,
-  memo: Remember | undefined,
+  buffers: ServiceBuffers,
 ): Promise<BusyAppointment[]> {
-  // The buffers first (from the memo, usually): they bound the range read.
-  const buffers = await buffersOf(deps, t.company.id, memo);
+  // The buffers bound the range read.
   const range = rangeOver(t, first, last, reachOf(t, buffers));
   // "Any employee" needs the appointments of the staff who perform the service and the service's
   // bookings, never the rest of the company's day.
@@ -254,13 +258,14 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
     const weekday = isoWeekday(tz, q.date);
     // Only the hours of whoever can take the booking: the chosen employee, or the service's performers that weekday.
     const people = t.employeeId === null ? { serviceTypeId: t.service.id, weekday } : { employeeId: t.employeeId };
-    const schedules = await loadSchedules(deps.db, t.company.id, q.date, q.date, people, memo, {
-      from: window[0],
-      to: window[window.length - 1],
-    });
+    // The hours and the buffers (from the memo, usually) read together.
+    const [schedules, buffers] = await Promise.all([
+      loadSchedules(deps.db, t.company.id, q.date, q.date, people, memo, { from: window[0], to: window[window.length - 1] }),
+      buffersOf(deps, t.company.id, memo),
+    ]);
     const hours = schedules.forDate(q.date, weekday, t.employeeId);
     if (hours.company.length === 0 || hours.employee?.length === 0) return answer([]);
-    const busy = await busyOver(deps, t, q.date, q.date, memo);
+    const busy = await busyOver(deps, t, q.date, q.date, buffers);
     return answer(slotsOf(t, q.date, hours, busy, at, q.duration_minutes, undefined, candidatesOn(t, schedules, q.date, weekday)));
   });
 }
@@ -274,10 +279,14 @@ export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null,
     if (t.employeeId !== null && !t.qualified.includes(t.employeeId))
       return { body: { dates: [] }, validUntil: clockLimit(t, window, undefined) };
     // The candidates' own hours are read as each is asked (datesWithSlot), usually one or two of them.
-    const schedules = await loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], false, memo);
+    // The hours and the buffers (from the memo, usually) read together.
+    const [schedules, buffers] = await Promise.all([
+      loadSchedules(deps.db, t.company.id, window[0], window[window.length - 1], false, memo),
+      buffersOf(deps, t.company.id, memo),
+    ]);
     const weekdays = new Map(window.map((date) => [date, isoWeekday(tz, date)]));
     const open = window.filter((date) => schedules.forDate(date, weekdays.get(date)!, null).company.length > 0);
-    const { dates, firstOffered } = await datesWithSlot(deps, t, schedules, weekdays, open, at, q.duration_minutes, memo);
+    const { dates, firstOffered } = await datesWithSlot(deps, t, schedules, weekdays, open, at, q.duration_minutes, buffers);
     return { body: { dates }, validUntil: clockLimit(t, window, firstOffered) };
   });
 }
@@ -299,11 +308,10 @@ async function datesWithSlot(
   open: string[],
   at: Date,
   durationMinutes: number | undefined,
-  memo: Remember | undefined,
+  buffers: ServiceBuffers,
 ): Promise<{ dates: string[]; firstOffered: string | undefined }> {
   if (open.length === 0) return { dates: [], firstOffered: undefined };
   const tz = t.company.timezone;
-  const buffers = await buffersOf(deps, t.company.id, memo);
   const reach = reachOf(t, buffers);
   const lookbackMs = (Math.max(0, t.company.longest_appointment_minutes) + reach.beforeMinutes) * 60_000;
   const lookaheadMs = reach.afterMinutes * 60_000;
