@@ -166,13 +166,13 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
     expect(await values(`${q}&date=2026-11-26`)).toEqual([]);
   });
 
+  /** Ends a company's subscription before the test's clock (NOW). */
+  const lapse = (companyId: number) =>
+    t.db.updateTable('companies').set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' }).where('id', '=', companyId).execute();
+
   it("answers 403 not_accepting_bookings when the subscription expired, except to the company's staff", async () => {
     const c = await bookableCompany(t, { name: 'Expired' });
-    await t.db
-      .updateTable('companies')
-      .set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' })
-      .where('id', '=', c.companyId)
-      .execute();
+    await lapse(c.companyId);
     const q = `company_id=${c.companyId}&service_type_id=${c.serviceId}`;
     for (const res of [await slots(`${q}&date=2026-11-24`), await dates(q), await slots(`${q}&date=2026-11-24`, c.customer.token)]) {
       expect(res.status).toBe(403);
@@ -186,11 +186,7 @@ describe.each(testDialects())('availability endpoints on %s', (dialect) => {
   it('names the first thing wrong: the company, then a lapsed subscription, then the service, then the employee', async () => {
     const other = await bookableCompany(t, { name: 'Elsewhere' });
     const lapsed = await bookableCompany(t, { name: 'Lapsed' });
-    await t.db
-      .updateTable('companies')
-      .set({ subscription_expires_at: '2026-11-01T00:00:00.000Z' })
-      .where('id', '=', lapsed.companyId)
-      .execute();
+    await lapse(lapsed.companyId);
     const wrong = (company: number, service: number, employee: number) =>
       slots(`company_id=${company}&service_type_id=${service}&date=2026-11-24&employee_id=${employee}`);
     const cases: [Awaited<ReturnType<typeof slots>>, number, string][] = [
