@@ -178,6 +178,11 @@ export interface AppointmentTable {
   manage_nonce: string | null;
   /** SHA-256 (hex) of the self-service link token: what /api/manage/<token> looks up. */
   manage_token_hash: string | null;
+  /**
+   * Its service ids ascending, joined by ',' (null: none): a copy of its appointment_service_types
+   * rows kept by triggers, so availability reads an appointment's services from its own row (migration 059).
+   */
+  service_ids: string | null;
 }
 
 export interface AppointmentServiceTypeTable {

@@ -19,6 +19,7 @@ import * as rateLimitFunction from './2026-11-26-055-rate-limit-function.ts';
 import * as employeeBusyIndex from './2026-11-26-056-employee-busy-index.ts';
 import * as rateLimitBoundedCount from './2026-11-27-057-rate-limit-bounded-count.ts';
 import * as staffIndex from './2026-11-27-058-staff-index.ts';
+import * as appointmentServiceIds from './2026-11-28-059-appointment-service-ids.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-056-employee-busy-index': employeeBusyIndex,
   '2026-11-27-057-rate-limit-bounded-count': rateLimitBoundedCount,
   '2026-11-27-058-staff-index': staffIndex,
+  '2026-11-28-059-appointment-service-ids': appointmentServiceIds,
 };

@@ -5,7 +5,8 @@ import { arg, deferredWrite, prepared, preparedWrite, type AppointmentRow, type 
 import { startBound } from '../availability/availability.repository.ts';
 import { insertUser } from '../users/user.repository.ts';
 
-export interface AppointmentView extends AppointmentRow {
+/** An appointment as shown: its services by name in service_types (the row's copy of their ids, service_ids, is availability's). */
+export interface AppointmentView extends Omit<AppointmentRow, 'service_ids'> {
   customer_user_name: string | null;
   customer_user_email: string | null;
   customer_user_phone: string | null;
@@ -111,7 +112,7 @@ export async function serviceIdsOf(db: DbOrTx, appointmentId: number): Promise<n
   return rows.map((r) => r.service_type_id);
 }
 
-export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status'>;
+export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status' | 'service_ids'>;
 
 const APPOINTMENT_INSERT_COLUMNS = [
   'company_id',
@@ -130,6 +131,7 @@ const APPOINTMENT_INSERT_COLUMNS = [
   'updated_at',
   'manage_nonce',
   'manage_token_hash',
+  'service_ids',
 ] as const;
 // Compile-time guard: a column added to appointments must be added to the list above.
 type UnlistedColumn = Exclude<keyof NewAppointmentValues, (typeof APPOINTMENT_INSERT_COLUMNS)[number]>;
@@ -151,7 +153,9 @@ const serviceLinkInsert = preparedWrite<[appointmentId: number, serviceTypeId: n
 
 export async function insertAppointment(trx: DbOrTx, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
   const iso = now.toISOString();
-  const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso };
+  // The services' copy on the row (migration 059) written with it: the link's trigger then finds it right and writes nothing.
+  const ids = [...new Set(serviceTypeIds)].sort((a, b) => a - b);
+  const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso, service_ids: ids.length ? ids.join(',') : null };
   const [{ id }] = await appointmentInsert(
     trx,
     APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]),

@@ -138,16 +138,15 @@ export interface BusyFilter {
 }
 
 /**
- * Every booked appointment of the company whose start lies in [startFrom, startBefore), one row per
- * (appointment, service). Both ends are bounded so the (company_id, start_time) index reads only the
- * requested stretch, never the whole table. The write transactions use it: they need every
- * neighbour, whatever its service or employee. Exported as a builder for the query-plan test.
+ * Every booked appointment of the company whose start lies in [startFrom, startBefore), each with its
+ * services (the row's copy, migration 059). Both ends are bounded so the (company_id, start_time)
+ * index reads only the requested stretch, never the whole table. The write transactions use it: they
+ * need every neighbour, whatever its service or employee. Exported as a builder for the query-plan test.
  */
 export function busyAppointmentsQuery(db: DbOrTx, f: BusyFilter) {
   return db
     .selectFrom('appointments as a')
-    .leftJoin('appointment_service_types as ast', 'ast.appointment_id', 'a.id')
-    .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'ast.service_type_id'])
+    .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'a.service_ids'])
     .where('a.company_id', '=', f.companyId)
     .where('a.start_time', '>=', f.startFrom)
     .where('a.start_time', '<', f.startBefore)
@@ -176,12 +175,15 @@ export function serviceBookingsQuery(db: DbOrTx, f: Omit<SlotFilter, 'companyId'
   return withIds ? q.select(['s.appointment_id as id', 's.start_time', 's.end_time']) : q.select(['s.start_time', 's.end_time']);
 }
 
-/** One employee's booked appointments in a range, one row per service, by (employee_id, start_time) bounded at both ends. */
+/**
+ * One employee's booked appointments in a range with their services, by (employee_id, start_time)
+ * bounded at both ends, from the index alone: it carries the services' copy (migration 059), which
+ * spares a lookup of the link table per appointment.
+ */
 export function employeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'serviceTypeId'> & { employeeId: number }) {
   return db
     .selectFrom('appointments as a')
-    .leftJoin('appointment_service_types as x', 'x.appointment_id', 'a.id')
-    .select(['a.id', 'a.start_time', 'a.end_time', 'x.service_type_id'])
+    .select(['a.id', 'a.start_time', 'a.end_time', 'a.service_ids'])
     .where('a.employee_id', '=', f.employeeId)
     .where('a.company_id', '=', f.companyId)
     .where('a.start_time', '>=', f.startFrom)
@@ -354,6 +356,49 @@ class PackedRows {
     return this.integerUntil(ROW_BYTE, true);
   }
 
+  /**
+   * The row's last field, the services' copy (migration 059): ids joined by ',' (empty: none), up to
+   * the record separator or the end of the bytes (SQLite's last row has none).
+   */
+  ids(): number[] {
+    const b = this.bytes;
+    let at = this.at;
+    let n = 0;
+    let value = -1;
+    for (; at < b.length && b[at] !== ROW_BYTE; at++) {
+      if (b[at] === COMMA_BYTE) {
+        if (value < 0) break;
+        idScratch[n++] = value;
+        value = -1;
+        continue;
+      }
+      const d = byteDigit(b, at);
+      if (Number.isNaN(d)) throw new Error(`Packed row holds a service id that is not a whole number at byte ${at}`);
+      value = value < 0 ? d : value * 10 + d;
+    }
+    if (value < 0 && (n > 0 || (at < b.length && b[at] === COMMA_BYTE)))
+      throw new Error(`Packed row holds an empty service id at byte ${at}`);
+    this.at = at + 1;
+    // Lists of exactly their length: one grown by pushes would keep room for 17 (a 30-day read makes hundreds).
+    if (n === 0) return value < 0 ? [] : [value];
+    idScratch[n++] = value;
+    return idScratch.slice(0, n);
+  }
+
+  /** The row's next timestamptz in its binary form (PostgreSQL: pgInstantAt) as epoch ms. */
+  pgInstant(): number {
+    const ms = pgInstantAt(this.bytes, this.at);
+    this.at += 8;
+    return ms;
+  }
+
+  /** The row's next int4 in its binary form (PostgreSQL). */
+  int32(): number {
+    const at = this.at;
+    this.at = at + 4;
+    return readInt32(this.bytes, at);
+  }
+
   /** A field that always holds a number (an id). */
   static required(value: number | null): number {
     if (value === null) throw new Error('Packed row lacks an id');
@@ -376,46 +421,26 @@ class PackedRows {
   }
 }
 
+// ids()'s working list, copied out at its length.
+const idScratch: number[] = [];
+const COMMA_BYTE = ','.charCodeAt(0);
+
 /**
- * Packed 'id start end employee service' rows (one per appointment and service) into appointments,
- * each with all its services; `owner` is the employee of rows packed without one.
+ * Packed 'start end id employee services' rows, one per appointment, into appointments; `owner` is
+ * the employee of rows packed without one.
  */
 function appointmentsOf(packed: Uint8Array | null | undefined, owner: number | null = null): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
-  const byId = new Map<number, BusyAppointment>();
   const rows = new PackedRows(packed);
   while (!rows.done) {
     const startMs = rows.instant();
     const endMs = rows.instant();
     const id = PackedRows.required(rows.field());
     const employee = rows.field() ?? owner;
-    const service = rows.last();
-    gather(byId, out, id, startMs, endMs, employee, service);
+    out.push(new ReadAppointment(id, startMs, endMs, employee, rows.ids()));
   }
   return out;
-}
-
-/**
- * One row of a read that repeats an appointment once per service: the appointment `id` (made on its
- * first row, in read order) given the row's service, if any and not already listed.
- */
-function gather(
-  byId: Map<number, BusyAppointment>,
-  out: BusyAppointment[],
-  id: number,
-  startMs: number,
-  endMs: number,
-  employee: number | null,
-  service: number | null,
-): void {
-  const a = byId.get(id);
-  if (!a) {
-    // A list of exactly its first service: an empty one grown by a push keeps room for 17.
-    const first = new ReadAppointment(id, startMs, endMs, employee, service === null ? [] : [service]);
-    byId.set(id, first);
-    out.push(first);
-  } else if (service !== null && !a.serviceTypeIds.includes(service)) a.serviceTypeIds.push(service);
 }
 
 /** Packed 'start end id' rows of one service's bookings into appointments (employee unknown), sharing `serviceTypeIds`. */
@@ -432,9 +457,14 @@ function serviceBookingsOf(packed: Uint8Array | null | undefined, serviceTypeIds
 }
 
 // The same two reads on PostgreSQL, packed as bytes (see PACK_OWN_PG below): each row its start and
-// end in timestamptz's binary form, then int4 ids, at fixed offsets.
-const OWN_ROW_BYTES = 24;
+// end in timestamptz's binary form, then the int4 appointment id, at fixed offsets; an own row then
+// its services' copy as text up to the record separator.
 const SERVICE_ROW_BYTES = 20;
+/** A big-endian int4 at `at` (PostgreSQL's binary form), from any bytes (PackedRows holds a Uint8Array). */
+function readInt32(b: Uint8Array, at: number): number {
+  return (b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3];
+}
+
 /** 2000-01-01T00:00:00Z in epoch ms: the zero of timestamptz's binary form. */
 const PG_EPOCH_MS = 946_684_800_000;
 
@@ -443,29 +473,20 @@ const PG_EPOCH_MS = 946_684_800_000;
  * 2000-01-01 UTC), floored to the millisecond as the database's ISO form is. Read as two halves: an
  * exact double up to 2^53 µs, nearly 300 years either side of 2000.
  */
-function pgInstantAt(packed: Buffer, at: number): number {
-  const micros = packed.readInt32BE(at) * 4_294_967_296 + packed.readUInt32BE(at + 4);
+function pgInstantAt(packed: Uint8Array, at: number): number {
+  const micros = readInt32(packed, at) * 4_294_967_296 + (readInt32(packed, at + 4) >>> 0);
   return Math.floor(micros / 1000) + PG_EPOCH_MS;
 }
 
-/**
- * Packed own rows (start, end, appointment id, service id or 0) of `owner`, each appointment once with
- * all its services. The rows come ordered by (start, id) (PACK_OWN_PG), so an appointment's rows are
- * adjacent and no map of the ids seen is needed.
- */
+/** Packed own rows (start, end, appointment id, services) of `owner`, one per appointment. */
 function ownAppointmentsOfBytes(packed: Buffer | null | undefined, owner: number): BusyAppointment[] {
   const out: BusyAppointment[] = [];
   if (!packed) return out;
-  let last: ReadAppointment | undefined;
-  for (let at = 0; at + OWN_ROW_BYTES <= packed.length; at += OWN_ROW_BYTES) {
-    const id = packed.readInt32BE(at + 16);
-    const service = packed.readInt32BE(at + 20);
-    if (last !== undefined && last.id === id) {
-      if (service !== 0 && !last.serviceTypeIds.includes(service)) last.serviceTypeIds.push(service);
-      continue;
-    }
-    last = new ReadAppointment(id, pgInstantAt(packed, at), pgInstantAt(packed, at + 8), owner, service === 0 ? [] : [service]);
-    out.push(last);
+  const rows = new PackedRows(packed);
+  while (!rows.done) {
+    const startMs = rows.pgInstant();
+    const endMs = rows.pgInstant();
+    out.push(new ReadAppointment(rows.int32(), startMs, endMs, owner, rows.ids()));
   }
   return out;
 }
@@ -482,8 +503,8 @@ function serviceBookingsOfBytes(packed: Buffer | null | undefined, serviceTypeId
 // The separators as SQL literals (the characters themselves between quotes).
 const F = sql.raw(`'${FIELD}'`);
 const R = sql.raw(`'${ROW}'`);
-const PACK_BUSY = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ifnull(a.employee_id, '') || ${F} || ifnull(ast.service_type_id, ''), ${R}) as blob)`;
-const PACK_OWN = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ${F} || ifnull(x.service_type_id, ''), ${R}) as blob)`;
+const PACK_BUSY = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ifnull(a.employee_id, '') || ${F} || ifnull(a.service_ids, ''), ${R}) as blob)`;
+const PACK_OWN = sql<Buffer | null>`cast(group_concat(a.start_time || a.end_time || a.id || ${F} || ${F} || ifnull(a.service_ids, ''), ${R}) as blob)`;
 const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_time || s.appointment_id, ${R}) as blob)`;
 
 // The same two reads on PostgreSQL, the ones a 30-day answer spends its rows on (the service's
@@ -495,7 +516,8 @@ const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_
 // which cost PostgreSQL half what date_part's epoch ms did (300 against 600-750 ns a row:
 // docs/decisions/27-scheduling-rules.md, "Session 19"); pgInstantAt reads it.
 const pgTime = (column: string) => sql.raw(`timestamptz_send(${column})`);
-const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgTime('a.start_time')} || ${pgTime('a.end_time')} || int4send(a.id) || int4send(coalesce(x.service_type_id, 0)), ''::bytea order by a.start_time, a.id)`;
+// Each own row ends with its services' copy (migration 059) as text and the record separator.
+const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgTime('a.start_time')} || ${pgTime('a.end_time')} || int4send(a.id) || convert_to(coalesce(a.service_ids, ''), 'UTF8') || '\\x1e'::bytea, ''::bytea order by a.start_time, a.id)`;
 const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgTime('s.start_time')} || ${pgTime('s.end_time')} || int4send(s.appointment_id), ''::bytea order by s.start_time)`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];

@@ -1,0 +1,84 @@
+// An appointment's services, as a copy on its own row: `service_ids`, its service ids ascending
+// and joined by ',' (null when it has none). Availability reads an employee's appointments by
+// (employee_id, start_time) and needs each one's services (buffers, shared group sessions); joined
+// from appointment_service_types, that was one lookup of the link table per appointment, most of
+// the read: one employee's 32 days (192 appointments) 128-138 -> 69 µs on SQLite, 0.39 -> 0.20 ms
+// on PostgreSQL with the column in the index (docs/decisions/28-availability-generation.md,
+// "Session 21"). The index carries it so the read stays index-only.
+//
+// The link table stays the truth: triggers on it recompute the copy whoever writes links (API,
+// seeds, imports), and write only when the copy differs. A booking writes the copy with its
+// appointment (appointment.repository.ts), so its link's trigger finds it right and writes nothing.
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './helpers.ts';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('appointments').addColumn('service_ids', 'text').execute();
+  await db.schema.dropIndex('appointments_employee_start_idx').execute();
+  if (isPostgres(db)) {
+    await sql`update appointments a set service_ids = (select string_agg(x.service_type_id::text, ',' order by x.service_type_id)
+      from appointment_service_types x where x.appointment_id = a.id)`.execute(db);
+    await sql`create index appointments_employee_start_idx on appointments (employee_id, start_time)
+      include (status, end_time, company_id, id, service_ids)`.execute(db);
+    await sql`create function appointment_service_ids_refresh(appointment integer) returns void language sql as $$
+      update appointments a set service_ids = s.ids
+        from (select string_agg(x.service_type_id::text, ',' order by x.service_type_id) as ids
+                from appointment_service_types x where x.appointment_id = appointment) s
+       where a.id = appointment and a.service_ids is distinct from s.ids
+      $$`.execute(db);
+    await sql`create function appointment_service_ids() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then perform appointment_service_ids_refresh(old.appointment_id); end if;
+        if tg_op <> 'DELETE' and (tg_op = 'INSERT' or new.appointment_id <> old.appointment_id) then
+          perform appointment_service_ids_refresh(new.appointment_id);
+        end if;
+        return null;
+      end $$`.execute(db);
+    await sql`create trigger appointment_service_ids after insert or delete or update of appointment_id, service_type_id
+      on appointment_service_types for each row execute function appointment_service_ids()`.execute(db);
+    return;
+  }
+  await sql`update appointments set service_ids = (select group_concat(x.service_type_id, ',' order by x.service_type_id)
+    from appointment_service_types x where x.appointment_id = appointments.id)`.execute(db);
+  await db.schema
+    .createIndex('appointments_employee_start_idx')
+    .on('appointments')
+    .columns(['employee_id', 'start_time', 'status', 'end_time', 'company_id', 'service_ids'])
+    .execute();
+  const refresh = (row: 'new' | 'old') => {
+    const ids = `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
+        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`;
+    return `update appointments set service_ids = ${ids} where id = ${row}.appointment_id and service_ids is not ${ids};`;
+  };
+  for (const [name, event, body] of [
+    ['appointment_service_ids_link', 'insert', refresh('new')],
+    ['appointment_service_ids_unlink', 'delete', refresh('old')],
+    ['appointment_service_ids_move', 'update of appointment_id, service_type_id', `${refresh('old')} ${refresh('new')}`],
+  ] as const) {
+    await sql`create trigger ${sql.raw(name)} after ${sql.raw(event)} on appointment_service_types begin ${sql.raw(body)} end`.execute(db);
+  }
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`drop trigger if exists appointment_service_ids on appointment_service_types`.execute(db);
+    await sql`drop function if exists appointment_service_ids()`.execute(db);
+    await sql`drop function if exists appointment_service_ids_refresh(integer)`.execute(db);
+  } else {
+    for (const t of ['appointment_service_ids_link', 'appointment_service_ids_unlink', 'appointment_service_ids_move'])
+      await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
+  }
+  await db.schema.dropIndex('appointments_employee_start_idx').execute();
+  await db.schema.alterTable('appointments').dropColumn('service_ids').execute();
+  if (isPostgres(db)) {
+    await sql`create index appointments_employee_start_idx on appointments (employee_id, start_time) include (status, end_time, company_id, id)`.execute(
+      db,
+    );
+  } else {
+    await db.schema
+      .createIndex('appointments_employee_start_idx')
+      .on('appointments')
+      .columns(['employee_id', 'start_time', 'status', 'end_time', 'company_id'])
+      .execute();
+  }
+}
