@@ -3,13 +3,14 @@
 // (employee_id, start_time) and needs each one's services (buffers, shared group sessions); joined
 // from appointment_service_types, that was one lookup of the link table per appointment, most of
 // the read: one employee's 32 days (192 appointments) 128-138 -> 69 µs on SQLite, 0.39 -> 0.20 ms
-// on PostgreSQL with the column in the index (docs/decisions/28-availability-generation.md,
-// "Session 21"). The index carries it so the read stays index-only.
+// on PostgreSQL with the column in the index (docs/decisions/37-appointment-service-ids.md). The
+// index carries it so the read stays index-only.
 //
 // The link table stays the truth: triggers on it recompute the copy whoever writes links (API,
 // seeds, imports), and write only when the copy differs. A booking writes the copy with its
 // appointment (appointment.repository.ts), so its link's trigger finds it right and writes nothing.
 import { sql, type Kysely } from 'kysely';
+import { up as employeeIndexUp } from './2026-11-26-056-employee-busy-index.ts';
 import { isPostgres } from './helpers.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -70,17 +71,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     for (const t of ['appointment_service_ids_link', 'appointment_service_ids_unlink', 'appointment_service_ids_move'])
       await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
   }
-  await db.schema.dropIndex('appointments_employee_start_idx').execute();
+  // Migration 056's index in place of this one (its up() drops the index first), then the column.
+  await employeeIndexUp(db);
   await db.schema.alterTable('appointments').dropColumn('service_ids').execute();
-  if (isPostgres(db)) {
-    await sql`create index appointments_employee_start_idx on appointments (employee_id, start_time) include (status, end_time, company_id, id)`.execute(
-      db,
-    );
-  } else {
-    await db.schema
-      .createIndex('appointments_employee_start_idx')
-      .on('appointments')
-      .columns(['employee_id', 'start_time', 'status', 'end_time', 'company_id'])
-      .execute();
-  }
 }
