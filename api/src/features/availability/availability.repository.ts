@@ -240,12 +240,12 @@ export function qualifiedAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'empl
 }
 
 // ---------------------------------------------------------------------------
-// The company-stretch reads on PostgreSQL: each appointment once with its services' copy (migration
-// 059), so the link table is not read at all. The prepared statements run with PostgreSQL's generic
-// plan, made without the parameters' values; for a join form (and a "has this service" EXISTS) that
-// plan hash-joined the whole link table and hashed every booking of the service ever made: 11.7 ms
-// for one day of 274 appointments among 100,000, against 0.6 ms with a lateral read of the link
-// table's key (query-plan.test.ts checks the generic plan reads no link).
+// The company-stretch reads on PostgreSQL: the same statements as rows (the packed form is SQLite's).
+// They read no link: the prepared statements run with PostgreSQL's generic plan, made without the
+// parameters' values, and for a join to the link table (and a "has this service" EXISTS into it)
+// that plan hash-joined the whole link table and hashed every booking of the service ever made:
+// 11.7 ms for one day of 274 appointments among 100,000, against 0.6 ms with a lateral read of the
+// link table's key, before the copy (query-plan.test.ts checks the generic plan).
 
 interface PgBusyRow {
   id: number;
@@ -255,40 +255,14 @@ interface PgBusyRow {
   service_ids: string | null;
 }
 
-/** busyAppointmentsQuery's rows on PostgreSQL (see above). Exported for the query-plan test. */
-export function busyAppointmentsQueryPg(db: DbOrTx, f: BusyFilter) {
-  return db
-    .selectFrom('appointments as a')
-    .select(['a.id', 'a.start_time', 'a.end_time', 'a.employee_id', 'a.service_ids'])
-    .where('a.company_id', '=', f.companyId)
-    .where('a.start_time', '>=', f.startFrom)
-    .where('a.start_time', '<', f.startBefore)
-    .where('a.status', '=', 'booked');
-}
-
-/** qualifiedAppointmentsQuery's rows on PostgreSQL (see above). Exported for the query-plan test. */
-export function qualifiedAppointmentsQueryPg(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'>) {
-  return busyAppointmentsQueryPg(db, f).where((eb) =>
-    eb.or([
-      eb(sql<number>`cast(${f.serviceTypeId} as int4)`, '=', eb.fn<number>('any', [sql`string_to_array(a.service_ids, ',')::int4[]`])),
-      eb(
-        'a.employee_id',
-        'in',
-        eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', f.serviceTypeId),
-      ),
-      eb.not(eb.exists(eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', f.serviceTypeId))),
-    ]),
-  );
-}
-
 function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
   return rows.map(
-    (r) => new ReadAppointment(r.id, parseInstant(r.start_time), parseInstant(r.end_time), r.employee_id, serviceIdsOf(r.service_ids)),
+    (r) => new ReadAppointment(r.id, parseInstant(r.start_time), parseInstant(r.end_time), r.employee_id, idsOfCopy(r.service_ids)),
   );
 }
 
 /** A services' copy (migration 059) read as text: its ids. */
-function serviceIdsOf(copy: string | null): number[] {
+function idsOfCopy(copy: string | null): number[] {
   if (!copy) return [];
   const ids = copy.split(',').map(Number);
   for (const id of ids)
@@ -519,7 +493,7 @@ const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgTime('s.start_time')} 
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
 const busyRows = prepared<BusyArgs, PgBusyRow>((db) =>
-  busyAppointmentsQueryPg(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
+  busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) }),
 );
 const busyPacked = prepared<BusyArgs, Packed>((db) =>
   busyAppointmentsQuery(db, { companyId: arg(0), startFrom: arg(1), startBefore: arg(2) })
@@ -534,7 +508,7 @@ export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyA
 
 type QualifiedArgs = [companyId: number, serviceTypeId: number, startFrom: string, startBefore: string];
 const qualifiedRowsInRange = prepared<QualifiedArgs, PgBusyRow>((db) =>
-  qualifiedAppointmentsQueryPg(db, { companyId: arg(0), serviceTypeId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
+  qualifiedAppointmentsQuery(db, { companyId: arg(0), serviceTypeId: arg(1), startFrom: arg(2), startBefore: arg(3) }),
 );
 const qualifiedPacked = prepared<QualifiedArgs, Packed>((db) =>
   qualifiedAppointmentsQuery(db, { companyId: arg(0), serviceTypeId: arg(1), startFrom: arg(2), startBefore: arg(3) })

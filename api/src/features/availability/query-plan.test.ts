@@ -9,14 +9,12 @@ import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow, serviceTypeRow, userRow } from '../../testing/rows.ts';
 import {
   busyAppointmentsQuery,
-  busyAppointmentsQueryPg,
   employeeAppointmentsQuery,
   manyEmployeeAppointmentsQuery,
   manyServiceAndEmployeeAppointmentsQuery,
   performersQuery,
   qualifiedAppointmentsQuery,
   qualifiedStaff,
-  qualifiedAppointmentsQueryPg,
   serviceAndEmployeeAppointmentsQuery,
   serviceBookingsQuery,
   startBound,
@@ -257,8 +255,8 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         });
       const range = { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd };
       for (const compiled of [
-        busyAppointmentsQueryPg(t.db, range).compile(),
-        qualifiedAppointmentsQueryPg(t.db, { ...range, serviceTypeId: serviceIds[9] }).compile(),
+        busyAppointmentsQuery(t.db, range).compile(),
+        qualifiedAppointmentsQuery(t.db, { ...range, serviceTypeId: serviceIds[9] }).compile(),
       ]) {
         const text = await genericPlan(compiled);
         expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a/);
