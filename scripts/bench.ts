@@ -12,6 +12,8 @@
 //   npm run bench -- --mixed [--db postgres://...] [--mixed-rate 500,1000]   1,000 companies, Zipf-skewed 90% reads / 10% writes (scripts/lib/bench-mixed.ts)
 //   npm run bench -- --lighthouse               Lighthouse mobile scores of the public pages (scripts/bench-lighthouse.ts)
 //   npm run bench -- --slots-rate 2000 --dates-rate 500   the open-loop rates (0 skips that load)
+//   npm run bench -- --bundle api/dist/a.mjs    a server bundle built earlier instead of building one
+//                                               (to alternate two trees' bundles, README "Profiling")
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -310,7 +312,8 @@ if (args.includes('--lighthouse')) {
 }
 // The machine is often shared: the load averages before and after say how far to trust the figures.
 const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
-const bundle = await buildServer();
+// `--bundle`: a bundle must sit in api/dist to find the packages installed beside it.
+const bundle = argValue('--bundle') ? path.resolve(argValue('--bundle')!) : await buildServer();
 // `--mixed`: the busy-morning load over 1,000 companies instead of the one-company loads (scripts/lib/bench-mixed.ts).
 if (args.includes('--mixed')) {
   await (await import('./lib/bench-mixed.ts')).runMixed(bundle, seconds);
