@@ -1,9 +1,19 @@
 // Appointment rows: reading them with the names people see, writing them with their services, the
 // sync log of every change, and the customer an outside booking belongs to.
 import type { Transaction } from 'kysely';
-import { arg, deferredWrite, prepared, preparedWrite, type AppointmentRow, type Database, type DbOrTx, type Role } from '@bookwell/db';
+import {
+  arg,
+  deferredWrite,
+  prepared,
+  preparedWrite,
+  type AppointmentRow,
+  type Database,
+  type DbOrTx,
+  type Dialect,
+  type Role,
+} from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
-import { insertUser } from '../users/user.repository.ts';
+import { companyPersonByEmailOrNewCustomer, insertUser } from '../users/user.repository.ts';
 
 /** An appointment as shown: its services by name in service_types (the row's copy of their ids, service_ids, is availability's). */
 export interface AppointmentView extends Omit<AppointmentRow, 'service_ids'> {
@@ -286,18 +296,25 @@ const customerByEmail = prepared<[companyId: number, email: string], CompanyPers
  */
 export async function findOrCreateCustomer(
   trx: DbOrTx,
+  dialect: Dialect,
   companyId: number,
   input: { name: string; email: string; phone: string | null },
   now: Date,
 ): Promise<CompanyPerson & { created: boolean }> {
   const email = input.email.toLowerCase();
-  const [existing] = await customerByEmail(trx, [companyId, email]);
-  if (existing) return { ...existing, created: false };
-  // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
-  const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, {
-    unlessCompanyHasEmail: true,
-  });
-  if (created) return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role, created: true };
+  if (dialect === 'postgres') {
+    const row = await companyPersonByEmailOrNewCustomer(trx, companyId, { ...input, email }, now);
+    if (row) return row;
+  } else {
+    const [existing] = await customerByEmail(trx, [companyId, email]);
+    if (existing) return { ...existing, created: false };
+    // Skipping an existing row covers a customer added by staff at the same moment (outside our lock).
+    const created = await insertUser(trx, { company_id: companyId, name: input.name, email, phone: input.phone, role: 'customer' }, now, {
+      unlessCompanyHasEmail: true,
+    });
+    if (created)
+      return { id: created.id, name: created.name, email: created.email, phone: created.phone, role: created.role, created: true };
+  }
   const [found] = await customerByEmail(trx, [companyId, email]);
   if (!found) throw new Error(`customer ${email} of company ${companyId} neither inserted nor found`);
   return { ...found, created: false };

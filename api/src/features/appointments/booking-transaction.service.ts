@@ -459,7 +459,7 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   let person: CompanyPerson | null = null;
   if (b.customer?.kind === 'user') person = b.customer.person;
   else if (b.customer?.kind === 'contact') {
-    const { created, ...found } = await findOrCreateCustomer(trx, b.company.id, b.customer.contact, now);
+    const { created, ...found } = await findOrCreateCustomer(trx, ctx.dialect, b.company.id, b.customer.contact, now);
     person = found;
     // A booking that creates the company's record of a person is a write to users (docs/decisions/31-audit-log.md).
     if (created)

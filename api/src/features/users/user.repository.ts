@@ -1,5 +1,5 @@
 // People rows: the one insert, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
 import { retireUserTokens } from '../password-tokens/password-token.repository.ts';
@@ -47,8 +47,69 @@ const insertUnlessEmailTaken = prepared<UserArgs, UserRow>((db) =>
     .returningAll(),
 );
 
+const LOOKED_UP = ['id', 'name', 'email', 'phone', 'role'] as const;
+type LookedUp = Pick<UserRow, (typeof LOOKED_UP)[number]> & { created: boolean };
+
 /**
- * The one way a user row is born: sign-up, adding a person, anonymous booking, the global admin, the demo.
+ * PostgreSQL: the company's row for this email, or a new password-less customer row when it has none,
+ * in one statement: a booking for a new customer saves the round trip of a lookup that finds nothing
+ * (docs/decisions/38-booking-statements.md). The insert sees the lookup's snapshot, so it runs only
+ * when the lookup found no row; a row another request committed meanwhile is left alone by ON
+ * CONFLICT, and then neither part answers (the caller reads it again). `created` says which part did.
+ */
+const foundOrInserted = prepared<[companyId: number, email: string, name: string, phone: string | null, at: string], LookedUp>((db) =>
+  db
+    .with('found', (q) => q.selectFrom('users').select(LOOKED_UP).where('company_id', '=', arg(0)).where('email', '=', arg(1)))
+    .with('inserted', (q) =>
+      q
+        .insertInto('users')
+        .columns([
+          'company_id',
+          'name',
+          'email',
+          'phone',
+          'role',
+          'password_hash',
+          'token_version',
+          'archived_at',
+          'created_at',
+          'updated_at',
+        ])
+        .expression(
+          q
+            .selectNoFrom((eb) => [
+              eb.cast<number>(eb.val(arg(0)), 'integer').as('company_id'),
+              eb.cast<string>(eb.val(arg(2)), 'text').as('name'),
+              eb.cast<string>(eb.val(arg(1)), 'text').as('email'),
+              eb.cast<string | null>(eb.val(arg(3)), 'text').as('phone'),
+              sql.lit('customer').as('role'),
+              sql.lit(null).as('password_hash'),
+              sql.lit(0).as('token_version'),
+              sql.lit(null).as('archived_at'),
+              eb.cast<string>(eb.val(arg(4)), 'timestamptz').as('created_at'),
+              eb.cast<string>(eb.val(arg(4)), 'timestamptz').as('updated_at'),
+            ])
+            .where((eb) => eb.not(eb.exists(eb.selectFrom('found').select('id')))),
+        )
+        .onConflict((oc) => oc.columns(['company_id', 'email']).doNothing())
+        .returning(LOOKED_UP),
+    )
+    .selectFrom('found')
+    .select([...LOOKED_UP, sql<boolean>`false`.as('created')])
+    .unionAll((eb) => eb.selectFrom('inserted').select([...LOOKED_UP, sql<boolean>`true`.as('created')])),
+);
+
+export async function companyPersonByEmailOrNewCustomer(
+  db: DbOrTx,
+  companyId: number,
+  contact: { name: string; email: string; phone: string | null },
+  now: Date,
+): Promise<LookedUp | undefined> {
+  return (await foundOrInserted(db, [companyId, contact.email, contact.name, contact.phone, now.toISOString()]))[0];
+}
+
+/**
+ * One of the two ways a user row is born (the other, a booking's new customer on PostgreSQL, is above): sign-up, adding a person, anonymous booking, the global admin, the demo.
  * With `unlessCompanyHasEmail`, a row the company already has for that email (another request
  * inserting it at the same moment) is left alone and undefined answered, without failing the
  * surrounding transaction.
