@@ -60,6 +60,44 @@ describe.each(testDialects())('reads shared per round on %s', (dialect) => {
       expect(await setting(h.db, 'a')).toBe('A');
     });
 
+  // A question of several values: equal questions share their read by `keyOf`, which is needed only
+  // where reads are shared; where they are not, the read gets the question as it was asked.
+  it('shares equal questions of several values by their key, and reads a question alone as asked', async () => {
+    const asked: unknown[] = [];
+    const keyed: unknown[] = [];
+    const suffixed = perRound<[key: string, suffix: number], string, string>(
+      async (db, questions) => {
+        const rows = await valuesOf(db, [questions.map(([key]) => key)]);
+        return new Map(questions.map((q) => [`${q[0]}|${q[1]}`, `${rows.find((r) => r.key === q[0])?.value}${q[1]}`]));
+      },
+      async (db, question) => {
+        asked.push(question);
+        const [row] = await valueOf(db, [question[0]]);
+        return row && `${row.value}${question[1]}`;
+      },
+      (question) => {
+        keyed.push(question);
+        return question.join('|');
+      },
+    );
+    sent = [];
+    const questions: [string, number][] = [
+      ['a', 1],
+      ['a', 2],
+      ['a', 1],
+      ['b', 1],
+    ];
+    expect(await Promise.all(questions.map((q) => suffixed(h.db, q)))).toEqual(['A1', 'A2', 'A1', 'B1']);
+    if (dialect === 'postgres') {
+      expect(sent.filter((text) => text.includes('app_settings'))).toHaveLength(1);
+      expect(keyed).toEqual(questions);
+      expect(asked).toEqual([]);
+    } else {
+      expect(keyed).toEqual([]);
+      expect(asked).toEqual(questions);
+    }
+  });
+
   it('reads alone inside a transaction, and sees what the transaction wrote', async () => {
     await h.db.transaction().execute(async (tx) => {
       await tx.updateTable('app_settings').set({ value: 'new' }).where('key', '=', 'c').execute();

@@ -16,40 +16,47 @@ interface Waiting<V> {
 }
 
 /**
- * A read by key whose calls during one round of events go to the database as one statement
- * (`readMany`), sent when that round is over (`setImmediate`). The statement starts after every
- * call it answers was made, so no call misses a commit made before it; a call made after it was
- * sent waits for the next one. Each call cost a round trip of its own, about 170 µs of the server's
- * CPU on PostgreSQL; under load a round holds many requests. Where sharing is off (SQLite, and
- * every transaction) each call reads alone with `readOne`. A failed read fails its whole round, so
- * keys must be valid before they get here (the API checks that ids fit their column: api/src/lib/validation.ts).
+ * A read whose calls during one round of events go to the database as one statement (`readMany`),
+ * sent when that round is over (`setImmediate`). The statement starts after every call it answers
+ * was made, so no call misses a commit made before it; a call made after it was sent waits for the
+ * next one. Each call cost a round trip of its own, about 170 µs of the server's CPU on PostgreSQL;
+ * under load a round holds many requests. Where sharing is off (SQLite, and every transaction) each
+ * call reads alone with `readOne`, its question as given: `keyOf` (which equal questions share a
+ * read by) runs only where reads are shared. A failed read fails its whole round, so questions must
+ * be valid before they get here (the API checks that ids fit their column: api/src/lib/validation.ts).
  */
-export function perRound<K, V>(
-  readMany: (db: DbOrTx, keys: K[]) => Promise<Map<K, V>>,
-  readOne: (db: DbOrTx, key: K) => Promise<V | undefined>,
-): (db: DbOrTx, key: K) => Promise<V | undefined> {
-  const pendingOf = new WeakMap<object, Map<K, Waiting<V>[]>>();
-  const send = async (db: DbOrTx, pending: Map<K, Waiting<V>[]>) => {
+export function perRound<Q, V, K = Q>(
+  readMany: (db: DbOrTx, questions: Q[]) => Promise<Map<K, V>>,
+  readOne: (db: DbOrTx, question: Q) => Promise<V | undefined>,
+  keyOf: (question: Q) => K = (question) => question as unknown as K,
+): (db: DbOrTx, question: Q) => Promise<V | undefined> {
+  type Round = Map<K, { question: Q; waiting: Waiting<V>[] }>;
+  const pendingOf = new WeakMap<object, Round>();
+  const send = async (db: DbOrTx, pending: Round) => {
     pendingOf.delete(db);
     try {
-      const found = await readMany(db, [...pending.keys()]);
-      for (const [key, waiting] of pending) for (const w of waiting) w.resolve(found.get(key));
+      const found = await readMany(
+        db,
+        [...pending.values()].map((p) => p.question),
+      );
+      for (const [key, { waiting }] of pending) for (const w of waiting) w.resolve(found.get(key));
     } catch (error) {
-      for (const waiting of pending.values()) for (const w of waiting) w.reject(error);
+      for (const { waiting } of pending.values()) for (const w of waiting) w.reject(error);
     }
   };
-  return (db, key) => {
-    if (!sharing.has(db)) return readOne(db, key);
+  return (db, question) => {
+    if (!sharing.has(db)) return readOne(db, question);
     let pending = pendingOf.get(db);
     if (!pending) {
-      const round = new Map<K, Waiting<V>[]>();
+      const round: Round = new Map();
       pendingOf.set(db, round);
       setImmediate(() => void send(db, round));
       pending = round;
     }
-    let waiting = pending.get(key);
-    if (!waiting) pending.set(key, (waiting = []));
-    const list = waiting;
+    const key = keyOf(question);
+    let asked = pending.get(key);
+    if (!asked) pending.set(key, (asked = { question, waiting: [] }));
+    const list = asked.waiting;
     return new Promise<V | undefined>((resolve, reject) => list.push({ resolve, reject }));
   };
 }

@@ -575,20 +575,19 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
 );
 
 // Reads shared by a round (perRound) are keyed by their question's values joined by '|' (ids and ISO
-// instants, none of which holds one); the round's keys go to PostgreSQL as one array per value,
-// unnested with ordinality into a derived table k, and each answer row carries its question's place.
-const keyOf = (...values: (number | string)[]) => values.join('|');
-/** The round's keys as one array per value; the values at `numeric` places as numbers. */
-function columnsOf(keys: readonly string[], numeric: readonly number[], width: number): (number | string)[][] {
-  const columns: (number | string)[][] = Array.from({ length: width }, () => []);
-  for (const key of keys) key.split('|').forEach((v, c) => columns[c].push(numeric.includes(c) ? Number(v) : v));
-  return columns;
+// instants, none of which holds one), on PostgreSQL only: SQLite reads each question alone, with its
+// values as they are. The round's questions go to PostgreSQL as one array per value, unnested with
+// ordinality into a derived table k, and each answer row carries its question's place.
+const keyOf = (question: readonly (number | string)[]) => question.join('|');
+/** The round's questions as one array per value. */
+function columnsOf<A extends unknown[]>(questions: readonly A[], width: number): ManyArgs<A> {
+  return Array.from({ length: width }, (_, c) => questions.map((q) => q[c])) as unknown as ManyArgs<A>;
 }
 /** A shared read's parameters: one array per value of a single read's. */
 type ManyArgs<A extends unknown[]> = { [P in keyof A]: A[P][] };
 /** Each answer row under its question's key (k.i counts from 1). */
-const byQuestion = <R extends { i: number | string }>(keys: readonly string[], rows: R[]) =>
-  new Map(rows.map((r) => [keys[Number(r.i) - 1], r]));
+const byQuestion = <R extends { i: number | string }>(questions: readonly (readonly (number | string)[])[], rows: R[]) =>
+  new Map(rows.map((r) => [keyOf(questions[Number(r.i) - 1]), r]));
 /** A question's own value, as a single statement's parameter would be (a correlated reference into k). */
 const questionRef = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
 
@@ -640,9 +639,10 @@ type ServiceAndOwnRow = { service: Packed['packed']; own: Packed['packed'] };
  * shared by each round too"): each read is a round trip, and a round trip cost the server more CPU
  * than the read itself. The key is the question's five values; equal questions share their row.
  */
-const sharedServiceAndOwn = perRound<string, ServiceAndOwnRow>(
-  async (db, keys) => byQuestion(keys, await manyServiceAndOwnPacked(db, columnsOf(keys, [0, 1, 2], 5) as ManyArgs<ServiceAndOwnArgs>)),
-  async (db, key) => (await serviceAndOwnPacked(db, columnsOf([key], [0, 1, 2], 5).flat() as ServiceAndOwnArgs))[0],
+const sharedServiceAndOwn = perRound<ServiceAndOwnArgs, ServiceAndOwnRow, string>(
+  async (db, questions) => byQuestion(questions, await manyServiceAndOwnPacked(db, columnsOf(questions, 5))),
+  async (db, question) => (await serviceAndOwnPacked(db, question))[0],
+  keyOf,
 );
 
 /** serviceAppointments and employeeAppointments over the same range, read together. */
@@ -650,7 +650,7 @@ export async function serviceAndEmployeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'employeeId'> & { employeeId: number },
 ): Promise<{ service: BusyAppointment[]; own: BusyAppointment[] }> {
-  const row = await sharedServiceAndOwn(db, keyOf(f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore));
+  const row = await sharedServiceAndOwn(db, [f.serviceTypeId, f.employeeId, f.companyId, f.startFrom, f.startBefore]);
   return { service: serviceFrom(db, row?.service, f.serviceTypeId), own: ownFrom(db, row?.own, f.employeeId) };
 }
 
@@ -690,9 +690,10 @@ const manyEmployeePacked = prepared<ManyArgs<EmployeeArgs>, { i: number | string
  * most frequent statement of PostgreSQL's computed dates (docs/decisions/28-availability-generation.md,
  * "Later candidates' reads shared too"). Transactions (the booking's re-check) read alone.
  */
-const sharedOwn = perRound<string, { packed: Packed['packed'] }>(
-  async (db, keys) => byQuestion(keys, await manyEmployeePacked(db, columnsOf(keys, [0, 1], 4) as ManyArgs<EmployeeArgs>)),
-  async (db, key) => (await employeePacked(db, columnsOf([key], [0, 1], 4).flat() as EmployeeArgs))[0],
+const sharedOwn = perRound<EmployeeArgs, { packed: Packed['packed'] }, string>(
+  async (db, questions) => byQuestion(questions, await manyEmployeePacked(db, columnsOf(questions, 4))),
+  async (db, question) => (await employeePacked(db, question))[0],
+  keyOf,
 );
 
 /** One employee's booked appointments starting in a range, each with all its services. */
@@ -700,7 +701,7 @@ export async function employeeAppointments(
   db: DbOrTx,
   f: Omit<SlotFilter, 'serviceTypeId' | 'employeeId'> & { employeeId: number },
 ): Promise<BusyAppointment[]> {
-  return ownFrom(db, (await sharedOwn(db, keyOf(f.employeeId, f.companyId, f.startFrom, f.startBefore)))?.packed, f.employeeId);
+  return ownFrom(db, (await sharedOwn(db, [f.employeeId, f.companyId, f.startFrom, f.startBefore]))?.packed, f.employeeId);
 }
 
 /** An employee's own appointments plus the service's bookings that are not theirs (theirs already carry all their services). */
