@@ -4,6 +4,7 @@
 // which must still give way to a record another request commits while it runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import type { Dialect } from '@bookwell/db';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { bookableCompany, type BookableCompany } from '../../testing/booking-fixtures.ts';
@@ -11,20 +12,23 @@ import { findOrCreateCustomer } from './appointment.repository.ts';
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
-describe.each(testDialects())('a booking’s customer record on %s', (dialect) => {
-  let t: TestServer;
-  let co: BookableCompany;
-
+/** A server on `dialect` with one company, and the customer lookup as a booking's transaction runs it. */
+function companyOn(dialect: Dialect, name: string) {
+  const s = {} as { t: TestServer; co: BookableCompany };
   beforeAll(async () => {
-    t = await startTestServer(dialect, { now: () => NOW });
-    co = await bookableCompany(t, { name: 'Record Salon', open: '08:00', close: '20:00' });
+    s.t = await startTestServer(dialect, { now: () => NOW });
+    s.co = await bookableCompany(s.t, { name, open: '08:00', close: '20:00' });
   });
-  afterAll(async () => t?.close());
-
+  afterAll(async () => s.t?.close());
   const lookUp = (contact: { name: string; email: string; phone: string | null }) =>
-    t.db.transaction().execute((trx) => findOrCreateCustomer(trx, dialect, co.companyId, contact, NOW));
+    s.t.db.transaction().execute((trx) => findOrCreateCustomer(trx, dialect, s.co.companyId, contact, NOW));
   const rowsOf = (email: string) =>
-    t.db.selectFrom('users').selectAll().where('company_id', '=', co.companyId).where('email', '=', email).execute();
+    s.t.db.selectFrom('users').selectAll().where('company_id', '=', s.co.companyId).where('email', '=', email).execute();
+  return { s, lookUp, rowsOf };
+}
+
+describe.each(testDialects())('a booking’s customer record on %s', (dialect) => {
+  const { s, lookUp, rowsOf } = companyOn(dialect, 'Record Salon');
 
   it('creates a password-less customer for a new email, lower-cased, once', async () => {
     const first = await lookUp({ name: 'Ana New', email: 'Ana.New@Example.test', phone: '+442079460001' });
@@ -53,28 +57,16 @@ describe.each(testDialects())('a booking’s customer record on %s', (dialect) =
   });
 
   it('finds a staff member by their email and leaves their record as it was', async () => {
-    const before = await t.db.selectFrom('users').selectAll().where('id', '=', co.admin.id).executeTakeFirstOrThrow();
+    const before = await s.t.db.selectFrom('users').selectAll().where('id', '=', s.co.admin.id).executeTakeFirstOrThrow();
     const found = await lookUp({ name: 'Not The Admin', email: before.email.toUpperCase(), phone: '+442079460002' });
-    expect(found).toMatchObject({ id: co.admin.id, name: before.name, role: 'admin', created: false });
+    expect(found).toMatchObject({ id: s.co.admin.id, name: before.name, role: 'admin', created: false });
     expect(await rowsOf(before.email)).toEqual([before]);
   });
 });
 
 // PostgreSQL only: SQLite's booking holds the database's write lock, so no other insert can run meanwhile.
 describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s customer record racing another insert on %s', (dialect) => {
-  let t: TestServer;
-  let co: BookableCompany;
-
-  beforeAll(async () => {
-    t = await startTestServer(dialect, { now: () => NOW });
-    co = await bookableCompany(t, { name: 'Race Record Salon', open: '08:00', close: '20:00' });
-  });
-  afterAll(async () => t?.close());
-
-  const lookUp = (contact: { name: string; email: string; phone: string | null }) =>
-    t.db.transaction().execute((trx) => findOrCreateCustomer(trx, dialect, co.companyId, contact, NOW));
-  const rowsOf = (email: string) =>
-    t.db.selectFrom('users').selectAll().where('company_id', '=', co.companyId).where('email', '=', email).execute();
+  const { s, lookUp, rowsOf } = companyOn(dialect, 'Race Record Salon');
 
   // The one statement reads in its snapshot: a record another request inserted but had not yet
   // committed is invisible to its lookup, and its insert waits on that row's unique key. When the other
@@ -82,11 +74,11 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s cus
   it('gives way to the same email committed by another request while it waits', async () => {
     const email = 'raced@example.test';
     let waiting: Promise<Awaited<ReturnType<typeof lookUp>>> | undefined;
-    await t.db.transaction().execute(async (other) => {
+    await s.t.db.transaction().execute(async (other) => {
       await other
         .insertInto('users')
         .values({
-          company_id: co.companyId,
+          company_id: s.co.companyId,
           name: 'Staff Typed',
           email,
           phone: null,
@@ -100,7 +92,7 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s cus
       // Commit only once the lookup's insert waits for this transaction.
       for (let i = 0; ; i++) {
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like '%with "found"%'`.execute(t.db);
+          where wait_event_type = 'Lock' and query like '%with "found"%'`.execute(s.t.db);
         if (rows[0].n > 0) break;
         if (i > 200) throw new Error('the lookup never waited for the other insert');
         await new Promise((r) => setTimeout(r, 10));

@@ -1,4 +1,4 @@
-// People rows: the one insert, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
+// People rows: the inserts, lookups, lists, the trial's staff count, and removal (archive when history refers to them).
 import { sql, type Kysely } from 'kysely';
 import { STAFF_ROLES, arg, prepared, type Database, type DbOrTx, type Role, type UserRow } from '@bookwell/db';
 import { anyContains } from '../../lib/text-search.ts';
@@ -99,6 +99,7 @@ const foundOrInserted = prepared<[companyId: number, email: string, name: string
     .unionAll((eb) => eb.selectFrom('inserted').select([...LOOKED_UP, sql<boolean>`true`.as('created')])),
 );
 
+/** PostgreSQL only (the statement above); undefined when another request's row for the email won. */
 export async function companyPersonByEmailOrNewCustomer(
   db: DbOrTx,
   companyId: number,
@@ -109,7 +110,8 @@ export async function companyPersonByEmailOrNewCustomer(
 }
 
 /**
- * One of the two ways a user row is born (the other, a booking's new customer on PostgreSQL, is above): sign-up, adding a person, anonymous booking, the global admin, the demo.
+ * The way a user row is born: sign-up, adding a person, anonymous booking on SQLite, the global
+ * admin, the demo (a booking's new customer on PostgreSQL is born in the statement above).
  * With `unlessCompanyHasEmail`, a row the company already has for that email (another request
  * inserting it at the same moment) is left alone and undefined answered, without failing the
  * surrounding transaction.
