@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type DatabaseHandle } from '../connect.ts';
 import { testDialects, type TestDatabase } from '../testing/index.ts';
-import { databaseWithout } from '../testing/migration-test.ts';
+import { databaseWithout, insertedId } from '../testing/migration-test.ts';
 import { down, up } from './2026-11-25-051-breaks.ts';
 
 const NAME = '2026-11-25-051-breaks';
@@ -16,20 +16,8 @@ describe.each(testDialects())('migration %s on %s', (dialect) => {
 
   beforeAll(async () => {
     ({ database, h } = await databaseWithout(dialect, NAME));
-    companyId = (
-      await h.db
-        .insertInto('companies')
-        .values({ name: 'Breaks', slug: 'breaks' } as never)
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    personId = (
-      await h.db
-        .insertInto('users')
-        .values({ company_id: companyId, name: 'Staff', email: 'staff@breaks.test', role: 'employee' } as never)
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    companyId = await insertedId(h.db, 'companies', { name: 'Breaks', slug: 'breaks' });
+    personId = await insertedId(h.db, 'users', { company_id: companyId, name: 'Staff', email: 'staff@breaks.test', role: 'employee' });
   });
   afterAll(async () => {
     await h?.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { connect, migrateToLatest, type DatabaseHandle } from '../connect.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from '../testing/index.ts';
+import { insertedId } from '../testing/migration-test.ts';
 import { down, up } from './2026-11-28-059-appointment-service-ids.ts';
 
 describe.each(testDialects())('migration 2026-11-28-059-appointment-service-ids on %s', (dialect) => {
@@ -15,23 +16,25 @@ describe.each(testDialects())('migration 2026-11-28-059-appointment-service-ids 
   const services: number[] = [];
   let hour = 0;
 
-  const appointment = async (serviceIds: string | null = null) =>
-    (
-      await (h.db as unknown as Kysely<any>)
-        .insertInto('appointments')
-        .values({
-          company_id: companyId,
-          start_time: new Date(Date.UTC(2027, 0, 1, hour)).toISOString(),
-          end_time: new Date(Date.UTC(2027, 0, 1, ++hour)).toISOString(),
-          ...(serviceIds === null ? {} : { service_ids: serviceIds }),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id as number;
+  const appointment = (serviceIds: string | null = null) =>
+    insertedId(h.db, 'appointments', {
+      company_id: companyId,
+      start_time: new Date(Date.UTC(2027, 0, 1, hour)).toISOString(),
+      end_time: new Date(Date.UTC(2027, 0, 1, ++hour)).toISOString(),
+      ...(serviceIds === null ? {} : { service_ids: serviceIds }),
+    });
   const link = (appointment_id: number, ...ids: number[]) =>
     h.db
       .insertInto('appointment_service_types')
       .values(ids.map((service_type_id) => ({ appointment_id, service_type_id })))
+      .execute();
+  /** Changes one link in place (its appointment or its service). */
+  const moveLink = (appointmentId: number, serviceTypeId: number, to: { appointment_id?: number; service_type_id?: number }) =>
+    h.db
+      .updateTable('appointment_service_types')
+      .set(to)
+      .where('appointment_id', '=', appointmentId)
+      .where('service_type_id', '=', serviceTypeId)
       .execute();
   const copy = async (id: number) =>
     (await h.db.selectFrom('appointments').select('service_ids').where('id', '=', id).executeTakeFirstOrThrow()).service_ids;
@@ -41,23 +44,9 @@ describe.each(testDialects())('migration 2026-11-28-059-appointment-service-ids 
     h = connect(database.url);
     const res = await migrateToLatest(h);
     if (res.error) throw res.error;
-    companyId = (
-      await h.db
-        .insertInto('companies')
-        .values({ name: 'copy', slug: 'copy' } as never)
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    companyId = await insertedId(h.db, 'companies', { name: 'copy', slug: 'copy' });
     for (const name of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'])
-      services.push(
-        (
-          await h.db
-            .insertInto('service_types')
-            .values({ company_id: companyId, name, duration_minutes: 60 } as never)
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
+      services.push(await insertedId(h.db, 'service_types', { company_id: companyId, name, duration_minutes: 60 }));
   });
   afterAll(async () => {
     await h?.close();
@@ -74,20 +63,10 @@ describe.each(testDialects())('migration 2026-11-28-059-appointment-service-ids 
     expect(await copy(a)).toBe(`${s1},${s2},${s12}`); // numeric order: 12 after 2
     await h.db.deleteFrom('appointment_service_types').where('appointment_id', '=', a).where('service_type_id', '=', s2).execute();
     expect(await copy(a)).toBe(`${s1},${s12}`);
-    await h.db
-      .updateTable('appointment_service_types')
-      .set({ service_type_id: s2 })
-      .where('appointment_id', '=', a)
-      .where('service_type_id', '=', s12)
-      .execute();
+    await moveLink(a, s12, { service_type_id: s2 });
     expect(await copy(a)).toBe(`${s1},${s2}`);
     const b = await appointment();
-    await h.db
-      .updateTable('appointment_service_types')
-      .set({ appointment_id: b })
-      .where('appointment_id', '=', a)
-      .where('service_type_id', '=', s1)
-      .execute();
+    await moveLink(a, s1, { appointment_id: b });
     expect([await copy(a), await copy(b)]).toEqual([`${s2}`, `${s1}`]);
     await h.db.deleteFrom('appointment_service_types').where('appointment_id', 'in', [a, b]).execute();
     expect([await copy(a), await copy(b)]).toEqual([null, null]);

@@ -579,9 +579,9 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
 // values as they are. The round's questions go to PostgreSQL as one array per value, unnested with
 // ordinality into a derived table k, and each answer row carries its question's place.
 const keyOf = (question: readonly (number | string)[]) => question.join('|');
-/** The round's questions as one array per value. */
-function columnsOf<A extends unknown[]>(questions: readonly A[], width: number): ManyArgs<A> {
-  return Array.from({ length: width }, (_, c) => questions.map((q) => q[c])) as unknown as ManyArgs<A>;
+/** The round's questions (never none) as one array per value. */
+function columnsOf<A extends unknown[]>(questions: readonly A[]): ManyArgs<A> {
+  return questions[0].map((_, c) => questions.map((q) => q[c])) as unknown as ManyArgs<A>;
 }
 /** A shared read's parameters: one array per value of a single read's. */
 type ManyArgs<A extends unknown[]> = { [P in keyof A]: A[P][] };
@@ -640,7 +640,7 @@ type ServiceAndOwnRow = { service: Packed['packed']; own: Packed['packed'] };
  * than the read itself. The key is the question's five values; equal questions share their row.
  */
 const sharedServiceAndOwn = perRound<ServiceAndOwnArgs, ServiceAndOwnRow, string>(
-  async (db, questions) => byQuestion(questions, await manyServiceAndOwnPacked(db, columnsOf(questions, 5))),
+  async (db, questions) => byQuestion(questions, await manyServiceAndOwnPacked(db, columnsOf(questions))),
   async (db, question) => (await serviceAndOwnPacked(db, question))[0],
   keyOf,
 );
@@ -691,7 +691,7 @@ const manyEmployeePacked = prepared<ManyArgs<EmployeeArgs>, { i: number | string
  * "Later candidates' reads shared too"). Transactions (the booking's re-check) read alone.
  */
 const sharedOwn = perRound<EmployeeArgs, { packed: Packed['packed'] }, string>(
-  async (db, questions) => byQuestion(questions, await manyEmployeePacked(db, columnsOf(questions, 4))),
+  async (db, questions) => byQuestion(questions, await manyEmployeePacked(db, columnsOf(questions))),
   async (db, question) => (await employeePacked(db, question))[0],
   keyOf,
 );
