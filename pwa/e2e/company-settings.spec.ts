@@ -5,7 +5,7 @@
 // the profile, screenshots and axe-core.
 //
 // Every test puts the demo company back as it found it: the calendar and booking specs rely on it.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
@@ -110,13 +110,16 @@ test('the employee-booking toggle and the time increment are saved at once and r
 
     // Two quick clicks: each shows at once, so the second undoes the first (the second used to be
     // lost while the first one's optimistic update was still on its way, and the box ended unticked).
-    let saves = 0;
-    page.on('response', (r) => {
-      if (r.request().method() === 'PUT' && /\/api\/companies\/\d+$/.test(r.url())) saves++;
+    // Counted by the requests sent from here on: a response event of the increment's save above can
+    // still arrive after the server has stored it.
+    const saves: Request[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && /\/api\/companies\/\d+$/.test(r.url())) saves.push(r);
     });
     await toggle.click();
     await toggle.click();
-    await expect.poll(() => saves).toBe(2);
+    await expect.poll(() => saves.length).toBe(2);
+    for (const save of saves) expect((await save.response())?.ok()).toBe(true);
     await expect(toggle).toBeChecked();
     expect((await ownCompany(page, token)).enable_employee_booking).toBe(true);
   } finally {
