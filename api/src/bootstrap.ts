@@ -2,6 +2,7 @@
 import { SettingsMemo } from './lib/settings-memo.ts';
 import { ChangeStampedCache } from './lib/change-stamped-cache.ts';
 import fs from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
@@ -22,6 +23,9 @@ import { createGlobalAdmin } from './features/users/user.service.ts';
 import { outboxCounts } from './features/health/health.repository.ts';
 import { createMetrics } from './lib/metrics.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
+
+/** How long the server keeps an idle kept-alive connection open (docs/deploy/nginx.conf keeps its own 60 s). */
+export const KEEP_ALIVE_MS = 65_000;
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
 
@@ -161,6 +165,11 @@ export async function startServer(
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? config.PORT, hostname: config.HOST }, () => resolve(s));
   });
+  // An idle kept-alive connection stays open longer than a proxy keeps its own (nginx's upstream
+  // keepalive_timeout, 60 s in docs/deploy/nginx.conf): with Node's 5 s the app closed connections
+  // nginx was about to reuse, and a PATCH sent on one got a 502 that nginx may not retry.
+  (server as Server).keepAliveTimeout = KEEP_ALIVE_MS;
+  (server as Server).headersTimeout = KEEP_ALIVE_MS + 1000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;

@@ -157,6 +157,7 @@ http {
   upstream bookwell {
 ${servers}
     keepalive 32;
+    keepalive_timeout 60s;
   }
   server {
     listen 127.0.0.1:${port};
