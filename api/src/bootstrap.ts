@@ -25,7 +25,7 @@ import { createMetrics } from './lib/metrics.ts';
 import { createLifecycle } from './lib/lifecycle.ts';
 
 /** How long the server keeps an idle kept-alive connection open (docs/deploy/nginx.conf keeps its own 60 s). */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 const DEFAULT_PWA_DIST = fileURLToPath(new URL('../../pwa/dist', import.meta.url));
 

@@ -129,9 +129,29 @@ export interface Nginx {
 }
 
 /**
+ * docs/deploy/nginx.conf's upstream and server blocks, as deployed, with our processes as the
+ * upstreams, a local port to listen on and an X-Upstream header naming the process that answered.
+ * Throws when the deploy file no longer has the shape these edits expect, so the test cannot drift
+ * from the file it claims to test.
+ */
+function deployedSiteConfig(servers: string, port: number): string {
+  const deployed = fs.readFileSync(path.join(root, 'docs/deploy/nginx.conf'), 'utf8');
+  const edits: [RegExp, string][] = [
+    [/(?:^ *server app\d+:\d+[^\n]*\n)+/m, `${servers}\n`],
+    [/^ *listen 80;$/m, `  listen 127.0.0.1:${port};`],
+    [/^( *)proxy_next_upstream_tries (\d+);$/m, '$1proxy_next_upstream_tries $2;\n$1add_header X-Upstream $upstream_addr always;'],
+  ];
+  let conf = deployed;
+  for (const [pattern, replacement] of edits) {
+    if (!pattern.test(conf)) throw new Error(`docs/deploy/nginx.conf no longer matches ${pattern}`);
+    conf = conf.replace(pattern, replacement);
+  }
+  return conf;
+}
+
+/**
  * Runs nginx as our own foreground process (`daemon off`, its own prefix and config in a temporary
- * folder), never the system service. The proxy settings are docs/deploy/nginx.conf's; the
- * X-Upstream header tells the test which process answered.
+ * folder), never the system service, with docs/deploy/nginx.conf's site (deployedSiteConfig).
  */
 export async function startNginx(nginxPath: string, upstreams: string[]): Promise<Nginx> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-nginx-'));
@@ -139,7 +159,7 @@ export async function startNginx(nginxPath: string, upstreams: string[]): Promis
   fs.chmodSync(dir, 0o755);
   for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, t), { mode: 0o777 });
   const port = await freePort();
-  const servers = upstreams.map((u) => `    server ${new URL(u).host} max_fails=3 fail_timeout=10s;`).join('\n');
+  const servers = upstreams.map((u) => `  server ${new URL(u).host} max_fails=3 fail_timeout=10s;`).join('\n');
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
     `daemon off;
@@ -154,26 +174,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream bookwell {
-${servers}
-    keepalive 32;
-    keepalive_timeout 60s;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    client_max_body_size 2m;
-    location / {
-      proxy_pass http://bookwell;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 2;
-      add_header X-Upstream $upstream_addr always;
-    }
-  }
+${deployedSiteConfig(servers, port)}
 }
 `,
   );
