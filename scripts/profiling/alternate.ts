@@ -7,11 +7,14 @@
 //   node --import tsx scripts/profiling/alternate.ts seed [--db postgres://...]
 //   npm run build && cp api/dist/server.mjs api/dist/a.mjs    (the tree before; then the tree after as b.mjs)
 //   node --import tsx scripts/profiling/alternate.ts run api/dist/a.mjs api/dist/b.mjs \
-//     [--db ...] [--load dates|slots] [--rounds 3] [--seconds 10] [--cache]
+//     [--db ...] [--load dates|slots|bookings] [--rounds 3] [--seconds 10] [--cache]
 //
 // Bundles must sit in api/dist (they import the packages installed beside it). Each line printed is
 // one measured load as JSON: answers a second, p50/p99 ms, and the CPU ms an answer of the server
 // and, on PostgreSQL, of the database's processes. The availability cache is off unless --cache.
+// `--load bookings` posts staff bookings like the mixed benchmark's committed-bookings load (a new
+// customer by contact, one employee, one service), each run on days of its own far ahead; they all
+// queue on one company's lock, so compare the CPU an answer costs more than answers a second.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,28 +60,67 @@ async function seed() {
   await h.close();
 }
 
-function measure(target: string, connections: number, seconds: number, path: () => string) {
+type Ask = () => { path: string; method?: autocannon.Request['method']; headers?: Record<string, string>; body?: string };
+
+function measure(target: string, connections: number, seconds: number, ask: Ask) {
   return new Promise<autocannon.Result>((resolve, reject) =>
     autocannon(
       {
         url: target,
         connections,
         duration: seconds,
-        requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, path: path() }) }],
+        requests: [{ method: 'GET', setupRequest: (r: autocannon.Request) => ({ ...r, ...ask() }) }],
       },
       (err, res) => (err ? reject(err) : resolve(res)),
     ),
   );
 }
 
+/** Staff bookings at distinct times (each employee one after another) on days no other run uses. */
+function bookings(world: World, after: number, run: number): Ask {
+  const first = after + run * 60 * 86_400_000;
+  let n = 0;
+  return () => {
+    const i = n++;
+    const start = first + Math.floor(i / world.staffIds.length) * 15 * 60_000;
+    return {
+      method: 'POST',
+      path: '/api/appointments',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+      body: JSON.stringify({
+        company_id: world.companyId,
+        employee_id: world.staffIds[i % world.staffIds.length],
+        service_type_ids: [world.throughputServiceId],
+        start_time: new Date(start).toISOString(),
+        end_time: new Date(start + 15 * 60_000).toISOString(),
+        customer: { name: 'Walk In', email: `walkin${run}.${i}@alternate.test`, phone: '+442079460000' },
+      }),
+    };
+  };
+}
+
 async function alternate() {
   const world = JSON.parse(fs.readFileSync(worldFile, 'utf8')) as World;
   // The same questions as scripts/bench.ts asks.
   const paths = benchQuestions(world, new Date());
-  const path = paths[opts.load as keyof typeof paths];
-  if (!path) throw new Error(`--load is dates or slots, not ${opts.load}`);
+  let runs = 0;
+  // Bookings begin the day after the latest appointment, so an earlier `run` never gets in the way.
+  const h = connect(url);
+  const latest = await h.db
+    .selectFrom('appointments')
+    .select((eb) => eb.fn.max('start_time').as('at'))
+    .executeTakeFirst();
+  await h.close();
+  const after = (Math.floor(new Date(latest?.at ?? Date.now()).getTime() / 86_400_000) + 1) * 86_400_000;
+  const asker = (): Ask => {
+    if (opts.load === 'bookings') return bookings(world, after, runs++);
+    const path = paths[opts.load as keyof typeof paths];
+    if (!path) throw new Error(`--load is dates, slots or bookings, not ${opts.load}`);
+    return () => ({ path: path() });
+  };
   for (let round = 0; round < Number(opts.rounds); round++) {
     for (const bundle of bundles) {
+      const path = asker();
       const server = await spawnBenchServer(url, bundle, opts.cache ? {} : { AVAILABILITY_CACHE: 'off' });
       const pid = server.child.pid!;
       await measure(server.url, 10, 2, path);

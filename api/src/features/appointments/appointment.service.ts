@@ -15,11 +15,13 @@ import { findActiveServiceTypes } from '../service-types/service-type.repository
 import { bookableSlots } from '../availability/availability.ts';
 import {
   findBookingCompany,
+  findBookingOpening,
   findCompanyStaffMember,
   loadSchedules,
   performsService,
   type BookableService,
   type BookingCompany,
+  type BookingOpening,
 } from '../availability/availability.repository.ts';
 import {
   durationOptionMinutes,
@@ -62,8 +64,20 @@ function field(path: string, message: string) {
   return badRequest(message, [{ path, message }]);
 }
 
-async function activeServices(db: AppDeps['db'], companyId: number, ids: number[], alsoAllowed: number[] = []): Promise<BookableService[]> {
-  const found = await findActiveServiceTypes(db, companyId, ids);
+async function activeServices(
+  db: AppDeps['db'],
+  companyId: number,
+  ids: number[],
+  alsoAllowed: number[] = [],
+  opening?: BookingOpening,
+): Promise<BookableService[]> {
+  // A new booking's one service was read with its company (findBookingOpening).
+  const found =
+    opening && ids.length === 1 && ids[0] === opening.serviceId
+      ? opening.service
+        ? [opening.service]
+        : []
+      : await findActiveServiceTypes(db, companyId, ids);
   const missing = ids.filter((id) => !found.some((s) => s.id === id) && !alsoAllowed.includes(id));
   if (missing.length) throw field('service_type_ids', `Unknown service type${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`);
   const kept = alsoAllowed.filter((id) => ids.includes(id) && !found.some((s) => s.id === id));
@@ -80,10 +94,26 @@ async function activeServices(db: AppDeps['db'], companyId: number, ids: number[
 }
 
 /** A service with assigned employees may be booked only with one of them (docs/decisions/27-scheduling-rules.md). */
-async function assertPerforms(db: AppDeps['db'], companyId: number, services: BookableService[], employeeId: number): Promise<void> {
+async function assertPerforms(
+  db: AppDeps['db'],
+  companyId: number,
+  services: BookableService[],
+  employeeId: number,
+  opening?: BookingOpening,
+): Promise<void> {
   for (const s of services) {
-    if (!(await performsService(db, companyId, s.id, employeeId))) throw field('employee_id', `This employee does not perform ${s.name}`);
+    const performs =
+      opening && opening.serviceId === s.id && opening.employeeId === employeeId
+        ? opening.performs
+        : await performsService(db, companyId, s.id, employeeId);
+    if (!performs) throw field('employee_id', `This employee does not perform ${s.name}`);
   }
+}
+
+/** The staff member a booking names: read with its company when findBookingOpening had it. */
+async function staffMemberOf(db: AppDeps['db'], companyId: number, employeeId: number, opening?: BookingOpening) {
+  if (opening && opening.employeeId === employeeId) return opening.staffMember ?? undefined;
+  return findCompanyStaffMember(db, companyId, employeeId);
 }
 
 export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], now: Date, audit?: AuditContext): WriteContext {
@@ -120,19 +150,20 @@ async function preparePublicBooking(
   company: BookingCompany,
   body: CreateAppointmentInput,
   now: Date,
+  opening?: BookingOpening,
 ): Promise<NewBooking> {
   if (!subscriptionActive(company, now)) throw notAcceptingBookings();
 
   const ids = serviceIdsFrom(body) ?? [];
   if (ids.length !== 1) throw field('service_type_ids', 'Choose exactly one service');
-  const [service] = await activeServices(db, company.id, ids);
+  const [service] = await activeServices(db, company.id, ids, [], opening);
 
   let employee: NewBooking['employee'] = null;
   if (body.employee_id != null) {
     if (!company.enable_employee_booking) throw field('employee_id', 'This business does not take bookings with a specific employee');
-    employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
+    employee = (await staffMemberOf(db, company.id, body.employee_id, opening)) ?? null;
     if (!employee) throw field('employee_id', 'Unknown employee');
-    await assertPerforms(db, company.id, [service], employee.id);
+    await assertPerforms(db, company.id, [service], employee.id, opening);
   }
 
   let customer: NewBooking['customer'];
@@ -204,14 +235,15 @@ async function prepareStaffBooking(
   actor: Actor,
   company: BookingCompany,
   body: CreateAppointmentInput,
+  opening?: BookingOpening,
 ): Promise<NewBooking> {
-  const services = await activeServices(db, company.id, serviceIdsFrom(body) ?? []);
+  const services = await activeServices(db, company.id, serviceIdsFrom(body) ?? [], [], opening);
 
   let employee: NewBooking['employee'] = null;
   if (body.employee_id != null) {
-    employee = (await findCompanyStaffMember(db, company.id, body.employee_id)) ?? null;
+    employee = (await staffMemberOf(db, company.id, body.employee_id, opening)) ?? null;
     if (!employee) throw field('employee_id', 'Unknown employee');
-    await assertPerforms(db, company.id, services, employee.id);
+    await assertPerforms(db, company.id, services, employee.id, opening);
   }
 
   let customer: NewBooking['customer'] = null;
@@ -353,11 +385,18 @@ export async function bookAppointment(
   const at = deps.now();
   const companyId = body.company_id ?? actor?.company_id ?? null;
   if (companyId === null) throw field('company_id', 'company_id is required');
-  const company = await companyOf(db, companyId);
+  // A booking of one service (nearly all) reads its company, service and employee in one statement.
+  const ids = serviceIdsFrom(body);
+  let opening: BookingOpening | undefined;
+  if (ids?.length === 1) {
+    opening = await findBookingOpening(db, companyId, ids[0], body.employee_id ?? null);
+    if (!opening) throw notFound('Company not found');
+  }
+  const company = opening?.company ?? (await companyOf(db, companyId));
   const booking =
     actor !== null && isCompanyInsider(actor, company.id)
-      ? await prepareStaffBooking(db, actor, company, body)
-      : await preparePublicBooking(db, actor, company, body, at);
+      ? await prepareStaffBooking(db, actor, company, body, opening)
+      : await preparePublicBooking(db, actor, company, body, at, opening);
   const dto = await inBookingTransaction(db, async (trx) => {
     const result = await createAppointment(writeContext(deps, trx, at, audit), booking);
     await beforeCommit(trx, result, at);

@@ -76,4 +76,33 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
       .execute();
     expect(audit).toHaveLength(1);
   });
+
+  // Before its transaction a booking read its company, its service, its employee and whether that
+  // employee performs the service in four messages (after the caller's own read); now in one
+  // (docs/decisions/39-booking-opening-read.md).
+  it('a staff booking naming its employee reads company, service and employee in one message before its transaction', async () => {
+    sent = [];
+    const res = await t.call('POST', '/appointments', {
+      body: {
+        company_id: co.companyId,
+        employee_id: co.admin.id,
+        service_type_ids: [co.serviceId],
+        start_time: '2026-11-24T12:00:00.000Z',
+        customer: customerContact(),
+      },
+      token: co.admin.token,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.employee_id).toBe(co.admin.id);
+    const before = sent.slice(
+      0,
+      sent.findIndex((m) => m.startsWith('begin')),
+    );
+    const opening = before.filter((m) => m.includes('from "companies"'));
+    expect(opening).toHaveLength(1);
+    for (const part of ['left join "service_types"', 'left join "users"', 'from "service_employees"']) expect(opening[0]).toContain(part);
+    // The caller's session read (when not already known) and the opening read: nothing else.
+    expect(before.length).toBeLessThanOrEqual(2);
+    expect(before.filter((m) => m.includes('from "service_types"') && !m.includes('from "companies"'))).toEqual([]);
+  });
 });

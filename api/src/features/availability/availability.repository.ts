@@ -54,17 +54,18 @@ export async function findBookingCompany(db: DbOrTx, companyId: number): Promise
   return (await bookingCompany(db, [companyId]))[0];
 }
 
-const companyWithService = prepared<
-  [companyId: number, serviceTypeId: number],
-  BookingCompany & {
-    service_id: number | null;
-    service_name: string | null;
-    duration_minutes: number | null;
-    available_slots: number | null;
-    buffer_before_minutes: number | null;
-    buffer_after_minutes: number | null;
-  }
->((db) =>
+/** The columns of a left-joined service (null when it is not one of the company's active services). */
+interface JoinedService {
+  service_id: number | null;
+  service_name: string | null;
+  duration_minutes: number | null;
+  available_slots: number | null;
+  buffer_before_minutes: number | null;
+  buffer_after_minutes: number | null;
+}
+
+/** The company (argument 0) with its active service (argument 1) left-joined. */
+const companyWithServiceQuery = (db: Kysely<Database>) =>
   db
     .selectFrom('companies')
     .leftJoin('service_types as st', (j) =>
@@ -79,8 +80,26 @@ const companyWithService = prepared<
       'st.buffer_before_minutes',
       'st.buffer_after_minutes',
     ])
-    .where('companies.id', '=', arg(0)),
-);
+    .where('companies.id', '=', arg(0));
+
+/** Splits a row of companyWithServiceQuery (and what else it selected) into its company, its service and the rest. */
+function splitCompanyAndService<R extends BookingCompany & JoinedService>(row: R) {
+  const { service_id, service_name, duration_minutes, available_slots, buffer_before_minutes, buffer_after_minutes, ...rest } = row;
+  const service: BookableService | null =
+    service_id === null
+      ? null
+      : {
+          id: service_id,
+          name: service_name!,
+          duration_minutes: duration_minutes!,
+          available_slots: available_slots!,
+          buffer_before_minutes: buffer_before_minutes ?? 0,
+          buffer_after_minutes: buffer_after_minutes ?? 0,
+        };
+  return { rest, service };
+}
+
+const companyWithService = prepared<[companyId: number, serviceTypeId: number], BookingCompany & JoinedService>(companyWithServiceQuery);
 
 /**
  * The company and, when it is one of its active (not archived) services, the service, in one query:
@@ -93,20 +112,74 @@ export async function findCompanyWithService(
 ): Promise<{ company: BookingCompany; service: BookableService | null } | undefined> {
   const [row] = await companyWithService(db, [companyId, serviceTypeId]);
   if (!row) return undefined;
-  const { service_id, service_name, duration_minutes, available_slots, buffer_before_minutes, buffer_after_minutes, ...company } = row;
+  const { rest: company, service } = splitCompanyAndService(row);
+  return { company, service };
+}
+
+const bookingOpening = prepared<
+  [companyId: number, serviceTypeId: number, employeeId: number | null],
+  BookingCompany & JoinedService & { staff_id: number | null; staff_name: string | null; performs: boolean | number }
+>((db) =>
+  companyWithServiceQuery(db)
+    .leftJoin('users as u', (j) =>
+      j.on('u.id', '=', arg(2)).onRef('u.company_id', '=', 'companies.id').on('u.role', 'in', STAFF_ROLES).on('u.archived_at', 'is', null),
+    )
+    .select(['u.id as staff_id', 'u.name as staff_name'])
+    // performsService's rule for this one pair: nobody is assigned to the service, or the employee is.
+    .select((eb) =>
+      eb
+        .or([
+          eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', arg(1)))),
+          eb.exists(
+            eb
+              .selectFrom('service_employees as se2')
+              .select('se2.user_id')
+              .where('se2.service_type_id', '=', arg(1))
+              .where('se2.user_id', '=', arg(2)),
+          ),
+        ])
+        .as('performs'),
+    ),
+);
+
+/** What a booking of one service (and perhaps one employee) checks before its transaction. */
+export interface BookingOpening {
+  company: BookingCompany;
+  serviceId: number;
+  /** The service when it is one of the company's active ones. */
+  service: BookableService | null;
+  employeeId: number | null;
+  /** The employee when a current staff member of the company. */
+  staffMember: { id: number; name: string } | null;
+  /** Whether the employee performs the service (performsService); meaningless without both. */
+  performs: boolean;
+}
+
+/**
+ * The company, the service and the employee a booking names, and whether that employee performs that
+ * service, in one statement: what findBookingCompany, findActiveServiceTypes, findCompanyStaffMember
+ * and performsService would answer in four (docs/decisions/39-booking-opening-read.md).
+ */
+export async function findBookingOpening(
+  db: DbOrTx,
+  companyId: number,
+  serviceTypeId: number,
+  employeeId: number | null,
+): Promise<BookingOpening | undefined> {
+  const [row] = await bookingOpening(db, [companyId, serviceTypeId, employeeId]);
+  if (!row) return undefined;
+  const {
+    rest: { staff_id, staff_name, performs, ...company },
+    service,
+  } = splitCompanyAndService(row);
   return {
     company,
-    service:
-      service_id === null
-        ? null
-        : {
-            id: service_id,
-            name: service_name!,
-            duration_minutes: duration_minutes!,
-            available_slots: available_slots!,
-            buffer_before_minutes: buffer_before_minutes ?? 0,
-            buffer_after_minutes: buffer_after_minutes ?? 0,
-          },
+    serviceId: serviceTypeId,
+    service,
+    employeeId,
+    staffMember: staff_id === null ? null : { id: staff_id, name: staff_name! },
+    // SQLite answers 0 or 1.
+    performs: Boolean(performs),
   };
 }
 
