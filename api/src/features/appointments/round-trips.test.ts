@@ -32,9 +32,10 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
   // In messages per transaction, it took 16 for the staff booking and 21 for the public one ("any
   // employee" read the hours and buffers twice), one per statement; with the held writes of decision
   // 34 the public one took 16, and with the buffers read in the lock's statement 15 (staff: 6); with
-  // a new customer's lookup and insert in one statement (decision 38) 14 (staff: 5).
+  // a new customer's lookup and insert in one statement (decision 38) 14 (staff: 5); with the chosen
+  // employee's appointments and the service's overlapping bookings read together (decision 39) 13.
   it.each([
-    ['a customer booking from the public page', false, 14],
+    ['a customer booking from the public page', false, 13],
     ['a staff booking for a new customer', true, 5],
   ])('%s: begin goes with the lock, the bookkeeping rows with later statements', async (_, staff, most) => {
     const customer = customerContact();
@@ -78,9 +79,10 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
   });
 
   // Before its transaction a booking read its company, its service, its employee and whether that
-  // employee performs the service in four messages (after the caller's own read); now in one
+  // employee performs the service in four messages (after the caller's own read), and under its lock
+  // the employee's appointments and the service's overlapping bookings in two; now one each
   // (docs/decisions/39-booking-opening-read.md).
-  it('a staff booking naming its employee reads company, service and employee in one message before its transaction', async () => {
+  it('a staff booking naming its employee: company, service and employee in one message, its neighbours in one under the lock', async () => {
     sent = [];
     const res = await t.call('POST', '/appointments', {
       body: {
@@ -104,5 +106,12 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
     // The caller's session read (when not already known) and the opening read: nothing else.
     expect(before.length).toBeLessThanOrEqual(2);
     expect(before.filter((m) => m.includes('from "service_types"') && !m.includes('from "companies"'))).toEqual([]);
+
+    const trx = transactionOf(sent);
+    const neighbours = trx.filter((m) => m.includes('from "service_bookings"'));
+    expect(neighbours).toHaveLength(1);
+    expect(neighbours[0]).toMatch(/"appointments"[^]*"service_bookings"/);
+    // Lock, neighbours, customer, appointment, bookkeeping with the commit.
+    expect(trx.length).toBeLessThanOrEqual(5);
   });
 });

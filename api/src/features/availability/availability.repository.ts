@@ -810,15 +810,46 @@ export async function slotAppointments(db: DbOrTx, f: SlotFilter): Promise<BusyA
 
 // How many booked appointments of a service overlap [start, end): an upper bound of how many run at
 // once there, answered from the covering index without building rows.
-const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: string, end: string], { n: number | string }>((db) =>
+const overlappingQuery = (db: Kysely<Database>, serviceTypeId: number, startFrom: string, start: string, end: string) =>
   db
     .selectFrom('service_bookings as s')
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('s.service_type_id', '=', arg(0))
-    .where('s.start_time', '>=', arg(1))
-    .where('s.start_time', '<', arg(3))
-    .where('s.end_time', '>', arg(2))
-    .where('s.status', '=', 'booked'),
+    .where('s.service_type_id', '=', serviceTypeId)
+    .where('s.start_time', '>=', startFrom)
+    .where('s.start_time', '<', end)
+    .where('s.end_time', '>', start)
+    .where('s.status', '=', 'booked');
+const overlapping = prepared<[serviceTypeId: number, startFrom: string, start: string, end: string], { n: number | string }>((db) =>
+  overlappingQuery(db, arg(0), arg(1), arg(2), arg(3)),
+);
+
+/**
+ * A booking of one service with its employee (the usual case) asks both questions in one statement:
+ * the employee's own appointments that can overlap, and how many of the service's bookings do
+ * (docs/decisions/39-booking-opening-read.md, "Under the lock"). Exported as a builder for the
+ * query-plan test.
+ */
+export function ownAndOverlappingQuery(
+  db: DbOrTx,
+  f: { employeeId: number; companyId: number; startFrom: string; end: string; serviceTypeId: number; start: string },
+) {
+  return db.selectNoFrom([
+    packOwn(db, { employeeId: f.employeeId, companyId: f.companyId, startFrom: f.startFrom, startBefore: f.end }).as('own'),
+    overlappingQuery(db as Kysely<Database>, f.serviceTypeId, f.startFrom, f.start, f.end).as('n'),
+  ]);
+}
+const ownAndOverlapping = prepared<
+  [employeeId: number, companyId: number, startFrom: string, end: string, serviceTypeId: number, start: string],
+  { own: Packed['packed']; n: number | string }
+>((db) =>
+  ownAndOverlappingQuery(db, {
+    employeeId: arg(0),
+    companyId: arg(1),
+    startFrom: arg(2),
+    end: arg(3),
+    serviceTypeId: arg(4),
+    start: arg(5),
+  }),
 );
 
 /**
@@ -840,14 +871,22 @@ export async function bookingNeighbours(
   },
 ): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
-  const out =
-    b.employeeId === null
-      ? []
-      : await employeeAppointments(db, { employeeId: b.employeeId, companyId: b.companyId, startFrom: from, startBefore: b.end });
+  let out: BusyAppointment[];
+  const counted = new Map<number, number>();
+  if (b.employeeId !== null && b.services.length === 1) {
+    const [row] = await ownAndOverlapping(db, [b.employeeId, b.companyId, from, b.end, b.services[0].id, b.start]);
+    out = ownFrom(db, row.own, b.employeeId);
+    counted.set(b.services[0].id, Number(row.n));
+  } else {
+    out =
+      b.employeeId === null
+        ? []
+        : await employeeAppointments(db, { employeeId: b.employeeId, companyId: b.companyId, startFrom: from, startBefore: b.end });
+  }
   const own = new Set(out.map((a) => a.id));
   for (const s of b.services) {
-    const [{ n }] = await overlapping(db, [s.id, from, b.start, b.end]);
-    if (Number(n) < s.available_slots) continue;
+    const n = counted.get(s.id) ?? Number((await overlapping(db, [s.id, from, b.start, b.end]))[0].n);
+    if (n < s.available_slots) continue;
     for (const a of await serviceAppointments(db, { serviceTypeId: s.id, startFrom: from, startBefore: b.end }))
       if (!own.has(a.id)) out.push(a);
   }

@@ -12,6 +12,7 @@ import {
   employeeAppointmentsQuery,
   manyEmployeeAppointmentsQuery,
   manyServiceAndEmployeeAppointmentsQuery,
+  ownAndOverlappingQuery,
   performersQuery,
   qualifiedAppointmentsQuery,
   qualifiedStaff,
@@ -182,6 +183,23 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         serviceTypeId: serviceIds[9],
         companyId: companyIds[3],
         employeeId: employeeIds[15],
+      }).compile(),
+    );
+    expectServiceAndEmployeeIndexes(text);
+  });
+
+  it("a booking's check under its lock, the employee's appointments and the count of the service's overlapping bookings in one statement, uses the same two indexes", async () => {
+    // A long appointment's range (a month, as above): on an hour and a half PostgreSQL may as well
+    // take the (company_id, start_time) index for the employee's part, also bounded both ways.
+    const start = '2026-06-01T00:00:00.000Z';
+    const text = await plan(
+      ownAndOverlappingQuery(t.db, {
+        employeeId: employeeIds[15],
+        companyId: companyIds[3],
+        startFrom: startBound(start, 45),
+        end: '2026-07-01T00:00:00.000Z',
+        serviceTypeId: serviceIds[9],
+        start,
       }).compile(),
     );
     expectServiceAndEmployeeIndexes(text);
