@@ -134,10 +134,13 @@ export interface Nginx {
  * Throws when the deploy file no longer has the shape these edits expect, so the test cannot drift
  * from the file it claims to test.
  */
-function deployedSiteConfig(servers: string, port: number): string {
+function deployedSiteConfig(upstreams: string[], port: number): string {
   const deployed = fs.readFileSync(path.join(root, 'docs/deploy/nginx.conf'), 'utf8');
+  // Each of our processes with the deploy file's own server parameters (its first server's).
+  const [, indent, params] = /^( *)server app\d+:\d+([^;\n]*);$/m.exec(deployed) ?? ['', '  ', ''];
+  const servers = upstreams.map((u) => `${indent}server ${new URL(u).host}${params};\n`).join('');
   const edits: [RegExp, string][] = [
-    [/(?:^ *server app\d+:\d+[^\n]*\n)+/m, `${servers}\n`],
+    [/(?:^ *server app\d+:\d+[^\n]*\n)+/m, servers],
     [/^ *listen 80;$/m, `  listen 127.0.0.1:${port};`],
     [/^( *)proxy_next_upstream_tries (\d+);$/m, '$1proxy_next_upstream_tries $2;\n$1add_header X-Upstream $upstream_addr always;'],
   ];
@@ -159,7 +162,6 @@ export async function startNginx(nginxPath: string, upstreams: string[]): Promis
   fs.chmodSync(dir, 0o755);
   for (const t of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) fs.mkdirSync(path.join(dir, t), { mode: 0o777 });
   const port = await freePort();
-  const servers = upstreams.map((u) => `  server ${new URL(u).host} max_fails=3 fail_timeout=10s;`).join('\n');
   fs.writeFileSync(
     path.join(dir, 'nginx.conf'),
     `daemon off;
@@ -174,7 +176,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-${deployedSiteConfig(servers, port)}
+${deployedSiteConfig(upstreams, port)}
 }
 `,
   );

@@ -120,13 +120,13 @@ async function alternate() {
   };
   for (let round = 0; round < Number(opts.rounds); round++) {
     for (const bundle of bundles) {
-      const path = asker();
+      const ask = asker();
       const server = await spawnBenchServer(url, bundle, opts.cache ? {} : { AVAILABILITY_CACHE: 'off' });
       const pid = server.child.pid!;
-      await measure(server.url, 10, 2, path);
+      await measure(server.url, 10, 2, ask);
       const serverBefore = cpuSeconds(pid);
       const databaseBefore = databaseCpuSeconds();
-      const res = await measure(server.url, 50, Number(opts.seconds), path);
+      const res = await measure(server.url, 50, Number(opts.seconds), ask);
       const perAnswer = (seconds: number) => Math.round((seconds * 100_000) / res.requests.total) / 100;
       console.log(
         JSON.stringify({

@@ -1,6 +1,6 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type ReferenceExpression } from 'kysely';
 import { STAFF_ROLES, arg, perRound, prepared, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
@@ -116,6 +116,23 @@ export async function findCompanyWithService(
   return { company, service };
 }
 
+/**
+ * Who performs a service (docs/decisions/27-scheduling-rules.md), as a condition on a user id: nobody
+ * is assigned to the service, or that user is. The one home of the rule for every read that applies it.
+ */
+function performsRule<DB extends Database, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  userId: ReferenceExpression<DB, TB>,
+  serviceTypeId: number,
+) {
+  const assigned = (alias: 'se' | 'se2') =>
+    (eb as unknown as ExpressionBuilder<Database, never>)
+      .selectFrom(`service_employees as ${alias}`)
+      .select(`${alias}.user_id`)
+      .where(`${alias}.service_type_id`, '=', serviceTypeId);
+  return eb.or([eb.not(eb.exists(assigned('se'))), eb(userId, 'in', assigned('se2'))]);
+}
+
 const bookingOpening = prepared<
   [companyId: number, serviceTypeId: number, employeeId: number | null],
   BookingCompany & JoinedService & { staff_id: number | null; staff_name: string | null; performs: boolean | number }
@@ -125,21 +142,8 @@ const bookingOpening = prepared<
       j.on('u.id', '=', arg(2)).onRef('u.company_id', '=', 'companies.id').on('u.role', 'in', STAFF_ROLES).on('u.archived_at', 'is', null),
     )
     .select(['u.id as staff_id', 'u.name as staff_name'])
-    // performsService's rule for this one pair: nobody is assigned to the service, or the employee is.
-    .select((eb) =>
-      eb
-        .or([
-          eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', arg(1)))),
-          eb.exists(
-            eb
-              .selectFrom('service_employees as se2')
-              .select('se2.user_id')
-              .where('se2.service_type_id', '=', arg(1))
-              .where('se2.user_id', '=', arg(2)),
-          ),
-        ])
-        .as('performs'),
-    ),
+    // performsService's answer for this one pair.
+    .select((eb) => performsRule(eb, 'u.id', arg(1)).as('performs')),
 );
 
 /** What a booking of one service (and perhaps one employee) checks before its transaction. */
@@ -871,21 +875,20 @@ export async function bookingNeighbours(
   },
 ): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
-  let out: BusyAppointment[];
-  const counted = new Map<number, number>();
-  if (b.employeeId !== null && b.services.length === 1) {
-    const [row] = await ownAndOverlapping(db, [b.employeeId, b.companyId, from, b.end, b.services[0].id, b.start]);
-    out = ownFrom(db, row.own, b.employeeId);
-    counted.set(b.services[0].id, Number(row.n));
-  } else {
-    out =
-      b.employeeId === null
-        ? []
+  // One service with its employee: both questions in one statement.
+  const both =
+    b.employeeId !== null && b.services.length === 1
+      ? (await ownAndOverlapping(db, [b.employeeId, b.companyId, from, b.end, b.services[0].id, b.start]))[0]
+      : undefined;
+  const out =
+    b.employeeId === null
+      ? []
+      : both
+        ? ownFrom(db, both.own, b.employeeId)
         : await employeeAppointments(db, { employeeId: b.employeeId, companyId: b.companyId, startFrom: from, startBefore: b.end });
-  }
   const own = new Set(out.map((a) => a.id));
   for (const s of b.services) {
-    const n = counted.get(s.id) ?? Number((await overlapping(db, [s.id, from, b.start, b.end]))[0].n);
+    const n = Number((both ?? (await overlapping(db, [s.id, from, b.start, b.end]))[0]).n);
     if (n < s.available_slots) continue;
     for (const a of await serviceAppointments(db, { serviceTypeId: s.id, startFrom: from, startBefore: b.end }))
       if (!own.has(a.id)) out.push(a);
@@ -942,10 +945,7 @@ const peopleHoursRows = prepared<[companyId: number], HoursRow>((db) =>
 );
 // The staff who perform a service: those assigned to it, or everyone when nobody is (see qualifiedStaff).
 const performs = (serviceTypeId: number) => (eb: ExpressionBuilder<Database, 'operating_hours'>) =>
-  eb.or([
-    eb('user_id', 'in', eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', serviceTypeId)),
-    eb.not(eb.exists(eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', serviceTypeId))),
-  ]);
+  performsRule(eb, 'user_id', serviceTypeId);
 // Narrower reads of people's hours (a company's 50 staff have 700 rows of them with breaks, and
 // turning rows into objects is most of their cost): one person's, or the performers' of one weekday.
 const personHoursRows = prepared<[companyId: number, userId: number], HoursRow>((db) =>
@@ -1217,12 +1217,7 @@ export function performersQuery(db: Kysely<Database>, companyId: number, service
     .where('company_id', '=', companyId)
     .where('role', 'in', STAFF_ROLES)
     .where('archived_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.not(eb.exists(eb.selectFrom('service_employees as se').select('se.user_id').where('se.service_type_id', '=', serviceTypeId))),
-        eb('id', 'in', eb.selectFrom('service_employees as se2').select('se2.user_id').where('se2.service_type_id', '=', serviceTypeId)),
-      ]),
-    );
+    .where((eb) => performsRule(eb, 'id', serviceTypeId));
 }
 const performers = (db: Kysely<Database>) => performersQuery(db, arg(0), arg(1));
 const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) => performers(db).orderBy('id'));
