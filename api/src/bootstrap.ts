@@ -192,8 +192,17 @@ export async function startServer(
         for (const t of tasks) t.stop();
         if (closeOpts.delayMs) await new Promise((r) => setTimeout(r, closeOpts.delayMs));
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          if ('closeIdleConnections' in server) server.closeIdleConnections();
+          // A connection that goes idle while we wait (a client that kept it after its last answer)
+          // would otherwise hold the close for KEEP_ALIVE_MS: idle ones are closed as they appear.
+          const closeIdle = () => {
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+          };
+          const sweep = setInterval(closeIdle, 200);
+          server.close(() => {
+            clearInterval(sweep);
+            resolve();
+          });
+          closeIdle();
         });
         await dispatcher.stop();
         await deps.database.close();
