@@ -1,9 +1,10 @@
 // The strip under the signed-in header that tells the person about their offline changes: the
 // offline line, how many changes wait to sync, the 401 notice, and the "Needs attention" list of
 // changes the server refused, each with the choices that make sense (docs/decisions/08-offline-pwa.md).
-import { useId, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
+import { useOnline } from '../../lib/use-online.ts';
 import { addMinutesWall, browserZone, isKnownZone, toWallTime, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { useCompany } from '../../data/companies.ts';
 import { useOutboxStatus, useResolveChange, type RefusedChange } from '../../data/outbox.ts';
@@ -20,23 +21,6 @@ import {
   type Choice,
 } from './offline-texts.ts';
 import './offline-strip.css';
-
-function subscribeOnline(listener: () => void): () => void {
-  window.addEventListener('online', listener);
-  window.addEventListener('offline', listener);
-  return () => {
-    window.removeEventListener('online', listener);
-    window.removeEventListener('offline', listener);
-  };
-}
-
-function useOnline(): boolean {
-  return useSyncExternalStore(
-    subscribeOnline,
-    () => navigator.onLine,
-    () => true,
-  );
-}
 
 /** "Pick another time": a date and a start time in the company's zone; the length stays the same. */
 function PickTimeForm({ change, zone, onDone }: { change: RefusedChange; zone: string; onDone: () => void }) {

@@ -98,6 +98,8 @@ export default function BookingPage() {
       return (
         <div className="page-medium booking-page">
           <CompanyHeading company={null} />
+          {/* A load the connection dropped under waits for it: say why instead of only spinning. */}
+          <OnlineOnlyNotice />
           <Loading />
         </div>
       );
