@@ -160,6 +160,48 @@ test.describe('self-service link on a phone', () => {
     await shootAllSizes(page, 'manage-invalid');
   });
 
+  test('offline: the link says so while loading and once shown; a cancel tapped offline fails plainly and changes nothing', async ({
+    page,
+    context,
+  }) => {
+    const OFFLINE =
+      'You are offline. Changing your appointment needs an internet connection: nothing has been changed. Connect and try again.';
+    const { link } = await bookFirstFree(page.request, { name: 'Olu Offline', emailPrefix: 'offline', phone: '+1 646 555 0177' });
+    const token = link.slice(link.lastIndexOf('/') + 1);
+
+    // The connection drops while the appointment is on its way: the notice, not a spinner alone.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(`**/api/manage/${token}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(link);
+    await expect(page.getByText('Loading your appointment...')).toBeVisible();
+    await context.setOffline(true);
+    await expect(page.getByText(OFFLINE)).toBeVisible();
+    await context.setOffline(false);
+    release();
+    await expect(page.getByRole('button', { name: 'Cancel appointment' })).toBeVisible();
+    await expect(page.getByText(OFFLINE)).toHaveCount(0);
+    await page.unroute(`**/api/manage/${token}`);
+
+    // Offline with the page open: the notice, and a cancel fails at once instead of waiting to
+    // happen whenever the connection returns.
+    await context.setOffline(true);
+    await expect(page.getByText(OFFLINE)).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel appointment' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect(page.getByText('Cannot connect to the server. Please check your network connection.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Yes, cancel it' })).toBeEnabled();
+    await shootAllSizes(page, 'manage-offline');
+    await context.setOffline(false);
+    await expect(page.getByText(OFFLINE)).toHaveCount(0);
+    await page.waitForTimeout(500);
+    const after = await get<{ status: string; version: number }>(page.request, `/manage/${token}`);
+    expect(after.body).toMatchObject({ status: 'booked', version: 1 });
+  });
+
   test("the company's cancellation notice, set in Company settings, closes changes in time", async ({ page }) => {
     const { company, link } = await bookFirstFree(page.request, {
       name: 'Nia Notice',

@@ -45,6 +45,10 @@ function useManageWrite<A>(token: string, write: (arg: A) => Promise<ManagedAppo
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
+    // Sent at once even offline, so the tap fails with its message (the page says it is offline)
+    // instead of waiting paused and cancelling or moving the appointment whenever the connection
+    // returns, perhaps long after the customer gave up.
+    networkMode: 'always',
     meta: { errorBanner: false },
     onSuccess: (appointment) => queryClient.setQueryData(manageKeys.one(token), appointment),
     onSettled: () => queryClient.invalidateQueries({ queryKey: availabilityKeys.all }),

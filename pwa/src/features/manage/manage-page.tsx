@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
+import { OnlineOnlyNotice } from '../../components/online-only-notice.tsx';
 import { errorMessage, isApiError } from '../../lib/api-errors.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useManagedAppointment } from '../../data/manage.ts';
@@ -53,13 +54,22 @@ function ManageAppointment({ token }: { token: string }) {
   const [panel, setPanel] = useState<'reschedule' | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
 
-  if (query.isPending) return <Loading label={MANAGE_TEXT.loading} />;
+  // A link opened without a connection (the app shell comes from the service worker) waits for one:
+  // the page says why instead of only spinning.
+  if (query.isPending)
+    return (
+      <div className="page-narrow manage-page">
+        <OnlineOnlyNotice text={MANAGE_TEXT.offline} />
+        <Loading label={MANAGE_TEXT.loading} />
+      </div>
+    );
   if (query.isError) {
     if (isApiError(query.error) && query.error.status === 404) return <InvalidLink />;
     return (
       <div className="page-narrow manage-page">
         <div className="card manage-card">
           <h1>{MANAGE_TEXT.title}</h1>
+          <OnlineOnlyNotice text={MANAGE_TEXT.offline} />
           <Alert tone="error">
             {MANAGE_TEXT.loadFailed} {errorMessage(query.error)}{' '}
             <button type="button" className="btn-link" onClick={() => void query.refetch()}>
@@ -82,6 +92,7 @@ function ManageAppointment({ token }: { token: string }) {
           <h1>{MANAGE_TEXT.title}</h1>
           <p className="manage-company">{a.company_name}</p>
         </header>
+        {open && <OnlineOnlyNotice text={MANAGE_TEXT.offline} />}
         {notice === 'moved' && <Alert tone="success">{MANAGE_TEXT.movedNow}</Alert>}
         {notice === 'cancelled' && <Alert tone="success">{MANAGE_TEXT.cancelledNow}</Alert>}
         {a.status === 'cancelled' && notice !== 'cancelled' && <Alert tone="info">{MANAGE_TEXT.cancelled}</Alert>}

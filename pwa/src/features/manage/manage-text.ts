@@ -6,6 +6,7 @@ export const MANAGE_TEXT = {
   invalidText:
     'The appointment may have ended or been removed, or the link was copied incompletely. Please use the link in your latest email, or contact the business.',
   loadFailed: 'Your appointment could not be loaded.',
+  offline: 'You are offline. Changing your appointment needs an internet connection: nothing has been changed. Connect and try again.',
   cancelled: 'This appointment is cancelled.',
   started: 'This appointment has started, so it can no longer be changed here.',
   cancel: 'Cancel appointment',
