@@ -136,13 +136,17 @@ export interface Nginx {
  */
 function deployedSiteConfig(upstreams: string[], port: number): string {
   const deployed = fs.readFileSync(path.join(root, 'docs/deploy/nginx.conf'), 'utf8');
-  // Each of our processes with the deploy file's own server parameters (its first server's).
-  const [, indent, params] = /^( *)server app\d+:\d+([^;\n]*);$/m.exec(deployed) ?? ['', '  ', ''];
-  const servers = upstreams.map((u) => `${indent}server ${new URL(u).host}${params};\n`).join('');
-  const edits: [RegExp, string][] = [
-    [/(?:^ *server app\d+:\d+[^\n]*\n)+/m, servers],
-    [/^ *listen 80;$/m, `  listen 127.0.0.1:${port};`],
-    [/^( *)proxy_next_upstream_tries (\d+);$/m, '$1proxy_next_upstream_tries $2;\n$1add_header X-Upstream $upstream_addr always;'],
+  const edits: [RegExp, (match: string, ...groups: string[]) => string][] = [
+    // Each of our processes in place of the deploy file's, with its servers' own parameters.
+    [
+      /(?:^( *)server app\d+:\d+([^;\n]*);\n)+/m,
+      (_all, indent, params) => upstreams.map((u) => `${indent}server ${new URL(u).host}${params};\n`).join(''),
+    ],
+    [/^ *listen 80;$/m, () => `  listen 127.0.0.1:${port};`],
+    [
+      /^( *)proxy_next_upstream_tries (\d+);$/m,
+      (_all, indent, tries) => `${indent}proxy_next_upstream_tries ${tries};\n${indent}add_header X-Upstream $upstream_addr always;`,
+    ],
   ];
   let conf = deployed;
   for (const [pattern, replacement] of edits) {
