@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
 import { arg, prepared, preparedWrite } from './prepared.ts';
-import { deferredWrite, inlineParameters } from './deferred-writes.ts';
+import { deferredWrite, inlineParameters, readTogether } from './deferred-writes.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
 import pg from 'pg';
 
@@ -85,6 +85,29 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
     await setting(h.db, ['a', '1']);
     expect(await all()).toEqual(['a=1']);
   });
+
+  // Reads sent together (readTogether, docs/decisions/40-appointment-id-with-the-lock.md).
+  const keysFrom = prepared<[from: string], { key: string }>((db) =>
+    db.selectFrom('app_settings').select('key').where('key', '>=', arg(0)).orderBy('key'),
+  );
+  it('reads asked for together answer each one its own rows, in order, and see the held writes before them', async () => {
+    await setting(h.db, ['a', "it's"]);
+    const answers = await h.db.transaction().execute(async (trx) => {
+      await setting(trx, ['b', 'back\\slash']);
+      return readTogether(trx, [
+        valueOf.bound(trx, ['b']),
+        keysFrom.bound(trx, ['a']),
+        valueOf.bound(trx, ['none']),
+        valueOf.bound(trx, ['a']),
+      ]);
+    });
+    expect(answers).toEqual([[{ value: 'back\\slash' }], [{ key: 'a' }, { key: 'b' }], [], [{ value: "it's" }]]);
+    // Outside a transaction too.
+    expect(await readTogether(h.db, [keysFrom.bound(h.db, ['b']), valueOf.bound(h.db, ['a'])])).toEqual([
+      [{ key: 'b' }],
+      [{ value: "it's" }],
+    ]);
+  });
   // Round trips exist on PostgreSQL only (SQLite runs in the process).
   if (dialect === 'postgres') {
     it('go out with the next statement: one round trip for begin, the writes and a read, one for the rest and commit', async () => {
@@ -98,6 +121,21 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
       expect(sent[0]).toMatch(/^begin;\ninsert into "app_settings"[^]*;\ninsert[^]*;\nselect "value"/);
       expect(sent[1]).toMatch(/^insert into "app_settings"[^]*;\ncommit$/);
       expect(await all()).toEqual(['a=1', 'b=2', 'c=3']);
+    });
+
+    it('reads asked for together go out in one message, with the held writes; one that cannot be inlined goes alone', async () => {
+      await h.db.transaction().execute(async (trx) => {
+        await setting(trx, ['a', '1']);
+        const [a, keys] = await readTogether(trx, [valueOf.bound(trx, ['a']), keysFrom.bound(trx, ['a'])]);
+        expect([a, keys]).toEqual([[{ value: '1' }], [{ key: 'a' }]]);
+        // A backslash in the SQL: not rewritten with literals, so each read is sent on its own.
+        const odd = { ...keysFrom.bound(trx, ['a']), sql: `select 'x\\y' as "key" where $1::text is not null` };
+        expect(await readTogether(trx, [odd, valueOf.bound(trx, ['a'])])).toEqual([[{ key: 'x\\y' }], [{ value: '1' }]]);
+      });
+      expect(sent).toHaveLength(4);
+      expect(sent[0]).toMatch(/^begin;\ninsert into "app_settings"[^]*;\nselect "value" [^]*'a';\nselect "key" [^]*'a' order by "key"$/);
+      expect(sent[1]).toContain(`'x\\y'`);
+      expect(sent[3]).toBe('commit');
     });
 
     it('a held write that fails is the error the next statement reports', async () => {

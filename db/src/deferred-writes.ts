@@ -21,9 +21,11 @@
 // backslash or a dollar quote in its SQL, a binary value) is sent on its own with its parameters, as
 // before. SQLite has no round trips: there every write runs at once.
 //
-// Why not more: Kysely runs a transaction's statements one after another (its single-connection
-// provider awaits each before starting the next), so reads asked for together in a Promise.all still
-// reach the connection one at a time; only what nobody waits for can be held back.
+// Kysely runs a transaction's statements one after another (its single-connection provider awaits
+// each before starting the next), so reads asked for together in a Promise.all still reach the
+// connection one at a time. Reads whose arguments are all known at once are sent together by
+// `readTogether`: one text of several statements, whose results the connection answers as one list
+// per statement (docs/decisions/40-appointment-id-with-the-lock.md).
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 import type { DbOrTx } from './schema.ts';
@@ -43,6 +45,33 @@ export function markDeferred(db: DbOrTx, compiled: CompiledQuery): CompiledQuery
  */
 export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Promise<void> {
   await db.executeQuery(markDeferred(db, query.compile()));
+}
+
+/** Prefixed to several reads sent as one text (readTogether), with their count; the connection strips it. */
+const TOGETHER_MARK = '/*bw:together:';
+
+/**
+ * Runs reads that do not depend on one another, in order, and answers each one's rows. On PostgreSQL
+ * they go out in one message (with whatever writes the transaction holds before them): each
+ * statement still takes its own snapshot, as when sent one by one. A read whose text cannot carry
+ * its values as literals (inlineParameters) makes them go one by one, as does SQLite, which has no
+ * round trips.
+ */
+export async function readTogether<const T extends readonly CompiledQuery[]>(
+  db: DbOrTx,
+  reads: T,
+): Promise<{ -readonly [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never }> {
+  type Answer = { -readonly [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never };
+  if (reads.length > 1 && db.getExecutor().adapter instanceof PostgresAdapter) {
+    const texts = reads.map((q) => inlineParameters(q.sql, q.parameters));
+    if (texts.every((t) => t !== null)) {
+      const result = await db.executeQuery(CompiledQuery.raw(`${TOGETHER_MARK}${reads.length}*/${texts.join(';\n')}`));
+      return result.rows as unknown as Answer;
+    }
+  }
+  const out: unknown[][] = [];
+  for (const q of reads) out.push((await db.executeQuery(q)).rows);
+  return out as unknown as Answer;
 }
 
 type QueryResult = { command: string; rowCount: number | null; rows: unknown[] };
@@ -154,6 +183,17 @@ export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: s
       if (typeof text !== 'string') {
         await flush();
         return direct(text, values);
+      }
+      if (text.startsWith(TOGETHER_MARK)) {
+        // Several reads in one text (readTogether): each one's rows, in order, after what was held.
+        const close = text.indexOf('*/');
+        const count = Number(text.slice(TOGETHER_MARK.length, close));
+        const batch = [...held, text.slice(close + 2)].join(';\n');
+        held = [];
+        onRoundTrip?.(batch);
+        const answer = (await send(batch)) as QueryResult | QueryResult[];
+        const results = Array.isArray(answer) ? answer.slice(-count) : [answer];
+        return { command: 'SELECT', rowCount: null, rows: results.map((r) => r.rows) };
       }
       if (text === 'begin' && !inTransaction) {
         inTransaction = true;

@@ -12,6 +12,6 @@ export {
 } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
 export { arg, prepared, preparedWrite } from './prepared.ts';
-export { deferredWrite } from './deferred-writes.ts';
+export { deferredWrite, readTogether } from './deferred-writes.ts';
 export { perRound } from './round-batch.ts';
 export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

@@ -66,10 +66,11 @@ function bind(t: Template, args: readonly unknown[]): CompiledQuery {
  */
 export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
-  return async (db: DbOrTx, args: Args): Promise<Row[]> => {
-    const result = await db.executeQuery<Row>(bind(templateFor(templates, db, build, args.length), args) as CompiledQuery<Row>);
-    return result.rows;
-  };
+  const bound = (db: DbOrTx, args: Args) => bind(templateFor(templates, db, build, args.length), args) as CompiledQuery<Row>;
+  const run = async (db: DbOrTx, args: Args): Promise<Row[]> => (await db.executeQuery<Row>(bound(db, args))).rows;
+  /** The query with these arguments, not run: for readTogether (db/src/deferred-writes.ts). */
+  run.bound = bound;
+  return run;
 }
 
 /**

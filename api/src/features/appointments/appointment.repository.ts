@@ -155,21 +155,43 @@ const appointmentInsert = prepared<unknown[], { id: number }>((db) =>
     .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
     .returning('id'),
 );
+// The same with the id drawn beforehand: a deferred write (nothing is read back).
+const appointmentInsertWithId = preparedWrite<unknown[]>((db) =>
+  db.insertInto('appointments').values({
+    ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])),
+    id: arg(APPOINTMENT_INSERT_COLUMNS.length),
+    status: 'booked',
+    version: 1,
+  } as never),
+);
 // The links, the sync change: deferred writes, so on PostgreSQL they go out with the transaction's
 // next statement (db/src/deferred-writes.ts).
 const serviceLinkInsert = preparedWrite<[appointmentId: number, serviceTypeId: number]>((db) =>
   db.insertInto('appointment_service_types').values({ appointment_id: arg(0), service_type_id: arg(1) }),
 );
 
-export async function insertAppointment(trx: DbOrTx, values: NewAppointmentValues, serviceTypeIds: number[], now: Date): Promise<number> {
+/**
+ * Inserts the appointment and its service links; answers its id. With `knownId` (drawn from the
+ * sequence beforehand, lockCompanyForBooking) the insert is a deferred write: nothing is read back.
+ */
+export async function insertAppointment(
+  trx: DbOrTx,
+  values: NewAppointmentValues,
+  serviceTypeIds: number[],
+  now: Date,
+  knownId?: number,
+): Promise<number> {
   const iso = now.toISOString();
   // The services' copy on the row (migration 059) written with it: the link's trigger then finds it right and writes nothing.
   const ids = [...new Set(serviceTypeIds)].sort((a, b) => a - b);
   const row: Record<string, unknown> = { ...values, created_at: iso, updated_at: iso, service_ids: ids.length ? ids.join(',') : null };
-  const [{ id }] = await appointmentInsert(
-    trx,
-    APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]),
-  );
+  const columns = APPOINTMENT_INSERT_COLUMNS.map((c) => row[c]);
+  let id: number;
+  if (knownId === undefined) [{ id }] = await appointmentInsert(trx, columns);
+  else {
+    id = knownId;
+    await appointmentInsertWithId(trx, [...columns, id]);
+  }
   if (serviceTypeIds.length === 1) await serviceLinkInsert(trx, [id, serviceTypeIds[0]]);
   else if (serviceTypeIds.length) {
     await deferredWrite(

@@ -5,7 +5,7 @@
 //   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
 //   pure availability engine -> write -> append the sync change -> queue the emails (and move the
 //   reminders, tell the employee of a customer's change: notifications/reminders.ts) -> commit.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
@@ -13,13 +13,11 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
 import { bookableSlots, bookingConflict, chooseEmployee, type BusyAppointment, type SlotQuery } from '../availability/availability.ts';
 import {
+  anyEmployeeReads,
   bookingNeighbours,
   busyAppointments,
-  employeeDayCounts,
   findBookingCompany,
-  findCompanyStaffMember,
   loadSchedules,
-  qualifiedStaff,
   packedBuffersColumn,
   startBound,
   type ServiceBuffers,
@@ -93,10 +91,31 @@ const companyLock = {
   sqlite: prepared<[companyId: number], LockedRow>(companyLockQuery),
   postgres: prepared<[companyId: number], LockedRow>((db) => companyLockQuery(db).forNoKeyUpdate()),
 };
+// A new appointment's id, drawn in the lock's statement (PostgreSQL): the appointment's insert then
+// reads nothing back, so it is held and goes out with the commit like the rows that hang off it
+// (docs/decisions/40-appointment-id-with-the-lock.md). An id drawn by a booking that then fails is
+// skipped, as a sequence always does after a rollback.
+const companyLockWithNewId = prepared<[companyId: number], LockedRow & { new_appointment_id: number }>((db) =>
+  companyLockQuery(db)
+    .select(sql<number>`nextval('appointments_id_seq')`.as('new_appointment_id'))
+    .forNoKeyUpdate(),
+);
 
-export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers };
+export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers; newAppointmentId?: number };
 
-export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
+/** `newAppointment`: the write creates an appointment, whose id comes with the lock on PostgreSQL. */
+export async function lockCompanyForBooking(
+  trx: Trx,
+  dialect: Dialect,
+  companyId: number,
+  opts: { newAppointment?: boolean } = {},
+): Promise<LockedCompany | undefined> {
+  if (dialect === 'postgres' && opts.newAppointment) {
+    const row = (await companyLockWithNewId(trx, [companyId]))[0];
+    if (!row) return undefined;
+    const { new_appointment_id, buffers, ...rest } = row;
+    return { ...rest, buffers: unpackBuffers(buffers), newAppointmentId: Number(new_appointment_id) };
+  }
   const row = (await companyLock[dialect](trx, [companyId]))[0];
   return row && { ...row, buffers: unpackBuffers(row.buffers) };
 }
@@ -181,15 +200,25 @@ async function busyFor(
   buffers: ServiceBuffers,
   hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
 ): Promise<BusyAppointment[]> {
+  const busy = await busyAppointments(ctx.trx, { companyId, ...busyRange(longest, start, end, buffers, hold) });
+  return withBuffers(busy, buffers);
+}
+
+/** The starts of the appointments that can meet [start, end) held with `hold`, their own holds included. */
+function busyRange(
+  longest: number,
+  start: string,
+  end: string,
+  buffers: ServiceBuffers,
+  hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
+) {
   // The candidate's held range, widened by the widest hold a neighbour can have (the company's
   // widest buffers, read with the lock): what can meet it.
   const widest = widestHold(buffers);
-  const busy = await busyAppointments(ctx.trx, {
-    companyId,
+  return {
     startFrom: startBound(start, longest + hold.bufferBeforeMinutes + widest.after),
     startBefore: new Date(Date.parse(end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
-  });
-  return withBuffers(busy, buffers);
+  };
 }
 
 /** The hold of an appointment of these services: the largest buffers among them (docs/decisions/27-scheduling-rules.md). */
@@ -359,19 +388,32 @@ async function noticeToStaff(
 interface ChosenEmployee {
   person: { id: number; name: string };
   schedules: Schedules;
+  /** Every appointment of the company that can meet the booking's hold, with their holds: the re-check's neighbours too. */
+  busy: BusyAppointment[];
 }
 
 async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: number, buffers: ServiceBuffers): Promise<ChosenEmployee> {
-  const { trx } = ctx;
   const service = b.services[0];
   const date = b.offeredSlot!.date;
   const tz = b.company.timezone;
-  const qualified = await qualifiedStaff(trx, b.company.id, service.id);
   const weekday = isoWeekday(tz, date);
-  // Only the hours of the service's performers that weekday: they are the candidates.
-  const schedules = await loadSchedules(trx, b.company.id, date, date, { serviceTypeId: service.id, weekday });
-  const hours = schedules.forDate(date, weekday, null);
   const day = localDayBounds(tz, date);
+  const hold = holdOf(b.services);
+  const range = busyRange(longest, b.start, b.end, buffers, hold);
+  // The performers, only their hours that weekday (they are the candidates), the neighbours and the
+  // day's counts: read together, one message on PostgreSQL (docs/decisions/40-appointment-id-with-the-lock.md).
+  const read = await anyEmployeeReads(ctx.trx, {
+    companyId: b.company.id,
+    serviceTypeId: service.id,
+    date,
+    weekday,
+    busyFrom: range.startFrom,
+    busyBefore: range.startBefore,
+    dayStart: day.start,
+    dayEnd: day.end,
+  });
+  const { schedules } = read;
+  const hours = schedules.forDate(date, weekday, null);
   const q: SlotQuery = {
     timezone: tz,
     date,
@@ -383,20 +425,20 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
     companyHours: hours.company,
     serviceTypeId: service.id,
     capacity: service.available_slots,
-    ...holdOf(b.services),
-    appointments: await busyFor(ctx, b.company.id, longest, b.start, b.end, buffers, holdOf(b.services)),
+    ...hold,
+    appointments: withBuffers(read.busy, buffers),
   };
-  const candidates = qualified.map((id) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
-  const counts = await employeeDayCounts(trx, b.company.id, day.start, day.end);
-  const chosen = chooseEmployee(q, candidates, b.start, counts);
-  const person = chosen === null ? undefined : await findCompanyStaffMember(trx, b.company.id, chosen);
+  const candidates = read.staff.map(({ id }) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
+  const chosen = chooseEmployee(q, candidates, b.start, read.dayCounts);
+  // The name comes with the performers' read: the chosen one is among them.
+  const person = read.staff.find((p) => p.id === chosen);
   if (!person) throw slotTaken();
-  return { person, schedules };
+  return { person, schedules, busy: q.appointments };
 }
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id);
+  const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id, { newAppointment: true });
   if (!locked) throw notFound('Company not found');
   const chosen =
     b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes, locked.buffers) : null;
@@ -407,18 +449,21 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   // The neighbours of the held range, so their own holds are read too: a hold reaches at most the
   // company's widest buffers (read with the lock), not MAX_BUFFER_MINUTES. On a busy
   // service this read counts a few hours of bookings less per booking.
+  // "Any employee" read every appointment of the company that can meet it: those are the neighbours.
   const widest = widestHold(buffers);
-  const busy = withBuffers(
-    await bookingNeighbours(trx, {
-      companyId: b.company.id,
-      employeeId: b.employee?.id ?? null,
-      services: b.services,
-      start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + widest.after) * 60_000).toISOString(),
-      end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
-      longestMinutes: locked.longest_appointment_minutes,
-    }),
-    buffers,
-  );
+  const busy =
+    chosen?.busy ??
+    withBuffers(
+      await bookingNeighbours(trx, {
+        companyId: b.company.id,
+        employeeId: b.employee?.id ?? null,
+        services: b.services,
+        start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + widest.after) * 60_000).toISOString(),
+        end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
+        longestMinutes: locked.longest_appointment_minutes,
+      }),
+      buffers,
+    );
   if (b.offeredSlot) {
     const service = b.services[0];
     const { date } = b.offeredSlot;
@@ -493,6 +538,7 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
     values,
     b.services.map((s) => s.id),
     now,
+    locked.newAppointmentId,
   );
   await recordSyncChange(trx, b.company.id, id, 'upsert', now);
   const created: Record<string, { new: unknown }> = { status: { new: 'booked' } };

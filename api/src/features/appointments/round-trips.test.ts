@@ -33,10 +33,13 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
   // employee" read the hours and buffers twice), one per statement; with the held writes of decision
   // 34 the public one took 16, and with the buffers read in the lock's statement 15 (staff: 6); with
   // a new customer's lookup and insert in one statement (decision 38) 14 (staff: 5); with the chosen
-  // employee's appointments and the service's overlapping bookings read together (decision 39) 13.
+  // employee's appointments and the service's overlapping bookings read together (decision 39) 13;
+  // with the appointment's id drawn in the lock's statement and its insert held (decision 40) 12 (staff: 4);
+  // with "any employee"'s six reads sent together, the neighbours among them and the chosen one's name
+  // read with the performers (decision 40) 5.
   it.each([
-    ['a customer booking from the public page', false, 13],
-    ['a staff booking for a new customer', true, 5],
+    ['a customer booking from the public page', false, 5],
+    ['a staff booking for a new customer', true, 4],
   ])('%s: begin goes with the lock, the bookkeeping rows with later statements', async (_, staff, most) => {
     const customer = customerContact();
     const start = staff ? '2026-11-24T10:00:00.000Z' : '2026-11-24T11:00:00.000Z';
@@ -48,18 +51,26 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
     expect(res.status).toBe(201);
     const trx = transactionOf(sent);
     expect(trx[0]).toMatch(
-      /^begin;\nselect "id", "longest_appointment_minutes", "reminder_hours_before", \(select string_agg\([^]*\) as "buffers" from "companies" [^]* for no key update$/,
+      /^begin;\nselect "id", "longest_appointment_minutes", "reminder_hours_before", \(select string_agg\([^]*\) as "buffers", nextval\('appointments_id_seq'\) as "new_appointment_id" from "companies" [^]* for no key update$/,
     );
     // The buffers come with the lock: no statement of its own while it is held.
     expect(trx.filter((m) => m.includes('"buffer_before_minutes" >'))).toEqual([]);
     // No row the booking writes and never reads again costs a message of its own.
-    for (const table of ['appointment_service_types', 'sync_changes', 'audit_log', 'outbox_messages']) {
+    for (const table of ['appointments', 'appointment_service_types', 'sync_changes', 'audit_log', 'outbox_messages']) {
       const carrying = trx.filter((m) => m.includes(`insert into "${table}"`));
       expect(carrying.length).toBeGreaterThan(0);
       for (const m of carrying) expect(m.split(';\n').length).toBeGreaterThan(1);
     }
     expect(trx[trx.length - 1]).toMatch(/^insert into [^]*;\ncommit$/);
     expect(trx.length).toBeLessThanOrEqual(most);
+    if (!staff) {
+      // "Any employee": the performers, the hours, the overrides, the neighbours and the day's counts in one message.
+      const together = trx.filter((m) => m.includes('from "operating_hours"'));
+      expect(together).toHaveLength(1);
+      for (const part of ['from "users"', 'from "date_overrides"', 'from "appointments"', 'group by "employee_id"'])
+        expect(together[0]).toContain(part);
+      expect(trx.filter((m) => m.includes('from "service_bookings"'))).toEqual([]);
+    }
     // The public write's rate limit is one statement (migration 055), not a transaction of three messages.
     if (!staff) expect(sent.filter((m) => /rate.limit/.test(m))).toEqual([expect.stringMatching(/^\s*select rate_limit_consume\(/)]);
 
@@ -111,7 +122,8 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
     const neighbours = trx.filter((m) => m.includes('from "service_bookings"'));
     expect(neighbours).toHaveLength(1);
     expect(neighbours[0]).toMatch(/"appointments"[^]*"service_bookings"/);
-    // Lock, neighbours, customer, appointment, bookkeeping with the commit.
-    expect(trx.length).toBeLessThanOrEqual(5);
+    // Lock (and the appointment's id), neighbours, customer, then the appointment and its bookkeeping with the commit.
+    expect(trx.length).toBeLessThanOrEqual(4);
+    expect(trx[trx.length - 1]).toMatch(/(^|\n)insert into "appointments" [^]*;\ncommit$/);
   });
 });

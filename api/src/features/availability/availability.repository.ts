@@ -1,7 +1,7 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type ReferenceExpression } from 'kysely';
-import { STAFF_ROLES, arg, perRound, prepared, type Database, type DbOrTx } from '@bookwell/db';
+import { STAFF_ROLES, arg, perRound, prepared, readTogether, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
 import { CANONICAL_INSTANT_LENGTH, byteDigit, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
@@ -1049,15 +1049,19 @@ interface Overrides {
   person: Map<string, DayHours[]>;
 }
 
-async function loadOverrides(db: DbOrTx, companyId: number, from: string, to: string): Promise<Overrides> {
+function overridesOf(rows: OverrideRow[]): Overrides {
   // The latest override of an owner and date wins (the API keeps one per owner and date).
   const company = new Map<string, DayHours[]>();
   const person = new Map<string, DayHours[]>();
-  for (const o of await overrideRows(db, [companyId, from, to])) {
+  for (const o of rows) {
     if (o.user_id === null) company.set(o.date, overrideIntervals(o));
     else person.set(`${o.user_id}|${o.date}`, overrideIntervals(o));
   }
   return { company, person };
+}
+
+async function loadOverrides(db: DbOrTx, companyId: number, from: string, to: string): Promise<Overrides> {
+  return overridesOf(await overrideRows(db, [companyId, from, to]));
 }
 
 /**
@@ -1094,7 +1098,18 @@ export async function loadSchedules(
         loadOverrides(db, companyId, from, to),
       ]);
   // Everyone's weeks are known from the memo; otherwise addPerson reads the rest as they are asked for.
-  const everyone = memo !== undefined;
+  return schedulesFrom(db, companyId, companyWeek, loadedWeeks, overrides, memo !== undefined);
+}
+
+/** loadSchedules' answer from what was read. */
+function schedulesFrom(
+  db: DbOrTx,
+  companyId: number,
+  companyWeek: DayHours[][],
+  loadedWeeks: Map<number, DayHours[][]>,
+  overrides: Overrides,
+  everyone: boolean,
+) {
   const addedWeeks = new Map<number, DayHours[][]>();
   const weekOf = (userId: number) => loadedWeeks.get(userId) ?? addedWeeks.get(userId);
   return {
@@ -1118,7 +1133,7 @@ export async function loadSchedules(
   };
 }
 
-export type Schedules = Awaited<ReturnType<typeof loadSchedules>>;
+export type Schedules = ReturnType<typeof schedulesFrom>;
 
 /** A service's buffers, by service id: only services with a buffer before or after are listed. */
 export type ServiceBuffers = Map<number, { before: number; after: number }>;
@@ -1230,11 +1245,57 @@ export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeI
   return (await qualifiedRows(db, [companyId, serviceTypeId])).map((r) => r.id);
 }
 
+const performerNames = prepared<[companyId: number, serviceTypeId: number], { id: number; name: string }>((db) =>
+  performers(db).select('name').orderBy('id'),
+);
+
+/**
+ * What choosing "any employee" for a booking reads under its company lock
+ * (appointments/booking-transaction.service.ts): the service's performers with their names
+ * (qualifiedStaff), the company's hours and the performers' on the date's weekday and the date's
+ * overrides (loadSchedules), the appointments starting in [busyFrom, busyBefore) (busyAppointments),
+ * and each employee's booked count starting in [dayStart, dayEnd) (employeeDayCounts). No argument
+ * depends on another read's answer, so on PostgreSQL they go out in one message (readTogether).
+ */
+export async function anyEmployeeReads(
+  db: DbOrTx,
+  q: {
+    companyId: number;
+    serviceTypeId: number;
+    date: string;
+    weekday: number;
+    busyFrom: string;
+    busyBefore: string;
+    dayStart: string;
+    dayEnd: string;
+  },
+) {
+  const busyArgs: BusyArgs = [q.companyId, q.busyFrom, q.busyBefore];
+  const pgBusy = isPostgres(db);
+  const [staff, companyRows, peopleRows, overrides, busy, counts] = await readTogether(db, [
+    performerNames.bound(db, [q.companyId, q.serviceTypeId]),
+    companyHoursRows.bound(db, [q.companyId]),
+    performersDayRows.bound(db, [q.companyId, q.serviceTypeId, q.weekday]),
+    overrideRows.bound(db, [q.companyId, q.date, q.date]),
+    pgBusy ? busyRows.bound(db, busyArgs) : busyPacked.bound(db, busyArgs),
+    dayCountRows.bound(db, [q.companyId, q.dayStart, q.dayEnd]),
+  ]);
+  const dayCounts = new Map<number, number>();
+  for (const r of counts) if (r.employee_id !== null) dayCounts.set(r.employee_id, Number(r.n));
+  return {
+    staff,
+    schedules: schedulesFrom(db, q.companyId, weekIntervals(companyRows), personWeeksOf(peopleRows), overridesOf(overrides), false),
+    busy: pgBusy ? fromPgRows(busy as PgBusyRow[]) : appointmentsOf((busy as unknown as Packed[])[0]?.packed),
+    dayCounts,
+  };
+}
+
 /** Whether one person is among qualifiedStaff: one primary-key read instead of the whole list. */
 export async function performsService(db: DbOrTx, companyId: number, serviceTypeId: number, userId: number): Promise<boolean> {
   return (await performerRow(db, [companyId, serviceTypeId, userId])).length > 0;
 }
 
+// Booked appointments per employee starting in [from, to) (a local day): who is least busy.
 const dayCountRows = prepared<[companyId: number, from: string, to: string], { employee_id: number | null; n: number | string }>((db) =>
   db
     .selectFrom('appointments')
@@ -1246,10 +1307,3 @@ const dayCountRows = prepared<[companyId: number, from: string, to: string], { e
     .where('employee_id', 'is not', null)
     .groupBy('employee_id'),
 );
-
-/** Booked appointments per employee starting in [from, to) (a local day): who is least busy. */
-export async function employeeDayCounts(db: DbOrTx, companyId: number, from: string, to: string): Promise<Map<number, number>> {
-  const map = new Map<number, number>();
-  for (const r of await dayCountRows(db, [companyId, from, to])) if (r.employee_id !== null) map.set(r.employee_id, Number(r.n));
-  return map;
-}
