@@ -13,7 +13,12 @@ import {
   type Role,
 } from '@bookwell/db';
 import { startBound } from '../availability/availability.repository.ts';
-import { companyPersonByEmailOrNewCustomer, insertUser } from '../users/user.repository.ts';
+import {
+  companyPersonByEmailOrNewCustomer,
+  companyPersonByEmailOrNewCustomerQuery,
+  insertUser,
+  type LookedUp,
+} from '../users/user.repository.ts';
 
 /** An appointment as shown: its services by name in service_types (the row's copy of their ids, service_ids, is availability's). */
 export interface AppointmentView extends Omit<AppointmentRow, 'service_ids'> {
@@ -316,16 +321,31 @@ const customerByEmail = prepared<[companyId: number, email: string], CompanyPers
  * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
  * proved they own it, so what they typed is kept on the appointment instead.
  */
+/**
+ * PostgreSQL: findOrCreateCustomer's statement bound, not run, for a booking to send with its company
+ * lock (docs/decisions/40-appointment-id-with-the-lock.md); its rows go back to findOrCreateCustomer.
+ */
+export function customerLookupQuery(
+  db: DbOrTx,
+  companyId: number,
+  input: { name: string; email: string; phone: string | null },
+  now: Date,
+) {
+  return companyPersonByEmailOrNewCustomerQuery(db, companyId, { ...input, email: input.email.toLowerCase() }, now);
+}
+
+/** `lookedUp`: on PostgreSQL, the rows of customerLookupQuery when it was already sent. */
 export async function findOrCreateCustomer(
   trx: DbOrTx,
   dialect: Dialect,
   companyId: number,
   input: { name: string; email: string; phone: string | null },
   now: Date,
+  lookedUp?: LookedUp[],
 ): Promise<CompanyPerson & { created: boolean }> {
   const email = input.email.toLowerCase();
   if (dialect === 'postgres') {
-    const row = await companyPersonByEmailOrNewCustomer(trx, companyId, { ...input, email }, now);
+    const row = lookedUp ? lookedUp[0] : await companyPersonByEmailOrNewCustomer(trx, companyId, { ...input, email }, now);
     if (row) return row;
   } else {
     const [existing] = await customerByEmail(trx, [companyId, email]);

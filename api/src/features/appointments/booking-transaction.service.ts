@@ -6,7 +6,7 @@
 //   pure availability engine -> write -> append the sync change -> queue the emails (and move the
 //   reminders, tell the employee of a customer's change: notifications/reminders.ts) -> commit.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { arg, prepared, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
+import { arg, prepared, readTogether, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
@@ -32,12 +32,14 @@ import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmai
 import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import { createdChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
+import type { LookedUp } from '../users/user.repository.ts';
 import { SYSTEM_AUDIT, type AuditContext } from '../../lib/audit-context.ts';
 import {
   appointmentViewsByIds,
   deleteAppointment,
   findAppointmentRow,
   findAppointmentView,
+  customerLookupQuery,
   findOrCreateCustomer,
   insertAppointment,
   recordSyncChange,
@@ -95,29 +97,39 @@ const companyLock = {
 // reads nothing back, so it is held and goes out with the commit like the rows that hang off it
 // (docs/decisions/40-appointment-id-with-the-lock.md). An id drawn by a booking that then fails is
 // skipped, as a sequence always does after a rollback.
-const companyLockWithNewId = prepared<[companyId: number], LockedRow & { new_appointment_id: number }>((db) =>
+const companyLockWithNewId = prepared<[companyId: number], LockedRow & { new_appointment_id: number | string }>((db) =>
   companyLockQuery(db)
     .select(sql<number>`nextval('appointments_id_seq')`.as('new_appointment_id'))
     .forNoKeyUpdate(),
 );
 
-export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers; newAppointmentId?: number };
+export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers };
 
-/** `newAppointment`: the write creates an appointment, whose id comes with the lock on PostgreSQL. */
-export async function lockCompanyForBooking(
-  trx: Trx,
-  dialect: Dialect,
-  companyId: number,
-  opts: { newAppointment?: boolean } = {},
-): Promise<LockedCompany | undefined> {
-  if (dialect === 'postgres' && opts.newAppointment) {
-    const row = (await companyLockWithNewId(trx, [companyId]))[0];
-    if (!row) return undefined;
-    const { new_appointment_id, buffers, ...rest } = row;
-    return { ...rest, buffers: unpackBuffers(buffers), newAppointmentId: Number(new_appointment_id) };
-  }
+export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
   const row = (await companyLock[dialect](trx, [companyId]))[0];
   return row && { ...row, buffers: unpackBuffers(row.buffers) };
+}
+
+/**
+ * lockCompanyForBooking for a write that creates an appointment. On PostgreSQL the lock's statement
+ * draws the appointment's id too, and a customer named by contact is looked up (or inserted) by the
+ * next statement of the same message: it runs once the lock is held, as it would alone, and a booking
+ * that then fails rolls it back (decision 40). SQLite: the plain lock (no round trips there).
+ */
+async function lockForNewAppointment(
+  ctx: WriteContext,
+  companyId: number,
+  contact: Contact | null,
+): Promise<{ locked: (LockedCompany & { newAppointmentId?: number }) | undefined; lookedUp?: LookedUp[] }> {
+  if (ctx.dialect !== 'postgres') return { locked: await lockCompanyForBooking(ctx.trx, ctx.dialect, companyId) };
+  const lock = companyLockWithNewId.bound(ctx.trx, [companyId]);
+  const [rows, lookedUp] = contact
+    ? await readTogether(ctx.trx, [lock, customerLookupQuery(ctx.trx, companyId, contact, ctx.now)])
+    : [await companyLockWithNewId(ctx.trx, [companyId]), undefined];
+  const row = rows[0];
+  if (!row) return { locked: undefined };
+  const { new_appointment_id, buffers, ...rest } = row;
+  return { locked: { ...rest, buffers: unpackBuffers(buffers), newAppointmentId: Number(new_appointment_id) }, lookedUp };
 }
 
 /** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
@@ -438,7 +450,7 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, b.company.id, { newAppointment: true });
+  const { locked, lookedUp } = await lockForNewAppointment(ctx, b.company.id, b.customer?.kind === 'contact' ? b.customer.contact : null);
   if (!locked) throw notFound('Company not found');
   const chosen =
     b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes, locked.buffers) : null;
@@ -504,7 +516,7 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   let person: CompanyPerson | null = null;
   if (b.customer?.kind === 'user') person = b.customer.person;
   else if (b.customer?.kind === 'contact') {
-    const { created, ...found } = await findOrCreateCustomer(trx, ctx.dialect, b.company.id, b.customer.contact, now);
+    const { created, ...found } = await findOrCreateCustomer(trx, ctx.dialect, b.company.id, b.customer.contact, now, lookedUp);
     person = found;
     // A booking that creates the company's record of a person is a write to users (docs/decisions/31-audit-log.md).
     if (created)

@@ -48,7 +48,7 @@ const insertUnlessEmailTaken = prepared<UserArgs, UserRow>((db) =>
 );
 
 const LOOKED_UP = ['id', 'name', 'email', 'phone', 'role'] as const;
-type LookedUp = Pick<UserRow, (typeof LOOKED_UP)[number]> & { created: boolean };
+export type LookedUp = Pick<UserRow, (typeof LOOKED_UP)[number]> & { created: boolean };
 
 /**
  * PostgreSQL: the company's row for this email, or a new password-less customer row when it has none,
@@ -98,6 +98,16 @@ const foundOrInserted = prepared<[companyId: number, email: string, name: string
     .select([...LOOKED_UP, sql<boolean>`false`.as('created')])
     .unionAll((eb) => eb.selectFrom('inserted').select([...LOOKED_UP, sql<boolean>`true`.as('created')])),
 );
+
+/** The statement above bound, not run: a booking sends it in its company lock's message (docs/decisions/40-appointment-id-with-the-lock.md). */
+export function companyPersonByEmailOrNewCustomerQuery(
+  db: DbOrTx,
+  companyId: number,
+  contact: { name: string; email: string; phone: string | null },
+  now: Date,
+) {
+  return foundOrInserted.bound(db, [companyId, contact.email, contact.name, contact.phone, now.toISOString()]);
+}
 
 /** PostgreSQL only (the statement above); undefined when another request's row for the email won. */
 export async function companyPersonByEmailOrNewCustomer(
