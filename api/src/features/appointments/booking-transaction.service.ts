@@ -29,7 +29,7 @@ import {
   type Schedules,
 } from '../availability/availability.repository.ts';
 import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
-import { queueStaffNotice, syncReminders, type StaffNoticeChange } from '../notifications/reminders.ts';
+import { queueStaffNotice, syncReminders, type StaffNoticeChange, type StaffRecipient } from '../notifications/reminders.ts';
 import { assignManageNonce } from '../self-service/self-service.repository.ts';
 import { createdChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type { LookedUp } from '../users/user.repository.ts';
@@ -372,6 +372,7 @@ async function noticeToStaff(
   view: AppointmentView,
   change: StaffNoticeChange,
   previousStart?: string,
+  employee?: StaffRecipient,
 ) {
   await queueStaffNotice(
     ctx.trx,
@@ -381,6 +382,7 @@ async function noticeToStaff(
       details: reminderDetails(ctx, company, view),
       previousStart,
       customerPhone: view.customer_phone ?? view.customer_user_phone,
+      employee,
     },
     ctx.now,
   );
@@ -398,7 +400,8 @@ async function noticeToStaff(
  * their hours are among those read).
  */
 interface ChosenEmployee {
-  person: { id: number; name: string };
+  /** With what their staff notice needs: it is not read again. */
+  person: StaffRecipient;
   schedules: Schedules;
   /** Every appointment of the company that can meet the booking's hold, with their holds: the re-check's neighbours too. */
   busy: BusyAppointment[];
@@ -580,7 +583,7 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   };
   await queueEmail(ctx, 'confirmation', b.company, view);
   await syncAppointmentReminders(ctx, b.company, locked.reminder_hours_before, view, { previousStart: null });
-  if (!b.staffView) await noticeToStaff(ctx, b.company, view, 'booked');
+  if (!b.staffView) await noticeToStaff(ctx, b.company, view, 'booked', undefined, chosen?.person);
   return toAppointmentDto(view, { staff: b.staffView });
 }
 

@@ -1245,14 +1245,16 @@ export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeI
   return (await qualifiedRows(db, [companyId, serviceTypeId])).map((r) => r.id);
 }
 
-const performerNames = prepared<[companyId: number, serviceTypeId: number], { id: number; name: string }>((db) =>
-  performers(db).select('name').orderBy('id'),
-);
+// With what a staff notice needs of its recipient (notifications/reminders.ts, StaffRecipient).
+const performerRows = prepared<
+  [companyId: number, serviceTypeId: number],
+  { id: number; name: string; email: string | null; booking_notices: number; archived_at: string | null; role: string }
+>((db) => performers(db).select(['name', 'email', 'booking_notices', 'archived_at', 'role']).orderBy('id'));
 
 /**
  * What choosing "any employee" for a booking reads under its company lock
- * (appointments/booking-transaction.service.ts): the service's performers with their names
- * (qualifiedStaff), the company's hours and the performers' on the date's weekday and the date's
+ * (appointments/booking-transaction.service.ts): the service's performers with their names and what
+ * a staff notice needs of them (qualifiedStaff), the company's hours and the performers' on the date's weekday and the date's
  * overrides (loadSchedules), the appointments starting in [busyFrom, busyBefore) (busyAppointments),
  * and each employee's booked count starting in [dayStart, dayEnd) (employeeDayCounts). No argument
  * depends on another read's answer, so on PostgreSQL they go out in one message (readTogether).
@@ -1273,7 +1275,7 @@ export async function anyEmployeeReads(
   const busyArgs: BusyArgs = [q.companyId, q.busyFrom, q.busyBefore];
   const pgBusy = isPostgres(db);
   const [staff, companyRows, peopleRows, overrides, busy, counts] = await readTogether(db, [
-    performerNames.bound(db, [q.companyId, q.serviceTypeId]),
+    performerRows.bound(db, [q.companyId, q.serviceTypeId]),
     companyHoursRows.bound(db, [q.companyId]),
     performersDayRows.bound(db, [q.companyId, q.serviceTypeId, q.weekday]),
     overrideRows.bound(db, [q.companyId, q.date, q.date]),

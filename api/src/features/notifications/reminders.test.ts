@@ -403,6 +403,23 @@ describe.each(testDialects())('reminders on %s', (dialect) => {
       expect(await notices(b.id)).toHaveLength(1);
     });
 
+    it('"any employee": the chosen employee is told, unless they turned notices off (their row read with the performers)', async () => {
+      const first = await book('2026-12-04T09:00:00.000Z');
+      const chosen = await t.db.selectFrom('appointments').select('employee_id').where('id', '=', first.id).executeTakeFirstOrThrow();
+      expect(chosen.employee_id).not.toBeNull();
+      expect((await notices(first.id)).map((r) => r.to_address)).toEqual([await employeeEmail(chosen.employee_id!)]);
+      // Another day nobody works yet: the same one is chosen (fewest that day, then lowest id), now with notices off.
+      await t.db.updateTable('users').set({ booking_notices: 0 }).where('id', '=', chosen.employee_id!).execute();
+      try {
+        const second = await book('2026-12-07T09:00:00.000Z');
+        const again = await t.db.selectFrom('appointments').select('employee_id').where('id', '=', second.id).executeTakeFirstOrThrow();
+        expect(again.employee_id).toBe(chosen.employee_id);
+        expect(await notices(second.id)).toHaveLength(0);
+      } finally {
+        await t.db.updateTable('users').set({ booking_notices: 1 }).where('id', '=', chosen.employee_id!).execute();
+      }
+    });
+
     it('the notice reaches the employee through the real SMTP server', async () => {
       const to = await employeeEmail(a.employee.id);
       const b = await book('2026-12-02T09:00:00.000Z', { extra: { employee_id: a.employee.id } });

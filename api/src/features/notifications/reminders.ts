@@ -220,6 +220,21 @@ export interface StaffNotice {
   /** The start before a move. */
   previousStart?: string | null;
   customerPhone?: string | null;
+  /**
+   * The employee's row when this transaction already read it under the company lock ("any employee"
+   * reads the performers: docs/decisions/40-appointment-id-with-the-lock.md): not read again.
+   */
+  employee?: StaffRecipient;
+}
+
+/** What a staff notice needs of its recipient. */
+export interface StaffRecipient {
+  id: number;
+  name: string;
+  email: string | null;
+  booking_notices: number;
+  archived_at: string | null;
+  role: string;
 }
 
 /**
@@ -231,11 +246,14 @@ export interface StaffNotice {
  */
 export async function queueStaffNotice(db: DbOrTx, n: StaffNotice, now: Date): Promise<void> {
   if (n.employeeId === null) return;
-  const employee = await db
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'booking_notices', 'archived_at', 'role'])
-    .where('id', '=', n.employeeId)
-    .executeTakeFirst();
+  const employee: StaffRecipient | undefined =
+    n.employee?.id === n.employeeId
+      ? n.employee
+      : await db
+          .selectFrom('users')
+          .select(['id', 'name', 'email', 'booking_notices', 'archived_at', 'role'])
+          .where('id', '=', n.employeeId)
+          .executeTakeFirst();
   if (!employee || !employee.email || employee.booking_notices === 0 || employee.archived_at !== null || employee.role === 'customer')
     return;
   const input: AppointmentEmailInput = {
