@@ -71,6 +71,10 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
       for (const part of ['from "users"', 'from "date_overrides"', 'from "appointments"', 'group by "employee_id"'])
         expect(together[0]).toContain(part);
       expect(trx.filter((m) => m.includes('from "service_bookings"'))).toEqual([]);
+      // Before it: the rate limit, the opening read, and the day's hours with its overrides in one message.
+      const before = sent.slice(0, sent.indexOf(trx[0]));
+      expect(before.filter((m) => m.includes('from "operating_hours"'))).toEqual([expect.stringContaining('from "date_overrides"')]);
+      expect(before).toHaveLength(3);
     }
     // The public write's rate limit is one statement (migration 055), not a transaction of three messages.
     if (!staff) expect(sent.filter((m) => /rate.limit/.test(m))).toEqual([expect.stringMatching(/^\s*select rate_limit_consume\(/)]);

@@ -979,12 +979,13 @@ const performersDayRows = prepared<[companyId: number, serviceTypeId: number, we
  */
 export type SchedulePeople = boolean | { employeeId: number } | { serviceTypeId: number; weekday?: number };
 
-function peopleRows(db: DbOrTx, companyId: number, people: SchedulePeople): Promise<HoursRow[]> {
-  if (people === false) return Promise.resolve([]);
-  if (people === true) return peopleHoursRows(db, [companyId]);
-  if ('employeeId' in people) return personHoursRows(db, [companyId, people.employeeId]);
-  if (people.weekday === undefined) return performersHoursRows(db, [companyId, people.serviceTypeId]);
-  return performersDayRows(db, [companyId, people.serviceTypeId, people.weekday]);
+/** The read of `people`'s hours, bound and not run; null for nobody. */
+function peopleQuery(db: DbOrTx, companyId: number, people: SchedulePeople) {
+  if (people === false) return null;
+  if (people === true) return peopleHoursRows.bound(db, [companyId]);
+  if ('employeeId' in people) return personHoursRows.bound(db, [companyId, people.employeeId]);
+  if (people.weekday === undefined) return performersHoursRows.bound(db, [companyId, people.serviceTypeId]);
+  return performersDayRows.bound(db, [companyId, people.serviceTypeId, people.weekday]);
 }
 
 const overrideRows = prepared<[companyId: number, from: string, to: string], OverrideRow>((db) =>
@@ -1086,17 +1087,25 @@ export async function loadSchedules(
   memo?: Remember,
   memoWindow: { from: string; to: string } = { from, to },
 ) {
-  const [companyWeek, loadedWeeks, overrides] = memo
-    ? await Promise.all([
-        memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
-        memo('hours|people', async () => personWeeksOf(await peopleRows(db, companyId, true))),
-        memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
-      ])
-    : await Promise.all([
-        companyHoursRows(db, [companyId]).then(weekIntervals),
-        peopleRows(db, companyId, withPeople).then(personWeeksOf),
-        loadOverrides(db, companyId, from, to),
-      ]);
+  let companyWeek: DayHours[][];
+  let loadedWeeks: Map<number, DayHours[][]>;
+  let overrides: Overrides;
+  if (memo) {
+    [companyWeek, loadedWeeks, overrides] = await Promise.all([
+      memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
+      memo('hours|people', async () => personWeeksOf(await peopleHoursRows(db, [companyId]))),
+      memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
+    ]);
+  } else {
+    // Read together: one message on PostgreSQL (docs/decisions/40-appointment-id-with-the-lock.md).
+    const companyRead = companyHoursRows.bound(db, [companyId]);
+    const overridesRead = overrideRows.bound(db, [companyId, from, to]);
+    const peopleRead = peopleQuery(db, companyId, withPeople);
+    const [companyRows, overrideList, peopleList] = peopleRead
+      ? await readTogether(db, [companyRead, overridesRead, peopleRead])
+      : [...(await readTogether(db, [companyRead, overridesRead])), []];
+    [companyWeek, loadedWeeks, overrides] = [weekIntervals(companyRows), personWeeksOf(peopleList), overridesOf(overrideList)];
+  }
   // Everyone's weeks are known from the memo; otherwise addPerson reads the rest as they are asked for.
   return schedulesFrom(db, companyId, companyWeek, loadedWeeks, overrides, memo !== undefined);
 }
