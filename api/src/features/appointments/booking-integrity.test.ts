@@ -153,6 +153,38 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       expect(results.filter((r) => r.status === 409)).toHaveLength(19);
     });
 
+    // A named employee's neighbours are read with the company lock on PostgreSQL, their range worked
+    // out by the statement (docs/decisions/40-appointment-id-with-the-lock.md): it must reach back by
+    // the company's widest buffer and its longest appointment, or these two would double-book.
+    it("a named employee's booking sees a neighbour's buffer and an appointment that began long before", async () => {
+      const plain = await addService(t, co.admin.token, { name: 'Reach plain', duration_minutes: 30 });
+      const buffered = await addService(t, co.admin.token, { name: 'Reach buffered', duration_minutes: 30 });
+      await t.db.updateTable('service_types').set({ buffer_after_minutes: 60 }).where('id', '=', buffered).execute();
+      try {
+        const staffBook = (serviceId: number, start: string, end?: string) =>
+          book(
+            {
+              company_id: co.companyId,
+              employee_id: co.employee.id,
+              service_type_ids: [serviceId],
+              start_time: start,
+              end_time: end,
+              customer: customerContact(),
+            },
+            { token: co.admin.token },
+          );
+        expect((await staffBook(buffered, '2026-11-26T10:00:00.000Z')).status).toBe(201);
+        // 11:00 is inside the 10:00 appointment's hour after: the neighbour begins before the new one's own reach.
+        expect((await staffBook(plain, '2026-11-26T11:00:00.000Z')).status).toBe(409);
+        expect((await staffBook(plain, '2026-11-26T11:30:00.000Z')).status).toBe(201);
+        // Four hours from 12:00: 15:30 falls inside it, far past any buffer's reach.
+        expect((await staffBook(plain, '2026-11-26T12:00:00.000Z', '2026-11-26T16:00:00.000Z')).status).toBe(201);
+        expect((await staffBook(plain, '2026-11-26T15:30:00.000Z')).status).toBe(409);
+      } finally {
+        await t.db.updateTable('service_types').set({ buffer_after_minutes: 0 }).where('id', '=', buffered).execute();
+      }
+    });
+
     it('moves racing into one free place: one wins', async () => {
       const serviceId = await addService(t, co.admin.token, { name: 'Movers', duration_minutes: 30 });
       const ids: number[] = [];

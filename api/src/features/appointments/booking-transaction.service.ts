@@ -5,7 +5,7 @@
 //   lock the company -> read the overlapping appointments (both ends bounded) -> re-check with the
 //   pure availability engine -> write -> append the sync change -> queue the emails (and move the
 //   reminders, tell the employee of a customer's change: notifications/reminders.ts) -> commit.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { arg, prepared, readTogether, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
@@ -15,6 +15,7 @@ import { bookableSlots, bookingConflict, chooseEmployee, type BusyAppointment, t
 import {
   anyEmployeeReads,
   bookingNeighbours,
+  bookingNeighboursWithLockQuery,
   busyAppointments,
   findBookingCompany,
   loadSchedules,
@@ -110,26 +111,39 @@ export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyI
   return row && { ...row, buffers: unpackBuffers(row.buffers) };
 }
 
+/** The neighbours' read that goes with the lock: its one row (bookingNeighboursWithLockQuery). */
+type PrefetchedNeighbours = Parameters<typeof bookingNeighbours>[2];
+
 /**
  * lockCompanyForBooking for a write that creates an appointment. On PostgreSQL the lock's statement
- * draws the appointment's id too, and a customer named by contact is looked up (or inserted) by the
- * next statement of the same message: it runs once the lock is held, as it would alone, and a booking
- * that then fails rolls it back (decision 40). SQLite: the plain lock (no round trips there).
+ * draws the appointment's id too, and the statements after it in the same message look up (or insert)
+ * a customer named by contact and read a named employee's neighbours: they run once the lock is held,
+ * as they would alone, and a booking that then fails rolls the customer back (decision 40). SQLite:
+ * the plain lock (no round trips there).
  */
 async function lockForNewAppointment(
   ctx: WriteContext,
   companyId: number,
   contact: Contact | null,
-): Promise<{ locked: (LockedCompany & { newAppointmentId?: number }) | undefined; lookedUp?: LookedUp[] }> {
+  neighbours: { employeeId: number; serviceTypeId: number; heldStart: string; heldEnd: string } | null,
+): Promise<{
+  locked: (LockedCompany & { newAppointmentId?: number }) | undefined;
+  lookedUp?: LookedUp[];
+  neighbours?: PrefetchedNeighbours;
+}> {
   if (ctx.dialect !== 'postgres') return { locked: await lockCompanyForBooking(ctx.trx, ctx.dialect, companyId) };
-  const lock = companyLockWithNewId.bound(ctx.trx, [companyId]);
-  const [rows, lookedUp] = contact
-    ? await readTogether(ctx.trx, [lock, customerLookupQuery(ctx.trx, companyId, contact, ctx.now)])
-    : [await companyLockWithNewId(ctx.trx, [companyId]), undefined];
-  const row = rows[0];
+  const reads: CompiledQuery[] = [companyLockWithNewId.bound(ctx.trx, [companyId])];
+  if (contact) reads.push(customerLookupQuery(ctx.trx, companyId, contact, ctx.now));
+  if (neighbours) reads.push(bookingNeighboursWithLockQuery(ctx.trx, { companyId, ...neighbours }));
+  const answers = (await readTogether(ctx.trx, reads)) as unknown[][];
+  const row = answers[0][0] as (LockedRow & { new_appointment_id: number | string }) | undefined;
   if (!row) return { locked: undefined };
   const { new_appointment_id, buffers, ...rest } = row;
-  return { locked: { ...rest, buffers: unpackBuffers(buffers), newAppointmentId: Number(new_appointment_id) }, lookedUp };
+  return {
+    locked: { ...rest, buffers: unpackBuffers(buffers), newAppointmentId: Number(new_appointment_id) },
+    lookedUp: contact ? (answers[1] as LookedUp[]) : undefined,
+    neighbours: neighbours ? (answers[answers.length - 1][0] as PrefetchedNeighbours) : undefined,
+  };
 }
 
 /** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
@@ -453,13 +467,28 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
 
 export async function createAppointment(ctx: WriteContext, b: NewBooking): Promise<AppointmentDto> {
   const { trx, now } = ctx;
-  const { locked, lookedUp } = await lockForNewAppointment(ctx, b.company.id, b.customer?.kind === 'contact' ? b.customer.contact : null);
+  const hold = holdOf(b.services);
+  // A named employee and one service (most bookings): their neighbours are read with the lock.
+  const neighboursWithLock =
+    b.employee && b.services.length === 1
+      ? {
+          employeeId: b.employee.id,
+          serviceTypeId: b.services[0].id,
+          heldStart: new Date(Date.parse(b.start) - hold.bufferBeforeMinutes * 60_000).toISOString(),
+          heldEnd: new Date(Date.parse(b.end) + hold.bufferAfterMinutes * 60_000).toISOString(),
+        }
+      : null;
+  const { locked, lookedUp, neighbours } = await lockForNewAppointment(
+    ctx,
+    b.company.id,
+    b.customer?.kind === 'contact' ? b.customer.contact : null,
+    neighboursWithLock,
+  );
   if (!locked) throw notFound('Company not found');
   const chosen =
     b.offeredSlot && b.employee === null ? await chooseEmployeeFor(ctx, b, locked.longest_appointment_minutes, locked.buffers) : null;
   if (chosen) b = { ...b, employee: chosen.person };
 
-  const hold = holdOf(b.services);
   const buffers = locked.buffers;
   // The neighbours of the held range, so their own holds are read too: a hold reaches at most the
   // company's widest buffers (read with the lock), not MAX_BUFFER_MINUTES. On a busy
@@ -469,14 +498,18 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
   const busy =
     chosen?.busy ??
     withBuffers(
-      await bookingNeighbours(trx, {
-        companyId: b.company.id,
-        employeeId: b.employee?.id ?? null,
-        services: b.services,
-        start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + widest.after) * 60_000).toISOString(),
-        end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
-        longestMinutes: locked.longest_appointment_minutes,
-      }),
+      await bookingNeighbours(
+        trx,
+        {
+          companyId: b.company.id,
+          employeeId: b.employee?.id ?? null,
+          services: b.services,
+          start: new Date(Date.parse(b.start) - (hold.bufferBeforeMinutes + widest.after) * 60_000).toISOString(),
+          end: new Date(Date.parse(b.end) + (hold.bufferAfterMinutes + widest.before) * 60_000).toISOString(),
+          longestMinutes: locked.longest_appointment_minutes,
+        },
+        neighbours,
+      ),
       buffers,
     );
   if (b.offeredSlot) {

@@ -565,7 +565,7 @@ const PACK_SERVICE = sql<Buffer | null>`cast(group_concat(s.start_time || s.end_
 // docs/decisions/27-scheduling-rules.md, "Session 19"); pgInstantAt reads it.
 const pgTime = (column: string) => sql.raw(`timestamptz_send(${column})`);
 // Each own row ends with its services' copy (migration 059) as text and the record separator.
-const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgTime('a.start_time')} || ${pgTime('a.end_time')} || int4send(a.id) || convert_to(coalesce(a.service_ids, ''), 'UTF8') || '\\x1e'::bytea, ''::bytea order by a.start_time, a.id)`;
+const PACK_OWN_PG = sql<Buffer | null>`string_agg(${pgTime('a.start_time')} || ${pgTime('a.end_time')} || int4send(a.id) || convert_to(coalesce(a.service_ids, ''), 'UTF8') || decode('1e', 'hex'), ''::bytea order by a.start_time, a.id)`;
 const PACK_SERVICE_PG = sql<Buffer | null>`string_agg(${pgTime('s.start_time')} || ${pgTime('s.end_time')} || int4send(s.appointment_id), ''::bytea order by s.start_time)`;
 
 type BusyArgs = [companyId: number, startFrom: string, startBefore: string];
@@ -857,6 +857,43 @@ const ownAndOverlapping = prepared<
 );
 
 /**
+ * PostgreSQL: ownAndOverlapping with its range worked out by the statement itself, from the held
+ * range [heldStart, heldEnd) and the company's longest appointment and widest buffers as its own
+ * snapshot has them (bookingNeighbours' bounds). Nothing in it waits for the company lock's answer,
+ * so a booking sends it in the lock's message, as a statement after the lock: it runs once the lock
+ * is held and sees what the previous holder committed (docs/decisions/40-appointment-id-with-the-lock.md).
+ */
+const ownAndOverlappingFromHeld = prepared<
+  [employeeId: number, companyId: number, heldStart: string, heldEnd: string, serviceTypeId: number],
+  { own: Packed['packed']; n: number | string }
+>((db) => {
+  const widest = (column: 'buffer_before_minutes' | 'buffer_after_minutes') =>
+    sql<number>`(select coalesce(max(st.${sql.raw(column)}), 0) from service_types as st where st.company_id = ${arg(1)})`;
+  const longest = sql<number>`(select greatest(0, c.longest_appointment_minutes) from companies as c where c.id = ${arg(1)})`;
+  const start = sql`(cast(${arg(2)} as timestamptz) - make_interval(mins => ${widest('buffer_after_minutes')}))`;
+  const end = sql`(cast(${arg(3)} as timestamptz) + make_interval(mins => ${widest('buffer_before_minutes')}))`;
+  const from = sql`(${start} - make_interval(mins => ${longest}))`;
+  // Expressions where the builder takes values: Kysely writes them into the SQL as they are.
+  const at = (e: typeof start) => e as unknown as string;
+  return ownAndOverlappingQuery(db, {
+    employeeId: arg(0),
+    companyId: arg(1),
+    startFrom: at(from),
+    end: at(end),
+    serviceTypeId: arg(4),
+    start: at(start),
+  });
+});
+
+/** The read above, bound and not run; its one row goes to bookingNeighbours as `prefetched`. */
+export function bookingNeighboursWithLockQuery(
+  db: DbOrTx,
+  b: { companyId: number; employeeId: number; serviceTypeId: number; heldStart: string; heldEnd: string },
+) {
+  return ownAndOverlappingFromHeld.bound(db, [b.employeeId, b.companyId, b.heldStart, b.heldEnd, b.serviceTypeId]);
+}
+
+/**
  * What a new booking of [start, end) must be checked against, read inside its transaction: every
  * appointment of its employee that can overlap (with all their services), and, for each service,
  * the bookings that can overlap, but only when there are at least as many as its capacity (fewer
@@ -873,12 +910,14 @@ export async function bookingNeighbours(
     end: string;
     longestMinutes: number;
   },
+  /** One service with its employee: the row of bookingNeighboursWithLockQuery, when already read. */
+  prefetched?: { own: Packed['packed']; n: number | string },
 ): Promise<BusyAppointment[]> {
   const from = startBound(b.start, b.longestMinutes);
   // One service with its employee: both questions in one statement.
   const both =
     b.employeeId !== null && b.services.length === 1
-      ? (await ownAndOverlapping(db, [b.employeeId, b.companyId, from, b.end, b.services[0].id, b.start]))[0]
+      ? (prefetched ?? (await ownAndOverlapping(db, [b.employeeId, b.companyId, from, b.end, b.services[0].id, b.start]))[0])
       : undefined;
   const out =
     b.employeeId === null
