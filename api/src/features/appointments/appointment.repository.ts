@@ -154,20 +154,14 @@ const allColumnsListed: [UnlistedColumn] extends [never] ? true : UnlistedColumn
 void allColumnsListed;
 
 // Every booking runs these two inserts: compiled once (the values are arguments in column order).
+const newAppointmentRow = (extra: Record<string, unknown> = {}) =>
+  ({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1, ...extra }) as never;
 const appointmentInsert = prepared<unknown[], { id: number }>((db) =>
-  db
-    .insertInto('appointments')
-    .values({ ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])), status: 'booked', version: 1 } as never)
-    .returning('id'),
+  db.insertInto('appointments').values(newAppointmentRow()).returning('id'),
 );
-// The same with the id drawn beforehand: a deferred write (nothing is read back).
+// The same with the id drawn beforehand (the argument after the columns): a deferred write, nothing is read back.
 const appointmentInsertWithId = preparedWrite<unknown[]>((db) =>
-  db.insertInto('appointments').values({
-    ...Object.fromEntries(APPOINTMENT_INSERT_COLUMNS.map((c, i) => [c, arg(i)])),
-    id: arg(APPOINTMENT_INSERT_COLUMNS.length),
-    status: 'booked',
-    version: 1,
-  } as never),
+  db.insertInto('appointments').values(newAppointmentRow({ id: arg(APPOINTMENT_INSERT_COLUMNS.length) })),
 );
 // The links, the sync change: deferred writes, so on PostgreSQL they go out with the transaction's
 // next statement (db/src/deferred-writes.ts).

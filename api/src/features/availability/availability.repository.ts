@@ -1126,16 +1126,7 @@ export async function loadSchedules(
   memo?: Remember,
   memoWindow: { from: string; to: string } = { from, to },
 ) {
-  let companyWeek: DayHours[][];
-  let loadedWeeks: Map<number, DayHours[][]>;
-  let overrides: Overrides;
-  if (memo) {
-    [companyWeek, loadedWeeks, overrides] = await Promise.all([
-      memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
-      memo('hours|people', async () => personWeeksOf(await peopleHoursRows(db, [companyId]))),
-      memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
-    ]);
-  } else {
+  if (!memo) {
     // Read together: one message on PostgreSQL (docs/decisions/40-appointment-id-with-the-lock.md).
     const companyRead = companyHoursRows.bound(db, [companyId]);
     const overridesRead = overrideRows.bound(db, [companyId, from, to]);
@@ -1143,10 +1134,20 @@ export async function loadSchedules(
     const [companyRows, overrideList, peopleList] = peopleRead
       ? await readTogether(db, [companyRead, overridesRead, peopleRead])
       : [...(await readTogether(db, [companyRead, overridesRead])), []];
-    [companyWeek, loadedWeeks, overrides] = [weekIntervals(companyRows), personWeeksOf(peopleList), overridesOf(overrideList)];
+    return schedulesOfRows(db, companyId, companyRows, peopleList, overrideList);
   }
+  const [companyWeek, loadedWeeks, overrides] = await Promise.all([
+    memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
+    memo('hours|people', async () => personWeeksOf(await peopleHoursRows(db, [companyId]))),
+    memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
+  ]);
   // Everyone's weeks are known from the memo; otherwise addPerson reads the rest as they are asked for.
-  return schedulesFrom(db, companyId, companyWeek, loadedWeeks, overrides, memo !== undefined);
+  return schedulesFrom(db, companyId, companyWeek, loadedWeeks, overrides, true);
+}
+
+/** loadSchedules' answer from its three reads' rows (people's hours of those read only). */
+function schedulesOfRows(db: DbOrTx, companyId: number, companyRows: HoursRow[], peopleRows: HoursRow[], overrideRows: OverrideRow[]) {
+  return schedulesFrom(db, companyId, weekIntervals(companyRows), personWeeksOf(peopleRows), overridesOf(overrideRows), false);
 }
 
 /** loadSchedules' answer from what was read. */
@@ -1283,21 +1284,20 @@ export function performersQuery(db: Kysely<Database>, companyId: number, service
     .where((eb) => performsRule(eb, 'id', serviceTypeId));
 }
 const performers = (db: Kysely<Database>) => performersQuery(db, arg(0), arg(1));
-const qualifiedRows = prepared<[companyId: number, serviceTypeId: number], { id: number }>((db) => performers(db).orderBy('id'));
 const performerRow = prepared<[companyId: number, serviceTypeId: number, userId: number], { id: number }>((db) =>
   performers(db).where('id', '=', arg(2)),
 );
 
-/** The current staff who perform the service (ids ascending): those assigned to it, or everyone when nobody is. */
-export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<number[]> {
-  return (await qualifiedRows(db, [companyId, serviceTypeId])).map((r) => r.id);
-}
-
-// With what a staff notice needs of its recipient (notifications/reminders.ts, StaffRecipient).
+// The performers (ids ascending), with their names and what a staff notice needs of its recipient (notifications/reminders.ts, StaffRecipient).
 const performerRows = prepared<
   [companyId: number, serviceTypeId: number],
   { id: number; name: string; email: string | null; booking_notices: number; archived_at: string | null; role: string }
 >((db) => performers(db).select(['name', 'email', 'booking_notices', 'archived_at', 'role']).orderBy('id'));
+
+/** The current staff who perform the service (ids ascending): those assigned to it, or everyone when nobody is. */
+export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeId: number): Promise<number[]> {
+  return (await performerRows(db, [companyId, serviceTypeId])).map((r) => r.id);
+}
 
 /**
  * What choosing "any employee" for a booking reads under its company lock
@@ -1325,7 +1325,7 @@ export async function anyEmployeeReads(
   const [staff, companyRows, peopleRows, overrides, busy, counts] = await readTogether(db, [
     performerRows.bound(db, [q.companyId, q.serviceTypeId]),
     companyHoursRows.bound(db, [q.companyId]),
-    performersDayRows.bound(db, [q.companyId, q.serviceTypeId, q.weekday]),
+    peopleQuery(db, q.companyId, { serviceTypeId: q.serviceTypeId, weekday: q.weekday })!,
     overrideRows.bound(db, [q.companyId, q.date, q.date]),
     pgBusy ? busyRows.bound(db, busyArgs) : busyPacked.bound(db, busyArgs),
     dayCountRows.bound(db, [q.companyId, q.dayStart, q.dayEnd]),
@@ -1334,7 +1334,7 @@ export async function anyEmployeeReads(
   for (const r of counts) if (r.employee_id !== null) dayCounts.set(r.employee_id, Number(r.n));
   return {
     staff,
-    schedules: schedulesFrom(db, q.companyId, weekIntervals(companyRows), personWeeksOf(peopleRows), overridesOf(overrides), false),
+    schedules: schedulesOfRows(db, q.companyId, companyRows, peopleRows, overrides),
     busy: pgBusy ? fromPgRows(busy as PgBusyRow[]) : appointmentsOf((busy as unknown as Packed[])[0]?.packed),
     dayCounts,
   };
