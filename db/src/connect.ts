@@ -121,17 +121,30 @@ export function isPostgresUrl(url: string): boolean {
  * The pool as Kysely sees it, with the prepared queries' texts (db/src/prepared.ts) sent as named
  * statements: PostgreSQL parses and plans each once per connection, then only binds and executes.
  * Each checked-out client holds an open transaction's `begin` and deferred writes for its next
- * statement (db/src/deferred-writes.ts).
+ * statement (db/src/deferred-writes.ts), and runs what its connection has prepared by name there.
  */
 function namingPool(pool: pg.Pool, onRoundTrip?: (sql: string) => void): PostgresPool {
+  /** Per connection, the statement names it has prepared: each one's first run with its name succeeded. */
+  const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
   return {
     async connect() {
       const client = await pool.connect();
-      const send = (text: unknown, values?: unknown[]) => {
+      let prepared = preparedOn.get(client);
+      if (!prepared) preparedOn.set(client, (prepared = new Set()));
+      const known = prepared;
+      const send = async (text: unknown, values?: unknown[]) => {
         const name = typeof text === 'string' ? statementName(text) : undefined;
-        return name ? client.query({ name, text: text as string, values }) : client.query(text as string, values);
+        if (!name) return client.query(text as string, values);
+        const result = await client.query({ name, text: text as string, values });
+        known.add(name);
+        return result;
       };
-      const batching = batchingClient(send, onRoundTrip);
+      const batching = batchingClient(send, onRoundTrip, {
+        nameOf(sql) {
+          const name = statementName(sql);
+          return name === undefined ? undefined : known.has(name) ? name : null;
+        },
+      });
       return {
         query: batching.query as unknown as PostgresPoolClient['query'],
         release: () => client.release(),

@@ -7,6 +7,7 @@ import { arg, prepared, preparedWrite } from './prepared.ts';
 import { deferredWrite, inlineParameters, readTogether } from './deferred-writes.ts';
 import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
 import pg from 'pg';
+import { sql } from 'kysely';
 
 const setting = preparedWrite<[key: string, value: string]>((db) => db.insertInto('app_settings').values({ key: arg(0), value: arg(1) }));
 const valueOf = prepared<[key: string], { value: string }>((db) => db.selectFrom('app_settings').select('value').where('key', '=', arg(0)));
@@ -136,6 +137,59 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
       expect(sent[0]).toMatch(/^begin;\ninsert into "app_settings"[^]*;\nselect "value" [^]*'a';\nselect "key" [^]*'a' order by "key"$/);
       expect(sent[1]).toContain(`'x\\y'`);
       expect(sent[3]).toBe('commit');
+    });
+
+    // docs/decisions/41-named-statements-in-shared-messages.md
+    it('a statement the connection has prepared goes in a shared message by name, reusing its plan; the first time it goes alone', async () => {
+      const one = connect(database.url, { poolSize: 1, onRoundTrip: (text) => sent.push(text) });
+      try {
+        const plansOf = async () => {
+          const { rows } = await sql<{ statement: string; plans: number }>`
+            select statement, custom_plans + generic_plans as plans from pg_prepared_statements`.execute(one.db);
+          const of = (q: { sql: string }) => rows.find((r) => r.statement === q.sql)?.plans ?? 0;
+          return [of(valueOf.bound(one.db, ['a'])), of(keysFrom.bound(one.db, ['a']))];
+        };
+        expect(await valueOf(one.db, ['none'])).toEqual([]);
+        expect(await plansOf()).toEqual([1, 0]);
+        // keysFrom is new to this connection: sent on its own with its name, which prepares it.
+        sent = [];
+        await one.db.transaction().execute(async (trx) => {
+          await setting(trx, ['a', "it's"]);
+          expect(await readTogether(trx, [valueOf.bound(trx, ['a']), keysFrom.bound(trx, ['a'])])).toEqual([
+            [{ value: "it's" }],
+            [{ key: 'a' }],
+          ]);
+        });
+        expect(sent.length).toBeGreaterThan(2);
+        expect(await plansOf()).toEqual([2, 1]);
+        // Now all three go by name: begin, the held write and both reads in one message, run on the kept plans.
+        sent = [];
+        await one.db.transaction().execute(async (trx) => {
+          await setting(trx, ['b', 'back\\slash']);
+          expect(await readTogether(trx, [valueOf.bound(trx, ['b']), keysFrom.bound(trx, ['b'])])).toEqual([
+            [{ value: 'back\\slash' }],
+            [{ key: 'b' }],
+          ]);
+        });
+        expect(sent).toHaveLength(2);
+        // What the observer sees is the statements with their values written in.
+        expect(sent[0]).toMatch(
+          /^begin;\ninsert into "app_settings" [^]*'b',\s+E'back\\\\slash'\);\nselect "value" [^]*'b';\nselect "key" [^]*'b' order by "key"$/,
+        );
+        expect(await plansOf()).toEqual([3, 2]);
+        // A held write run by name that fails is still the error the next statement reports.
+        const failed = await one.db
+          .transaction()
+          .execute(async (trx) => {
+            await setting(trx, ['a', 'again']);
+            await valueOf(trx, ['a']);
+          })
+          .catch((err: { code?: string }) => err);
+        expect(failed).toMatchObject({ code: '23505' });
+        expect(await all()).toEqual(["a=it's", 'b=back\\slash']);
+      } finally {
+        await one.close();
+      }
     });
 
     it('a held write that fails is the error the next statement reports', async () => {

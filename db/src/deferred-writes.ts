@@ -47,15 +47,15 @@ export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Pro
   await db.executeQuery(markDeferred(db, query.compile()));
 }
 
-/** Prefixed to several reads sent as one text (readTogether), with their count; the connection strips it. */
+/** The SQL of several reads sent as one message (readTogether), with their count; the queries are its values. */
 const TOGETHER_MARK = '/*bw:together:';
 
 /**
  * Runs reads that do not depend on one another, in order, and answers each one's rows. On PostgreSQL
  * they go out in one message (with whatever writes the transaction holds before them): each
- * statement still takes its own snapshot, as when sent one by one. A read whose text cannot carry
- * its values as literals (inlineParameters) makes them go one by one, as does SQLite, which has no
- * round trips.
+ * statement still takes its own snapshot, as when sent one by one. A read that cannot be written
+ * into that message (see `textOf` in batchingClient) makes them go one by one, as does SQLite,
+ * which has no round trips.
  */
 export async function readTogether<const T extends readonly CompiledQuery[]>(
   db: DbOrTx,
@@ -63,11 +63,8 @@ export async function readTogether<const T extends readonly CompiledQuery[]>(
 ): Promise<{ -readonly [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never }> {
   type Answer = { -readonly [K in keyof T]: T[K] extends CompiledQuery<infer R> ? R[] : never };
   if (reads.length > 1 && db.getExecutor().adapter instanceof PostgresAdapter) {
-    const texts = reads.map((q) => inlineParameters(q.sql, q.parameters));
-    if (texts.every((t) => t !== null)) {
-      const result = await db.executeQuery(CompiledQuery.raw(`${TOGETHER_MARK}${reads.length}*/${texts.join(';\n')}`));
-      return result.rows as unknown as Answer;
-    }
+    const result = await db.executeQuery(CompiledQuery.raw(`${TOGETHER_MARK}${reads.length}*/`, [...reads]));
+    return result.rows as unknown as Answer;
   }
   const out: unknown[][] = [];
   for (const q of reads) out.push((await db.executeQuery(q)).rows);
@@ -86,13 +83,8 @@ const HELD: QueryResult = Object.freeze({ command: 'INSERT', rowCount: 0, rows: 
 export function inlineParameters(sql: string, values: readonly unknown[] | undefined): string | null {
   if (!values?.length) return sql;
   if (/\\|--|\/\*|\$[A-Za-z_$]/.test(sql)) return null;
-  const literals: string[] = [];
-  for (const v of values) {
-    const prepared: unknown = pgUtils.prepareValue(v);
-    if (prepared === null) literals.push('null');
-    else if (typeof prepared === 'string') literals.push(quoteLiteral(prepared));
-    else return null;
-  }
+  const literals = literalsOf(values);
+  if (literals === null) return null;
   // The text is copied in runs between placeholders, not a character at a time: a booking's
   // messages carry kilobytes of email body, and a string grown one character at a time costs an
   // object per character (docs/decisions/34-batched-round-trips.md).
@@ -131,6 +123,18 @@ export function inlineParameters(sql: string, values: readonly unknown[] | undef
   return copiedTo === 0 ? sql : out + sql.slice(copiedTo);
 }
 
+/** The values as PostgreSQL literals, as the extended protocol would send them; null when one is binary. */
+function literalsOf(values: readonly unknown[]): string[] | null {
+  const literals: string[] = [];
+  for (const v of values) {
+    const prepared: unknown = pgUtils.prepareValue(v);
+    if (prepared === null) literals.push('null');
+    else if (typeof prepared === 'string') literals.push(quoteLiteral(prepared));
+    else return null;
+  }
+  return literals;
+}
+
 const QUOTE = 39;
 const DOUBLE_QUOTE = 34;
 const DOLLAR = 36;
@@ -151,30 +155,81 @@ export interface QueryClient {
 }
 
 /**
+ * What a connection has prepared under a name (connect.ts): PostgreSQL keeps each prepared
+ * statement's plan, and a text of several statements can run it with `execute name(values)` instead
+ * of carrying the statement's text to be parsed and planned again
+ * (docs/decisions/41-named-statements-in-shared-messages.md).
+ */
+export interface NamedStatements {
+  /**
+   * The statement's name when this connection has prepared it; null for a named statement it has
+   * not prepared yet (sent on its own once, with its name, which prepares it); undefined for SQL
+   * that has no name.
+   */
+  nameOf(sql: string): string | null | undefined;
+}
+
+/** One statement of a message: its text, and for one run by name, the SQL and values it stands for. */
+interface Part {
+  text: string;
+  sql?: string;
+  values?: readonly unknown[];
+}
+
+/** The observer's view of a message: a statement run by name shown as its SQL with its values written in. */
+function shown(parts: readonly Part[]): string {
+  return parts.map((p) => (p.sql === undefined ? p.text : (inlineParameters(p.sql, p.values) ?? p.sql))).join(';\n');
+}
+
+/**
  * The transaction-aware side of a pooled PostgreSQL client: holds `begin` and deferred writes while a
  * transaction is open and sends them with the next statement. `send` runs one statement with its
- * parameters (named or not, connect.ts decides); `sendText` runs a text of several statements and
- * answers the last one's result.
+ * parameters (named or not, connect.ts decides), or a text of several (and answers each one's
+ * result). `onRoundTrip` sees each message, a statement run by name shown as its SQL with its values.
  */
-export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: string) => void): QueryClient {
+export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: string) => void, named?: NamedStatements): QueryClient {
   let inTransaction = false;
-  /** Statements held back, as text with their values written in ('begin' first when not yet sent). */
-  let held: string[] = [];
+  /** Statements held back, their values written in ('begin' first when not yet sent). */
+  let held: Part[] = [];
 
-  const sendText = async (text: string): Promise<QueryResult> => {
-    onRoundTrip?.(text);
-    const result = (await send(text)) as QueryResult | QueryResult[];
-    return Array.isArray(result) ? result[result.length - 1] : result;
+  /**
+   * The statement as one part of a text of several, or null when it must go on its own with its
+   * parameters: run by name when this connection has prepared it (its plan kept), else its SQL with
+   * its values written in as literals (inlineParameters).
+   */
+  const partOf = (sql: string, values: readonly unknown[] | undefined): Part | null => {
+    const name = named?.nameOf(sql);
+    if (name === null) return null;
+    if (name === undefined) {
+      const text = inlineParameters(sql, values);
+      return text === null ? null : { text };
+    }
+    if (!values?.length) return { text: `execute ${name}`, sql, values };
+    const literals = literalsOf(values);
+    return literals === null ? null : { text: `execute ${name}(${literals.join(', ')})`, sql, values };
   };
-  const direct = (text: unknown, values?: unknown[]) => {
-    if (typeof text === 'string') onRoundTrip?.(text);
-    return send(text, values);
+  /** Sends the parts as one text; answers every statement's result, in order. */
+  const sendParts = async (parts: readonly Part[]): Promise<QueryResult[]> => {
+    if (onRoundTrip) onRoundTrip(shown(parts));
+    const result = (await send(parts.length === 1 ? parts[0].text : parts.map((p) => p.text).join(';\n'))) as QueryResult | QueryResult[];
+    return Array.isArray(result) ? result : [result];
+  };
+  const direct = (text: string, values?: readonly unknown[]) => {
+    onRoundTrip?.(text);
+    return send(text, values as unknown[]) as Promise<QueryResult>;
   };
   const flush = async () => {
     if (!held.length) return;
-    const text = held.join(';\n');
+    const parts = held;
     held = [];
-    await sendText(text);
+    await sendParts(parts);
+  };
+  /** The held statements and this one in one message; answers the last one's result. */
+  const withHeld = async (part: Part) => {
+    const parts = [...held, part];
+    held = [];
+    const results = await sendParts(parts);
+    return results[results.length - 1];
   };
 
   return {
@@ -182,32 +237,43 @@ export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: s
       // A cursor or a query object: whatever is held goes first, on its own.
       if (typeof text !== 'string') {
         await flush();
-        return direct(text, values);
+        return send(text, values);
       }
       if (text.startsWith(TOGETHER_MARK)) {
-        // Several reads in one text (readTogether): each one's rows, in order, after what was held.
-        const close = text.indexOf('*/');
-        const count = Number(text.slice(TOGETHER_MARK.length, close));
-        const batch = [...held, text.slice(close + 2)].join(';\n');
-        held = [];
-        onRoundTrip?.(batch);
-        const answer = (await send(batch)) as QueryResult | QueryResult[];
-        const results = Array.isArray(answer) ? answer.slice(-count) : [answer];
-        return { command: 'SELECT', rowCount: null, rows: results.map((r) => r.rows) };
+        // Several reads (readTogether): each one's rows, in order, after what was held.
+        const reads = values as unknown as CompiledQuery[];
+        const parts: Part[] = [];
+        for (const q of reads) {
+          const part = partOf(q.sql, q.parameters);
+          if (part === null) break;
+          parts.push(part);
+        }
+        let rows: unknown[][];
+        if (parts.length === reads.length) {
+          const all = [...held, ...parts];
+          held = [];
+          rows = (await sendParts(all)).slice(-reads.length).map((r) => r.rows);
+        } else {
+          // One of them cannot go in a shared text (or is to be prepared first): each on its own.
+          await flush();
+          rows = [];
+          for (const q of reads) rows.push((await direct(q.sql, q.parameters)).rows);
+        }
+        return { command: 'SELECT', rowCount: null, rows };
       }
       if (text === 'begin' && !inTransaction) {
         inTransaction = true;
-        held = ['begin'];
+        held = [{ text: 'begin' }];
         return HELD;
       }
       if (text.startsWith(DEFER_MARK)) {
         const sql = text.slice(DEFER_MARK.length);
-        const inline = inTransaction ? inlineParameters(sql, values) : null;
-        if (inline === null) {
+        const part = inTransaction ? partOf(sql, values) : null;
+        if (part === null) {
           await flush();
           return direct(sql, values);
         }
-        held.push(inline);
+        held.push(part);
         return HELD;
       }
       if (text === 'rollback' || text === 'commit') {
@@ -215,21 +281,20 @@ export function batchingClient(send: QueryClient['query'], onRoundTrip?: (sql: s
         held = [];
         inTransaction = false;
         // Nothing reached the server (begin is still held): there is no transaction there to end.
-        if (wasHeld[0] === 'begin' && (text === 'rollback' || wasHeld.length === 1))
+        if (wasHeld[0]?.text === 'begin' && (text === 'rollback' || wasHeld.length === 1))
           return { command: text.toUpperCase(), rowCount: null, rows: [] };
         if (text === 'rollback') return direct(text);
-        return sendText([...wasHeld, 'commit'].join(';\n'));
+        const results = await sendParts([...wasHeld, { text: 'commit' }]);
+        return results[results.length - 1];
       }
       if (text.startsWith('start transaction')) inTransaction = true;
       if (!held.length) return direct(text, values);
-      const inline = inlineParameters(text, values);
-      if (inline === null) {
+      const part = partOf(text, values);
+      if (part === null) {
         await flush();
         return direct(text, values);
       }
-      const batch = [...held, inline].join(';\n');
-      held = [];
-      return sendText(batch);
+      return withHeld(part);
     },
   };
 }

@@ -11,7 +11,7 @@ export {
   type Dialect,
 } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
-export { arg, prepared, preparedWrite } from './prepared.ts';
+export { arg, keptPlans, prepared, preparedWrite } from './prepared.ts';
 export { deferredWrite, readTogether } from './deferred-writes.ts';
 export { perRound } from './round-batch.ts';
 export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

@@ -8,7 +8,7 @@
 //
 // The query's shape is fixed at the first call; a query whose shape depends on its arguments (an IN
 // list, an optional filter) is one prepared query per shape.
-import { PostgresAdapter, type CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely } from 'kysely';
 import { nameStatement } from './statement-names.ts';
 import { markDeferred } from './deferred-writes.ts';
 import type { Database, DbOrTx } from './schema.ts';
@@ -82,4 +82,19 @@ export function preparedWrite<Args extends readonly unknown[]>(build: (db: Kysel
   return async (db: DbOrTx, args: Args): Promise<void> => {
     await db.executeQuery(markDeferred(db, bind(templateFor(templates, db, build, args.length), args)));
   };
+}
+
+const GENERIC_PLANS = CompiledQuery.raw('set local plan_cache_mode = force_generic_plan');
+
+/**
+ * PostgreSQL: the rest of this transaction runs its statements on the plans their connection keeps
+ * for them, planned once without their values, instead of planning each again with its values
+ * (which PostgreSQL goes on doing for a statement whose kept plan it estimates costlier, and which
+ * cost more than running the booking's reads). For transactions whose every statement reads or
+ * writes through an index by its ids, as a booking's do; the query-plan tests check those plans
+ * (docs/decisions/41-named-statements-in-shared-messages.md). Held like a deferred write: it costs
+ * no message of its own. SQLite has no such choice.
+ */
+export async function keptPlans(trx: DbOrTx): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await trx.executeQuery(markDeferred(trx, GENERIC_PLANS));
 }

@@ -6,7 +6,7 @@
 //   pure availability engine -> write -> append the sync change -> queue the emails (and move the
 //   reminders, tell the employee of a customer's change: notifications/reminders.ts) -> commit.
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { arg, prepared, readTogether, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
+import { arg, keptPlans, prepared, readTogether, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
@@ -149,7 +149,10 @@ async function lockForNewAppointment(
 /** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
 export async function inBookingTransaction<T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> {
   try {
-    return await db.transaction().execute(work);
+    return await db.transaction().execute(async (trx) => {
+      await keptPlans(trx);
+      return work(trx);
+    });
   } catch (err) {
     if (isForeignKeyViolation(err))
       throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });

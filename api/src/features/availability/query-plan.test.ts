@@ -7,6 +7,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { appointmentRow, companyRow, serviceTypeRow, userRow } from '../../testing/rows.ts';
+import { bookableCompany, customerContact } from '../../testing/booking-fixtures.ts';
 import {
   busyAppointmentsQuery,
   employeeAppointmentsQuery,
@@ -39,7 +40,8 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
   const serviceIds: number[] = [];
 
   beforeAll(async () => {
-    t = await startTestServer(dialect);
+    // One connection on PostgreSQL: what it has prepared (pg_prepared_statements) is then the server's.
+    t = await startTestServer(dialect, dialect === 'postgres' ? { connectOptions: { poolSize: 1 } } : {});
     const iso = new Date().toISOString();
     for (let c = 0; c < COMPANIES; c++) {
       const company = await t.db
@@ -250,37 +252,82 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
     }
   });
 
-  // The server runs these as prepared statements (db/src/prepared.ts), which PostgreSQL plans once
-  // without the parameters' values (its generic plan): the plan that matters, and not the one a query
-  // with its values written in gets. A join form hash-joined the whole link table here.
+  /**
+   * PostgreSQL's plan made without the values (its generic plan) of `explain execute <what>`, on the
+   * server's connection; `prepare` makes the statement plan_probe first (and drops only it after: the
+   * server's own prepared statements stay).
+   */
+  const genericPlan = (what: string, prepare?: string) =>
+    t.db.connection().execute(async (c) => {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(c);
+      try {
+        if (prepare) await c.executeQuery(CompiledQuery.raw(`prepare plan_probe as ${prepare}`));
+        const res = await c.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain execute ${what}`));
+        return res.rows.map((r) => String(r['QUERY PLAN'])).join('\n');
+      } finally {
+        if (prepare) await sql`deallocate plan_probe`.execute(c);
+        await sql`reset plan_cache_mode`.execute(c);
+      }
+    });
+
+  // The server runs these as prepared statements (db/src/prepared.ts), which PostgreSQL may plan once
+  // without the parameters' values (its generic plan, and always inside a booking's transaction:
+  // decision 41): the plan that matters, and not the one a query with its values written in gets. A
+  // join form hash-joined the whole link table here.
   if (dialect === 'postgres')
     it("the company's stretch, as the prepared statements run it, reads no link", async () => {
-      const genericPlan = (compiled: CompiledQuery) =>
-        t.db.connection().execute(async (c) => {
-          await sql`set plan_cache_mode = force_generic_plan`.execute(c);
-          try {
-            await c.executeQuery(CompiledQuery.raw(`prepare plan_probe as ${compiled.sql}`));
-            // EXECUTE takes its arguments as literals; the plan is the generic one whatever they are.
-            const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-            const res = await c.executeQuery<Record<string, unknown>>(
-              CompiledQuery.raw(`explain execute plan_probe(${compiled.parameters.map(literal).join(', ')})`),
-            );
-            return res.rows.map((r) => String(r['QUERY PLAN'])).join('\n');
-          } finally {
-            await sql`deallocate all`.execute(c);
-            await sql`reset plan_cache_mode`.execute(c);
-          }
-        });
+      // EXECUTE takes its arguments as literals; the plan is the generic one whatever they are.
+      const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+      const genericPlanOfQuery = (compiled: CompiledQuery) =>
+        genericPlan(`plan_probe(${compiled.parameters.map(literal).join(', ')})`, compiled.sql);
       const range = { companyId: companyIds[3], startFrom: startBound(dayStart, 45), startBefore: dayEnd };
       for (const compiled of [
         busyAppointmentsQuery(t.db, range).compile(),
         qualifiedAppointmentsQuery(t.db, { ...range, serviceTypeId: serviceIds[9] }).compile(),
       ]) {
-        const text = await genericPlan(compiled);
+        const text = await genericPlanOfQuery(compiled);
         expect(text).toMatch(/Index Scan using appointments_company_start_idx on appointments a/);
         expect(text).not.toMatch(/Seq Scan on appointments/);
         // Each appointment's services come from its own row (migration 059): never a service's whole history.
         expect(text).not.toMatch(/appointment_service_types/);
+      }
+    });
+
+  // A booking's transaction runs every statement on the plan its connection keeps for it, planned
+  // without the values (docs/decisions/41-named-statements-in-shared-messages.md): each of those
+  // plans, whatever the values, reads the large tables through an index.
+  if (dialect === 'postgres')
+    it("a booking's statements run on their kept plans, and those read the appointments through their indexes", async () => {
+      const co = await bookableCompany(t, { name: 'Kept Plans', open: '08:00', close: '20:00' });
+      const body = { company_id: co.companyId, service_type_ids: [co.serviceId], customer: customerContact() };
+      // Within the public page's booking window, which counts from today.
+      const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+      const named = await t.call('POST', '/appointments', {
+        body: { ...body, employee_id: co.admin.id, start_time: `${day}T09:00:00.000Z` },
+        token: co.admin.token,
+      });
+      expect(named.status).toBe(201);
+      const anyone = await t.call('POST', '/appointments', { body: { ...body, start_time: `${day}T10:00:00.000Z` } });
+      expect(anyone.body).toMatchObject({ id: expect.any(Number) });
+      const { rows } = await sql<{ name: string; statement: string; parameter_types: string; generic_plans: number; custom_plans: number }>`
+        select name, statement, parameter_types::text, generic_plans, custom_plans from pg_prepared_statements where name like 'bw\_%'`.execute(
+        t.db,
+      );
+      const of = (part: RegExp) => rows.filter((r) => part.test(r.statement));
+      // The named employee's neighbours (read with the lock) and "any employee"'s company stretch and day's counts.
+      const bookingReads = [...of(/"service_bookings"[^]*make_interval/), ...of(/group by "employee_id"/)];
+      expect(bookingReads.length).toBeGreaterThanOrEqual(2);
+      for (const r of bookingReads)
+        expect({ statement: r.statement, custom: r.custom_plans }).toEqual({ statement: r.statement, custom: 0 });
+      const kept = rows.filter((r) => r.generic_plans > 0 && /"(appointments|service_bookings)"/.test(r.statement));
+      expect(kept.length).toBeGreaterThanOrEqual(bookingReads.length);
+      for (const r of kept) {
+        const arity = r.parameter_types === '{}' ? 0 : r.parameter_types.split(',').length;
+        const text = await genericPlan(`${r.name}${arity ? `(${Array(arity).fill('null').join(', ')})` : ''}`);
+        expect({ statement: r.statement, plan: text }).not.toEqual({
+          statement: r.statement,
+          plan: expect.stringMatching(/Seq Scan on (appointments|service_bookings)/),
+        });
       }
     });
 
