@@ -149,10 +149,7 @@ async function lockForNewAppointment(
 /** Runs a write transaction; a row it refers to that vanished meanwhile (a deleted service) is a conflict, not a crash. */
 export async function inBookingTransaction<T>(db: Kysely<Database>, work: (trx: Trx) => Promise<T>): Promise<T> {
   try {
-    return await db.transaction().execute(async (trx) => {
-      await keptPlans(trx);
-      return work(trx);
-    });
+    return await db.transaction().execute(work);
   } catch (err) {
     if (isForeignKeyViolation(err))
       throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });
@@ -481,6 +478,9 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
           heldEnd: new Date(Date.parse(b.end) + hold.bufferAfterMinutes * 60_000).toISOString(),
         }
       : null;
+  // PostgreSQL: every statement from here on runs on its kept plan, said in the lock's message
+  // (docs/decisions/41-named-statements-in-shared-messages.md; the query-plan test checks those plans).
+  await keptPlans(trx);
   const { locked, lookedUp, neighbours } = await lockForNewAppointment(
     ctx,
     b.company.id,
