@@ -19,7 +19,9 @@
 // `prepareValue`, then `quoteLiteral` (the text of its `escapeLiteral`; the value the extended
 // protocol would send for each parameter). A statement that cannot be written so (a comment, a
 // backslash or a dollar quote in its SQL, a binary value) is sent on its own with its parameters, as
-// before. SQLite has no round trips: there every write runs at once.
+// before. SQLite has no round trips: there every write runs at once. A statement the connection has
+// already prepared under its name goes into such a text as `execute name(literals)`, keeping its plan
+// instead of being parsed and planned again (docs/decisions/41-named-statements-in-shared-messages.md).
 //
 // Kysely runs a transaction's statements one after another (its single-connection provider awaits
 // each before starting the next), so reads asked for together in a Promise.all still reach the
@@ -54,7 +56,7 @@ const TOGETHER_MARK = '/*bw:together:';
  * Runs reads that do not depend on one another, in order, and answers each one's rows. On PostgreSQL
  * they go out in one message (with whatever writes the transaction holds before them): each
  * statement still takes its own snapshot, as when sent one by one. A read that cannot be written
- * into that message (see `textOf` in batchingClient) makes them go one by one, as does SQLite,
+ * into that message (`partOf` in batchingClient) makes them go one by one, as does SQLite,
  * which has no round trips.
  */
 export async function readTogether<const T extends readonly CompiledQuery[]>(
