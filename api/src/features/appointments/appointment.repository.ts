@@ -311,11 +311,6 @@ const customerByEmail = prepared<[companyId: number, email: string], CompanyPers
 );
 
 /**
- * The company's record of this person, found by email or created as a password-less customer.
- * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
- * proved they own it, so what they typed is kept on the appointment instead.
- */
-/**
  * PostgreSQL: findOrCreateCustomer's statement bound, not run, for a booking to send with its company
  * lock (docs/decisions/40-appointment-id-with-the-lock.md); its rows go back to findOrCreateCustomer.
  */
@@ -328,7 +323,12 @@ export function customerLookupQuery(
   return companyPersonByEmailOrNewCustomerQuery(db, companyId, { ...input, email: input.email.toLowerCase() }, now);
 }
 
-/** `lookedUp`: on PostgreSQL, the rows of customerLookupQuery when it was already sent. */
+/**
+ * The company's record of this person, found by email or created as a password-less customer.
+ * An existing record is never changed (docs/decisions/04-customers-and-anonymous-booking.md): whoever typed the email has not
+ * proved they own it, so what they typed is kept on the appointment instead.
+ * `lookedUp`: on PostgreSQL, the rows of customerLookupQuery when it was already sent.
+ */
 export async function findOrCreateCustomer(
   trx: DbOrTx,
   dialect: Dialect,

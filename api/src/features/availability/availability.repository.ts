@@ -1304,7 +1304,7 @@ export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeI
  * (appointments/booking-transaction.service.ts): the service's performers with their names and what
  * a staff notice needs of them (qualifiedStaff), the company's hours and the performers' on the date's weekday and the date's
  * overrides (loadSchedules), the appointments starting in [busyFrom, busyBefore) (busyAppointments),
- * and each employee's booked count starting in [dayStart, dayEnd) (employeeDayCounts). No argument
+ * and each employee's booked count starting in [dayStart, dayEnd) (dayCountRows). No argument
  * depends on another read's answer, so on PostgreSQL they go out in one message (readTogether).
  */
 export async function anyEmployeeReads(
