@@ -22,6 +22,7 @@ import { connect, migrateToLatest } from '@bookwell/db';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { seedDemo } from './lib/demo-seed.ts';
+import { machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -160,6 +161,8 @@ const server = await spawnServer(
 // Lighthouse is given localhost (a secure context, as the real https site is), not 127.0.0.1.
 const base = server.url.replace('127.0.0.1', 'localhost');
 const loadBefore = loadAverage();
+referenceMs();
+const cpu = watchCpu();
 const pages = [];
 try {
   for (const p of PAGES) {
@@ -186,7 +189,7 @@ try {
 const report = {
   at: new Date().toISOString(),
   kind: 'lighthouse',
-  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  machine: { ...machineInfo(), cpu_during_run: cpu.share() },
   lighthouse: { profile: 'mobile (default: simulated slow 4G, 4x CPU slowdown)', runs_per_page: RUNS, chromium: CHROMIUM },
   load_average: { before: loadBefore, after: loadAverage() },
   pages,

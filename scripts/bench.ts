@@ -24,6 +24,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { spawnBenchServer } from './lib/bench-server.ts';
 import { STAFF, TZ, benchQuestions, seedBenchCompany } from './lib/bench-seed.ts';
+import { machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { benchMessages } from './lib/bench-messages.ts';
 import { openLoop } from './lib/open-loop.ts';
@@ -310,8 +311,11 @@ if (args.includes('--lighthouse')) {
   await import('./bench-lighthouse.ts');
   process.exit();
 }
-// The machine is often shared: the load averages before and after say how far to trust the figures.
+// The machine is often shared: the load averages before and after, its speed now and the time stolen
+// from it during the run say how far to trust the figures (scripts/lib/machine.ts).
 const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
+referenceMs();
+const cpu = watchCpu();
 // `--bundle`: a bundle must sit in api/dist to find the packages installed beside it.
 const bundle = argValue('--bundle') ? path.resolve(argValue('--bundle')!) : await buildServer();
 // `--mixed`: the busy-morning load over 1,000 companies instead of the one-company loads (scripts/lib/bench-mixed.ts).
@@ -326,12 +330,10 @@ for (const size of sizes) runs.push(await benchOnce(size));
 const report = {
   at: new Date().toISOString(),
   machine: {
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    memory_gb: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
+    ...machineInfo(),
     load_average_before: loadBefore,
     load_average_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    cpu_during_run: cpu.share(),
   },
   duration_seconds_per_load: seconds,
   // Availability answers kept until their company's next write; AVAILABILITY_CACHE=off measures the computation alone.

@@ -19,6 +19,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 import { spawnBenchServer } from './bench-server.ts';
+import { machineInfo, referenceMs, watchCpu } from './machine.ts';
 import { cpuSeconds, peakRssMb } from './proc-stats.ts';
 import { openLoop } from './open-loop.ts';
 
@@ -516,6 +517,9 @@ export async function benchMixed(
 
 /** Runs the mixed load on a fresh database (SQLite file, or a new database on BENCH_DATABASE_URL's server) and writes bench/results/. */
 export async function runMixed(bundle: string, seconds: number) {
+  // The machine's speed before the load, and its processors' time over the run, seeding included.
+  referenceMs();
+  const cpu = watchCpu();
   const pgAdmin = process.env.BENCH_DATABASE_URL;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bw-mixed-'));
   let url = `file:${path.join(dir, 'mixed.db')}`;
@@ -542,7 +546,7 @@ export async function runMixed(bundle: string, seconds: number) {
     });
     const report = {
       at: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      machine: { ...machineInfo(), cpu_during_run: cpu.share() },
       load_average_at_end: os.loadavg().map((x) => Math.round(x * 10) / 10),
       duration_seconds_per_load: seconds,
       database: h.dialect,
