@@ -9,7 +9,8 @@
 //   npm run bench -- --rules                    with the scheduling rules active (scripts/lib/bench-seed.ts)
 //   BENCH_DATABASE_URL=postgres://... npm run bench   PostgreSQL (a fresh database is created)
 //   npm run bench -- --only messages            1,000 queued emails to a local SMTP server (scripts/lib/bench-messages.ts)
-//   npm run bench -- --mixed [--db postgres://...] [--mixed-rate 500,1000]   1,000 companies, Zipf-skewed 90% reads / 10% writes (scripts/lib/bench-mixed.ts)
+//   npm run bench -- --mixed [--db postgres://...] [--mixed-rate 500,1000] [--no-idempotency-keys]
+//                                               1,000 companies, Zipf-skewed 90% reads / 10% writes (scripts/lib/bench-mixed.ts)
 //   npm run bench -- --lighthouse               Lighthouse mobile scores of the public pages (scripts/bench-lighthouse.ts)
 //   npm run bench -- --slots-rate 2000 --dates-rate 500   the open-loop rates (0 skips that load)
 //   npm run bench -- --bundle api/dist/a.mjs    a server bundle built earlier instead of building one

@@ -8,6 +8,11 @@
 // Then the same mix at fixed rates (open loop, `--mixed-rate 500,1000`, the default) for the latency
 // at each rate. Then 20 companies take staff bookings as fast as they commit (committed bookings/s), and the
 // database is checked for double bookings over everything written.
+//
+// Every write carries an Idempotency-Key, as the PWA's do (the booking page, the staff calendar and
+// the offline outbox alike): the server claims the key in a statement of its own before the write,
+// and that is part of what a booking costs. Results before session 28 were measured without
+// (`--no-idempotency-keys` measures that way again; `idempotency_keys` in the result says which).
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -331,7 +336,7 @@ export async function benchMixed(
   h: DatabaseHandle,
   url: string,
   bundle: string,
-  opts: { seconds: number; companies?: number; connections?: number; rates?: number[] },
+  opts: { seconds: number; companies?: number; connections?: number; rates?: number[]; idempotencyKeys?: boolean },
 ) {
   const companiesN = opts.companies ?? 1000;
   const connections = opts.connections ?? 50;
@@ -349,6 +354,9 @@ export async function benchMixed(
   // Nearer dates are asked more: a customer looks at this week before next month.
   const nearDate = zipf(DAYS, 0.7);
   let seq = 0;
+  const keys = opts.idempotencyKeys ?? true;
+  /** A write's headers, with a fresh Idempotency-Key as the PWA sends (one per submission). */
+  const writeHeaders = (headers: Record<string, string>) => (keys ? { ...headers, 'idempotency-key': crypto.randomUUID() } : headers);
 
   const mixedRequest = (acceptEncoding: boolean) => () => {
     const co = companies[pick()];
@@ -383,7 +391,7 @@ export async function benchMixed(
         kind: 'write' as const,
         method: 'POST',
         path: '/appointments',
-        headers,
+        headers: writeHeaders(headers),
         body: JSON.stringify({
           company_id: co.id,
           service_type_ids: [svc],
@@ -397,7 +405,7 @@ export async function benchMixed(
       kind: 'write' as const,
       method: 'PATCH',
       path: `/appointments/${id}`,
-      headers: { ...headers, authorization: `Bearer ${co.token}` },
+      headers: writeHeaders({ ...headers, authorization: `Bearer ${co.token}` }),
       body: JSON.stringify({ start_time: start }),
     };
   };
@@ -472,7 +480,7 @@ export async function benchMixed(
       kind: 'write',
       method: 'POST',
       path: '/appointments',
-      headers: { authorization: `Bearer ${co.token}` },
+      headers: writeHeaders({ authorization: `Bearer ${co.token}` }),
       body: JSON.stringify({
         company_id: co.id,
         employee_id: co.staffIds[n % STAFF],
@@ -491,6 +499,7 @@ export async function benchMixed(
   return {
     companies: companiesN,
     zipf_s: 1,
+    idempotency_keys: keys,
     connections,
     seed_seconds: Math.round(seedSeconds * 10) / 10,
     seeded_appointments: companiesN * DAYS * PER_DAY,
@@ -543,6 +552,7 @@ export async function runMixed(bundle: string, seconds: number) {
       seconds,
       companies: i > 0 ? Number(process.argv[i + 1]) : undefined,
       rates: r > 0 ? process.argv[r + 1].split(',').map(Number) : undefined,
+      idempotencyKeys: !process.argv.includes('--no-idempotency-keys'),
     });
     const report = {
       at: new Date().toISOString(),
