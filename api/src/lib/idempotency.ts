@@ -75,14 +75,15 @@ const recordResponse = prepared<
     .returning('id'),
 );
 /** Lets a retry run: the claim of a request that changed nothing goes (a 409 slot_taken, a 400...). */
-const releaseClaim = prepared<[id: number, owner: string], { id: number }>((db) =>
-  db
-    .deleteFrom('idempotency_keys')
-    .where('id', '=', arg(0))
-    .where('owner_token', '=', arg(1))
-    .where('state', '=', 'in_progress')
-    .returning('id'),
+const releaseClaim = prepared<[id: number, owner: string], never>((db) =>
+  db.deleteFrom('idempotency_keys').where('id', '=', arg(0)).where('owner_token', '=', arg(1)).where('state', '=', 'in_progress'),
 );
+
+/** A replay while the first request with its key has not finished: try again in a moment. */
+const stillRunning = () =>
+  new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
+    headers: { 'Retry-After': '1' },
+  });
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -167,9 +168,7 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       }
       if (existing.state === 'done') return replay(c, existing);
       if (Date.parse(existing.updated_at) > now().getTime() - IDEMPOTENCY_LEASE_MS) {
-        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
-          headers: { 'Retry-After': '1' },
-        });
+        throw stillRunning();
       }
       const taken = await db
         .updateTable('idempotency_keys')
@@ -179,16 +178,12 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
         .where((eb) => (existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token)))
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) {
-        throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
-          headers: { 'Retry-After': '1' },
-        });
+        throw stillRunning();
       }
       claimId = existing.id;
     }
     if (claimId === undefined) {
-      throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
-        headers: { 'Retry-After': '1' },
-      });
+      throw stillRunning();
     }
 
     const claim: Claim = { id: claimId, owner, recorded: false };
