@@ -22,7 +22,7 @@ import { connect, migrateToLatest } from '@bookwell/db';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { seedDemo } from './lib/demo-seed.ts';
-import { machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
+import { loadAverage, machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -55,10 +55,6 @@ interface Run {
   /** Bytes of JavaScript transferred (compressed, as served). */
   script_transfer_kb: number | null;
   failed_audits: string[];
-}
-
-function loadAverage(): number[] {
-  return os.loadavg().map((l) => Math.round(l * 100) / 100);
 }
 
 async function buildPwa(outDir: string): Promise<void> {

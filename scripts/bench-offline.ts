@@ -26,6 +26,7 @@ import { connect, migrateToLatest } from '@bookwell/db';
 import { spawnServer } from '../api/src/testing/process.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { seedOfflineCompany } from './lib/offline-bench-seed.ts';
+import { loadAverage, machineInfo } from './lib/machine.ts';
 import {
   drawnCount,
   drawnTimer,
@@ -154,7 +155,7 @@ const store = async (p: Page) => (await p.evaluate(readStore(dbName))) as StoreS
 
 let report: Record<string, unknown>;
 // The figures move with whatever else runs on the machine: the report keeps the load around them.
-const loadBefore = os.loadavg()[0];
+const loadBefore = loadAverage(1)[0];
 try {
   // Online once: sign in (the token where the app keeps it), open the week, wait for the first catch-up.
   await page.goto('/faq');
@@ -285,11 +286,8 @@ try {
   report = {
     at: new Date().toISOString(),
     machine: {
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model,
-      memory_gb: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-      load_average_1min: { before: Math.round(loadBefore * 10) / 10, after: Math.round(os.loadavg()[0] * 10) / 10 },
+      ...machineInfo(),
+      load_average_1min: { before: loadBefore, after: loadAverage(1)[0] },
     },
     browser: `Chromium ${chromiumVersion} (headless, Playwright)`,
     database: h.dialect,

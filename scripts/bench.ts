@@ -25,7 +25,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { spawnBenchServer } from './lib/bench-server.ts';
 import { STAFF, TZ, benchQuestions, seedBenchCompany } from './lib/bench-seed.ts';
-import { machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
+import { loadAverage, machineInfo, referenceMs, watchCpu } from './lib/machine.ts';
 import { buildServer } from '../api/src/build/server-bundle.ts';
 import { benchMessages } from './lib/bench-messages.ts';
 import { openLoop } from './lib/open-loop.ts';
@@ -314,7 +314,7 @@ if (args.includes('--lighthouse')) {
 }
 // The machine is often shared: the load averages before and after, its speed now and the time stolen
 // from it during the run say how far to trust the figures (scripts/lib/machine.ts).
-const loadBefore = os.loadavg().map((x) => Math.round(x * 100) / 100);
+const loadBefore = loadAverage();
 referenceMs();
 const cpu = watchCpu();
 // `--bundle`: a bundle must sit in api/dist to find the packages installed beside it.
@@ -333,7 +333,7 @@ const report = {
   machine: {
     ...machineInfo(),
     load_average_before: loadBefore,
-    load_average_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    load_average_after: loadAverage(),
     cpu_during_run: cpu.share(),
   },
   duration_seconds_per_load: seconds,

@@ -24,7 +24,7 @@ import pg from 'pg';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { hashPassword, issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 import { spawnBenchServer } from './bench-server.ts';
-import { machineInfo, referenceMs, watchCpu } from './machine.ts';
+import { loadAverage, machineInfo, referenceMs, watchCpu } from './machine.ts';
 import { cpuSeconds, peakRssMb } from './proc-stats.ts';
 import { openLoop } from './open-loop.ts';
 
@@ -557,7 +557,7 @@ export async function runMixed(bundle: string, seconds: number) {
     const report = {
       at: new Date().toISOString(),
       machine: { ...machineInfo(), cpu_during_run: cpu.share() },
-      load_average_at_end: os.loadavg().map((x) => Math.round(x * 10) / 10),
+      load_average_at_end: loadAverage(1),
       duration_seconds_per_load: seconds,
       database: h.dialect,
       availability_cache: !['off', '0', 'false', 'no'].includes(process.env.AVAILABILITY_CACHE ?? 'on'),

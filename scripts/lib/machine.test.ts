@@ -1,8 +1,9 @@
 // The machine readings every benchmark result carries (scripts/lib/machine.ts): a speed reference a
 // reader can compare across sessions, and the processors' busy and stolen share over a run.
 import fs from 'node:fs';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { machineInfo, watchCpu } from './machine.ts';
+import { loadAverage, machineInfo, watchCpu } from './machine.ts';
 
 describe('machine readings', () => {
   it('give a speed reference in milliseconds, measured once per process', () => {
@@ -27,5 +28,15 @@ describe('machine readings', () => {
     expect(share!.busy_pct).toBeLessThanOrEqual(100);
     expect(share!.steal_pct).toBeGreaterThanOrEqual(0);
     expect(share!.steal_pct).toBeLessThanOrEqual(100);
+  });
+
+  it('give the load averages rounded as the result files show them', () => {
+    const [one] = os.loadavg();
+    const shown = loadAverage(1);
+    expect(shown).toHaveLength(3);
+    for (const l of [...shown, ...loadAverage()]) expect(l).toBeGreaterThanOrEqual(0);
+    // One decimal, and the kernel's reading (which may move a little between the two reads).
+    expect(shown[0]).toBe(Math.round(shown[0] * 10) / 10);
+    expect(Math.abs(shown[0] - one)).toBeLessThan(0.5);
   });
 });

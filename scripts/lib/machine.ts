@@ -83,3 +83,9 @@ export function watchCpu(): { share(): { busy_pct: number; steal_pct: number } |
     },
   };
 }
+
+/** The 1, 5 and 15 minute load averages, rounded to `digits` decimals as the result files show them. */
+export function loadAverage(digits = 2): number[] {
+  const scale = 10 ** digits;
+  return os.loadavg().map((l) => Math.round(l * scale) / scale);
+}
