@@ -187,7 +187,9 @@ try {
   for (let i = 0; i < runs; i++) {
     const before = refused;
     await page.goto(calendarUrl, { waitUntil: 'commit' });
-    const ms = (await (await page.waitForFunction('window.__benchDrawnAt', undefined, { timeout: 60_000 })).jsonValue()) as number;
+    // A function, not a string: the app's CSP forbids evaluating strings (docs/decisions/30-csp-and-small-public-pages.md).
+    const drawnAt = () => (globalThis as unknown as { __benchDrawnAt?: number }).__benchDrawnAt;
+    const ms = (await (await page.waitForFunction(drawnAt, undefined, { timeout: 60_000 })).jsonValue()) as number;
     const controlled = (await page.evaluate('navigator.serviceWorker.controller !== null')) as boolean;
     const marks = (await page.evaluate(reloadMarks)) as Record<string, number | null>;
     reloads.push({ ms: round(ms), ...marks, controlled, api_requests_refused: refused - before });
