@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   addDays,
   addMinutesWall,
+  formatDate,
+  formatLongDate,
+  formatTime,
+  formatWallTime,
   instantFromCalendarDate,
   toWallIso,
   toWallTime,
   wallFromCalendarDate,
   zonedTimeToUtc,
+  zoneAbbreviation,
 } from './zoned-time.ts';
 
 const NY = 'America/New_York';
@@ -42,5 +47,24 @@ describe('company time', () => {
     // 01:30 EST plus 60 minutes is 03:30 EDT: the clock skipped an hour.
     const dst = addMinutesWall('2026-03-08', '01:30', 60, NY);
     expect(dst.time).toBe('03:30');
+  });
+});
+
+// The formatters are kept and reused (one per locale and options): each call still formats with its own.
+describe('formatting company dates and times', () => {
+  it('gives each set of options, zone and locale its own format, however often and in whatever order', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(formatDate('2026-11-24')).toBe('Tue, Nov 24, 2026');
+      expect(formatDate('2026-11-24', { weekday: 'long', month: 'long', day: 'numeric' })).toBe('Tuesday, November 24');
+      expect(formatWallTime('09:30')).toBe('9:30 AM');
+      expect(formatWallTime('17:05')).toBe('5:05 PM');
+      expect(formatTime('2026-11-24T14:30:00Z', NY)).toBe('9:30 AM');
+      expect(formatTime('2026-11-24T14:30:00Z', 'Europe/London')).toBe('2:30 PM');
+      expect(zoneAbbreviation(NY, new Date('2026-11-24T12:00:00Z'))).toBe('EST');
+      expect(zoneAbbreviation(NY, new Date('2026-07-24T12:00:00Z'))).toBe('EDT');
+      expect(zoneAbbreviation('UTC', new Date('2026-07-24T12:00:00Z'))).toBe('UTC');
+      expect(formatLongDate('2026-11-24', 'en-US')).toBe('Tuesday, November 24, 2026');
+      expect(formatLongDate('2026-11-24', 'de-DE')).toBe('Dienstag, 24. November 2026');
+    }
   });
 });
