@@ -3,16 +3,13 @@
 // that the server did not offer (closed, a holiday, fully booked: docs/decisions/11-scheduling-rules-beyond-spec.md)
 // show greyed out and cannot be chosen. The booking page and the self-service page (moving an
 // appointment) pick days with it.
-import { calendarDate } from '../lib/zoned-time.ts';
+import { calendarDate, dateTimeFormat } from '../lib/zoned-time.ts';
 import './date-options.css';
 
-/**
- * A formatter made on first use, not when the module loads: the first Intl formatter of a page loads
- * the locale's data, a long task the booking page would pay at start-up before it shows any date.
- */
+// Made on first use, not when the module loads (dateTimeFormat): the booking page shows no date before its first answer.
 function lazyFormat(options: Intl.DateTimeFormatOptions): { format(date: Date): string } {
   let fmt: Intl.DateTimeFormat | null = null;
-  return { format: (date) => (fmt ??= new Intl.DateTimeFormat(undefined, options)).format(date) };
+  return { format: (date) => (fmt ??= dateTimeFormat(undefined, options)).format(date) };
 }
 
 const monthFmt = lazyFormat({ timeZone: 'UTC', month: 'long', year: 'numeric' });

@@ -8,12 +8,33 @@
 // fields and are turned back into real instants with `zonedTimeToUtc`. UTC has no daylight-
 // saving gaps, so no wall time is ever lost on the browser's side.
 
-const partsCache = new Map<string, Intl.DateTimeFormat>();
+/**
+ * One Intl.DateTimeFormat per locale and options, made on first use and kept: building one costs
+ * tens of microseconds (it resolves the locale and the zone's data; the page's first one loads the
+ * locale, a long task a page would pay at start-up if made when its module loads), formatting with
+ * it about one. The calendar formats each event's label (eventLabel) and the texts around it: built
+ * per call, they took a fifth of the renderer's time in an offline reload of a week and over half of
+ * it while queued edits drained (README, "Offline calendar"). The app's one home for date formats.
+ */
+const formatCache = new Map<string, Intl.DateTimeFormat>();
+
+export function dateTimeFormat(locale: string | undefined, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(opts)}`;
+  let f = formatCache.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, opts);
+    formatCache.set(key, f);
+  }
+  return f;
+}
+
+/** The format every wall-time reading uses, per zone (the hot path: no options key to build). */
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormat(zone: string): Intl.DateTimeFormat {
-  let f = partsCache.get(zone);
+  let f = partsFormats.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
+    f = dateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -23,26 +44,7 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     });
-    partsCache.set(zone, f);
-  }
-  return f;
-}
-
-/**
- * One Intl.DateTimeFormat per locale and options: building one costs tens of microseconds (it
- * resolves the locale and the zone's data), formatting with it about one. The calendar formats
- * each event's label (eventLabel) and the texts around it: built per call, they took a fifth of the
- * renderer's time in an offline reload of a week and over half of it while queued edits drained
- * (README, "Offline calendar").
- */
-const formatCache = new Map<string, Intl.DateTimeFormat>();
-
-function cachedFormat(locale: string | undefined, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${locale ?? ''}|${JSON.stringify(opts)}`;
-  let f = formatCache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, opts);
-    formatCache.set(key, f);
+    partsFormats.set(zone, f);
   }
   return f;
 }
@@ -150,23 +152,23 @@ export function formatDate(
   opts: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' },
 ): string {
   const [y, m, d] = date.split('-').map(Number);
-  return cachedFormat('en-US', { ...opts, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d, 12)));
+  return dateTimeFormat('en-US', { ...opts, timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d, 12)));
 }
 
 /** '9:30 AM' for an instant, in the company's zone. */
 export function formatTime(instant: Date | string, zone: string): string {
-  return cachedFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
+  return dateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(new Date(instant));
 }
 
 /** '9:30 AM' for a wall time 'HH:MM'. */
 export function formatWallTime(time: string): string {
   const [h, m] = time.split(':').map(Number);
-  return cachedFormat('en-US', { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+  return dateTimeFormat('en-US', { timeZone: 'UTC', hour: 'numeric', minute: '2-digit' }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
 }
 
 /** Short zone label such as 'EST' for the company's zone at `instant`. */
 export function zoneAbbreviation(zone: string, instant: Date = new Date()): string {
-  const parts = cachedFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(instant);
+  const parts = dateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(instant);
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
@@ -183,7 +185,7 @@ export function calendarDate(date: string): Date {
 
 /** 'Tuesday, November 24, 2026' for a 'YYYY-MM-DD', in the reader's locale. */
 export function formatLongDate(date: string, locale?: string): string {
-  return cachedFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
+  return dateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(
     calendarDate(date),
   );
 }

@@ -1,23 +1,18 @@
 // Times on the self-service page: in the business's zone (where the appointment happens), said so
 // when the browser's zone differs.
-const formats = new Map<string, Intl.DateTimeFormat>();
+import { dateTimeFormat } from '../../lib/zoned-time.ts';
 
 /** 'Tuesday, November 24, 2026 at 10:00 AM' as people in `zone` read it. */
 export function formatInZone(iso: string, zone: string): string {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat(undefined, {
-      timeZone: zone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-    });
-    formats.set(zone, f);
-  }
-  return f.format(new Date(iso));
+  return dateTimeFormat(undefined, {
+    timeZone: zone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(iso));
 }
 
 /** The zone's name when it is not the browser's, for a "times are in ..." note; null otherwise. */
