@@ -6,7 +6,8 @@
 import { calendarDate, dateTimeFormat } from '../lib/zoned-time.ts';
 import './date-options.css';
 
-// Made on first use, not when the module loads (dateTimeFormat): the booking page shows no date before its first answer.
+// Made on first use, not when the module loads: the page's first Intl format loads the locale's data, a
+// long task the booking page would pay at start-up before it shows any date.
 function lazyFormat(options: Intl.DateTimeFormatOptions): { format(date: Date): string } {
   let fmt: Intl.DateTimeFormat | null = null;
   return { format: (date) => (fmt ??= dateTimeFormat(undefined, options)).format(date) };
