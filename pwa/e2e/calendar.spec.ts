@@ -442,6 +442,52 @@ test.describe('staff calendar', () => {
   });
 });
 
+// ---------- opening at an address ----------
+
+test.describe('opening the calendar at an address', () => {
+  // The test holds the calendar's code back on its way to the page: without the service worker,
+  // which would answer from its cache, out of the test's reach.
+  test.use({ serviceWorkers: 'block' });
+
+  test('asks for the appointments of the range it shows once, while its code is still loading', async ({ page }) => {
+    await signInAs(page, DEMO.owner, '/');
+    const expected = {
+      month: 'start_date=2026-11-29&end_date=2027-01-09',
+      week: 'start_date=2026-12-13&end_date=2026-12-19',
+      day: 'start_date=2026-12-15&end_date=2026-12-15',
+      list: 'start_date=2026-12-13&end_date=2026-12-19',
+    };
+    for (const [view, range] of Object.entries(expected)) {
+      const asked: string[] = [];
+      let seen = () => {};
+      const firstAsked = new Promise<boolean>((resolve) => (seen = () => resolve(true)));
+      await page.route(
+        (url) => url.pathname.endsWith('/api/appointments'),
+        async (route) => {
+          asked.push(new URL(route.request().url()).search.slice(1));
+          seen();
+          await route.continue();
+        },
+      );
+      // The calendar's code arrives only once the appointments were asked for (or after 5 s).
+      let askedWhileLoading: boolean | null = null;
+      await page.route(
+        (url) => /\/assets\/staff-calendar-[^/]*\.js$/.test(url.pathname),
+        async (route) => {
+          askedWhileLoading = await Promise.race([firstAsked, new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+          await route.continue();
+        },
+      );
+      await page.goto(`/calendar?view=${view}&date=2026-12-15`);
+      await waitForCalendar(page);
+      expect(askedWhileLoading, `${view}: asked for while the calendar's code loaded`).toBe(true);
+      // The range FullCalendar reported is the one asked for early: it asked for nothing else.
+      expect(asked, view).toEqual([range]);
+      await page.unrouteAll();
+    }
+  });
+});
+
 // ---------- phones ----------
 
 test('a phone opens the list view by default', async ({ page }) => {

@@ -1,14 +1,30 @@
 // /calendar: staff get the company calendar (FullCalendar, loaded only here and only for them);
 // customers get the list of their own appointments (docs/decisions/04-customers-and-anonymous-booking.md).
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../components/loading.tsx';
 import { useAuth } from '../../lib/auth.tsx';
+import { appointmentsQuery } from '../../data/appointments.ts';
 import { CustomerAppointments } from './components/customer-appointments.tsx';
+import { openingRange } from './hooks/use-calendar-range.ts';
 
 const StaffCalendar = lazy(() => import('./components/staff-calendar.tsx'));
 
 export default function CalendarPage() {
   const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const staff = !!user && user.role !== 'customer';
+  // The appointments of the range a reload opens on are asked for now, while the calendar's code
+  // loads, instead of once FullCalendar has drawn its grid and reported its dates: offline, the
+  // local store is read meanwhile (README, "Offline calendar"). The calendar then finds them kept.
+  useEffect(() => {
+    const range = staff ? openingRange(params) : null;
+    if (range) void queryClient.prefetchQuery(appointmentsQuery(range));
+    // Once, for the address the page opened with; the calendar asks for every later range itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   if (user?.role === 'customer') return <CustomerAppointments />;
   return (
     <Suspense fallback={<Loading label="Loading appointments..." />}>

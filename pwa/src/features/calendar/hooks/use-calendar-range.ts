@@ -20,8 +20,35 @@ const viewKeyOf = (type: string): ViewKey => (Object.entries(VIEWS).find(([, t])
 
 export const PHONE_QUERY = '(max-width: 639px)';
 
+/** One of our view names (not merely a key some object has, such as 'toString'). */
+function isView(v: string | null): v is ViewKey {
+  return !!v && Object.hasOwn(VIEWS, v);
+}
+
 function isDate(v: string | null): v is string {
   return !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
+}
+
+/**
+ * The days FullCalendar shows for `view` around `date`, as onDatesSet reports them: weeks start on
+ * Sunday (its default), a month shows six whole weeks (fixedWeekCount), the list is a week's.
+ */
+export function visibleRange(view: ViewKey, date: string): AppointmentRange {
+  if (view === 'day') return { start: date, end: date };
+  const first = view === 'month' ? `${date.slice(0, 8)}01` : date;
+  const start = addDays(first, -new Date(`${first}T00:00:00Z`).getUTCDay());
+  return { start, end: addDays(start, view === 'month' ? 41 : 6) };
+}
+
+/**
+ * The range a reload of this address opens on, when the address says it (?view=&date=, written
+ * back after every move), so its appointments can be asked for before the calendar's code has
+ * loaded; null when the opening day depends on the company's zone, known only later.
+ */
+export function openingRange(params: URLSearchParams): AppointmentRange | null {
+  const view = params.get('view');
+  const date = params.get('date');
+  return isView(view) && isDate(date) ? visibleRange(view, date) : null;
 }
 
 export function useCalendarRange() {
@@ -30,7 +57,7 @@ export function useCalendarRange() {
   // The first view: the URL's, else the list on phones and the week elsewhere.
   const [initialView] = useState<ViewKey>(() => {
     const fromUrl = params.get('view');
-    if (fromUrl && fromUrl in VIEWS) return fromUrl as ViewKey;
+    if (isView(fromUrl)) return fromUrl;
     return window.matchMedia(PHONE_QUERY).matches ? 'list' : 'week';
   });
   const [initialDate] = useState(() => (isDate(params.get('date')) ? params.get('date')! : undefined));
