@@ -1,6 +1,6 @@
 // /calendar: staff get the company calendar (FullCalendar, loaded only here and only for them);
 // customers get the list of their own appointments (docs/decisions/04-customers-and-anonymous-booking.md).
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../components/loading.tsx';
@@ -15,16 +15,17 @@ export default function CalendarPage() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
-  const staff = !!user && user.role !== 'customer';
   // The appointments of the range a reload opens on are asked for now, while the calendar's code
   // loads, instead of once FullCalendar has drawn its grid and reported its dates: offline, the
   // local store is read meanwhile (README, "Offline calendar"). The calendar then finds them kept.
-  useEffect(() => {
-    const range = staff ? openingRange(params) : null;
-    if (range) void queryClient.prefetchQuery(appointmentsQuery(range));
-    // Once, for the address the page opened with; the calendar asks for every later range itself.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  // Asked during render, as usePrefetchQuery does, not in an effect: React commits this page only
+  // once the calendar's code has arrived, so its effects run too late. Only the first address counts;
+  // the calendar asks for every later range itself, and a query already known is left alone.
+  const [opening] = useState(() => (user && user.role !== 'customer' ? openingRange(params) : null));
+  if (opening) {
+    const query = appointmentsQuery(opening);
+    if (!queryClient.getQueryState(query.queryKey)) void queryClient.prefetchQuery(query);
+  }
   if (user?.role === 'customer') return <CustomerAppointments />;
   return (
     <Suspense fallback={<Loading label="Loading appointments..." />}>
