@@ -177,3 +177,48 @@ test('a tablet that only showed the calendar online books offline: the form open
   });
   expect(del.status()).toBe(204);
 });
+
+test.describe('the company read before the local store opened', () => {
+  // A zone other than the company's, so the calendar says which one its times are in.
+  test.use({ timezoneId: 'Europe/London' });
+
+  test('is kept: an offline reload shows the company and its time zone without waiting', async ({ page }) => {
+    // Online, only the session's first read of the company is answered; the later ones, the
+    // offline prefill's, find no server. The local store's code is held back until that answer is
+    // in, so it comes while the store is still opening, as it can on a slow tablet.
+    let answered = 0;
+    let firstAnswerIn = () => {};
+    const firstAnswer = new Promise<void>((resolve) => (firstAnswerIn = resolve));
+    const isCompanyRead = (url: URL) => /\/api\/companies\/\d+$/.test(url.pathname);
+    await page.route(isCompanyRead, async (route) => {
+      if (answered++ > 0) return route.abort('internetdisconnected');
+      await route.fulfill({ response: await route.fetch() });
+      firstAnswerIn();
+    });
+    const isStoreCode = (url: URL) => /\/assets\/local-db-[^/]*\.js$/.test(url.pathname);
+    await page.route(isStoreCode, async (route) => {
+      await Promise.race([firstAnswer, new Promise((r) => setTimeout(r, 10_000))]);
+      await new Promise((r) => setTimeout(r, 300)); // the app has taken the answer
+      await route.continue();
+    });
+    const token = await signInAs(page, DEMO.owner, '/calendar?view=week');
+    await waitForCalendar(page);
+    const note = page.getByText("Times are in the company's time zone (America/New York).");
+    await expect(note).toBeVisible();
+    const me = await api<{ id: number }>(page.request, token, '/me');
+    await expect.poll(async () => (await keptAnswers(page, me.id)).company ?? 0, { message: 'the first answer is kept' }).toBe(1);
+
+    // Without the server: the company comes from the local store at its first read, not after retries.
+    await page.unroute(isCompanyRead);
+    await page.unroute(isStoreCode);
+    await cutApi(page);
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (isCompanyRead(new URL(r.url()))) reads.push(r.url());
+    });
+    await page.reload();
+    await waitForCalendar(page);
+    await expect(note).toBeVisible();
+    expect(reads).toHaveLength(1);
+  });
+});

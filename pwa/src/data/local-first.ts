@@ -51,8 +51,12 @@ export async function readLocalFirst<T>(
 ): Promise<T> {
   try {
     const data = await fetch();
-    const session = offlineSession.get();
-    if (session) void keep(session, table, key, data).catch(() => undefined);
+    // Kept once the local store is open, also when it is still opening: a session's first reads
+    // come before it is, and an answer not kept left an offline reload with nothing to show (its
+    // read retried for 3 s and failed: the calendar then fell back to the browser's time zone).
+    void sessionForFallback()
+      .then((session) => session && keep(session, table, key, data))
+      .catch(() => undefined);
     return data;
   } catch (e) {
     if (!isUnreachable(e)) throw e;
