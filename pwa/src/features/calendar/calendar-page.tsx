@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../components/loading.tsx';
 import { useAuth } from '../../lib/auth.tsx';
 import { appointmentsQuery } from '../../data/appointments.ts';
+import { STAFF_ROLES } from '../../data/users.ts';
 import { CustomerAppointments } from './components/customer-appointments.tsx';
 import { openingRange } from './hooks/use-calendar-range.ts';
 
@@ -21,7 +22,8 @@ export default function CalendarPage() {
   // Asked during render, as usePrefetchQuery does, not in an effect: React commits this page only
   // once the calendar's code has arrived, so its effects run too late. Only the first address counts;
   // the calendar asks for every later range itself, and a query already known is left alone.
-  const [opening] = useState(() => (user && user.role !== 'customer' ? openingRange(params) : null));
+  // Staff of a company only: the calendar asks for nothing without one (a global admin's).
+  const [opening] = useState(() => (user && STAFF_ROLES.includes(user.role) && user.company_id !== null ? openingRange(params) : null));
   if (opening) {
     const query = appointmentsQuery(opening);
     if (!queryClient.getQueryState(query.queryKey)) void queryClient.prefetchQuery(query);
