@@ -8,6 +8,7 @@ import { expect, test, type BrowserContext, type Page, type Route } from '@playw
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { cutRequests, restoreRequests } from './support/connection.ts';
 import { shootAllSizes } from './support/screens.ts';
+import { addDays } from './support/appointments.ts';
 import {
   API,
   api,
@@ -220,6 +221,50 @@ test("an event's accessible label follows an edit made in place, online and offl
   } finally {
     await page.unroute(API).catch(() => undefined);
     await removeAll(page, d, [appt.id]);
+  }
+});
+
+// The other tests cut the API with page.route, under which the browser still says it is online. A
+// tablet whose Wi-Fi drops says it is not (navigator.onLine false, an "offline" event), and the data
+// layer's queries must still run then: they read the local store.
+test('the browser says the connection is gone: an edit shows pending, another day opens from the store, and it syncs on return', async ({
+  page,
+  context,
+}) => {
+  const d = await demo(page);
+  const date = quietDay(d, 7);
+  const next = addDays(date, 1);
+  const stamp = Date.now();
+  const appt = await book(page, d, d.owner, { date, time: '05:00', description: `Wifi ${stamp}` });
+  const later = await book(page, d, d.owner, { date: next, time: '05:00', description: `Next day ${stamp}` });
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+    // The next day once online, so the local store holds it.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.locator('.fc-event', { hasText: `Next day ${stamp}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.locator('.fc-event', { hasText: `Wifi ${stamp}` })).toBeVisible();
+
+    await context.setOffline(true);
+    await editInModal(page, `Wifi ${stamp}`, `Offline wifi ${stamp}`);
+    const event = page.locator('.fc-event', { hasText: `Offline wifi ${stamp}` });
+    await expect(event).toHaveClass(/is-pending/);
+    await expect(page.getByText('1 change waiting to sync')).toBeVisible();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.locator('.fc-event', { hasText: `Next day ${stamp}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(event).toHaveClass(/is-pending/);
+
+    await context.setOffline(false);
+    await expect(event).not.toHaveClass(/is-pending/, { timeout: 15_000 });
+    const stored = await api<Appt>(page.request, d.owner, 'GET', `/appointments/${appt.id}`);
+    expect(stored.body.description).toBe(`Offline wifi ${stamp}`);
+    expect(stored.body.version).toBe(appt.version + 1);
+  } finally {
+    await context.setOffline(false);
+    await removeAll(page, d, [appt.id, later.id]);
   }
 });
 

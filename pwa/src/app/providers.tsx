@@ -31,6 +31,12 @@ export function createQueryClient(): QueryClient {
         // Retrying a refusal (4xx) cannot help; a dropped connection may.
         retry: (count, error) => !(isApiError(error) && error.status !== null && error.status < 500) && count < 2,
         refetchOnWindowFocus: false,
+        // Run the query even when the browser says it is offline: the data layer reads the local
+        // store then (pwa/src/data/local-first.ts), so an edit made offline shows as pending and
+        // another week opens (docs/decisions/08-offline-pwa.md). The default ('online') paused every
+        // query from the browser's "offline" event on: the calendar kept showing what it had.
+        // A query that needs the server fails once, then waits for the connection to retry.
+        networkMode: 'offlineFirst',
       },
       mutations: { retry: false },
     },
