@@ -192,6 +192,9 @@ test.describe('staff calendar', () => {
 
     await page.getByRole('button', { name: 'Day', exact: true }).click();
     await expect(page.locator('.fc-timeGridDay-view')).toBeVisible();
+    // The day's header names its weekday alone: the week's short name and date do not stay beside it.
+    await expect(page.locator('.fc-col-header-cell')).toHaveCount(1);
+    await expect(page.locator('.fc-col-header-cell')).toHaveText(/^(Sun|Mon|Tues|Wednes|Thurs|Fri|Satur)day$/);
     await expectNoSeriousAxe(page, 'calendar day');
   });
 

@@ -160,13 +160,15 @@ export default function StaffCalendar() {
       eventLongPressDelay: 350,
       eventTimeFormat: EVENT_TIME_FORMAT,
       slotLabelFormat: SLOT_LABEL_FORMAT,
+      // An element in every view: FullCalendar keeps a header cell's DOM when the view changes, and
+      // moving from an element to plain text left the week's parts beside the day's ("WEDWednesday 2").
       dayHeaderContent: (arg) =>
         arg.view.type === VIEWS.week ? (
           <span className="cal-dh">
             <span className="cal-dh-wd">{WEEKDAY.format(arg.date)}</span> <span className="cal-dh-d">{arg.date.getUTCDate()}</span>
           </span>
         ) : (
-          arg.text
+          <span>{arg.text}</span>
         ),
       noEventsText: 'No appointments in this period.',
       eventDidMount: (info) => {
