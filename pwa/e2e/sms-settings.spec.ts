@@ -65,10 +65,11 @@ test('country GB in Company settings: a local British number added in the Direct
   await modal.getByLabel('Full Name*').fill('Harriet Local');
   await modal.getByLabel('Email*').fill(unique('harriet'));
 
-  // A number that cannot be one: the server's message, naming the field, in the modal.
+  // A number that cannot be one: the server's message under the Phone field, which is marked invalid.
   await modal.getByLabel('Phone (optional)').fill('12');
   await modal.getByRole('button', { name: 'Add Customer' }).click();
-  await expect(modal.getByRole('alert')).toContainText('phone is not a possible phone number');
+  await expect(modal.getByLabel('Phone (optional)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(modal.getByLabel('Phone (optional)')).toHaveAccessibleDescription(/^Not a possible phone number: write it as dialled in GB/);
 
   await modal.getByLabel('Phone (optional)').fill('020 7946 0958');
   await modal.getByRole('button', { name: 'Add Customer' }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, GENERIC_TEXT, errorMessage, messageFor, statusText } from './api-errors.ts';
+import { ApiError, GENERIC_TEXT, errorMessage, fieldProblem, messageFor, statusText } from './api-errors.ts';
 
 describe('error texts (docs/product/08-errors.md)', () => {
   it('maps statuses to the generic texts', () => {
@@ -34,6 +34,28 @@ describe('error texts (docs/product/08-errors.md)', () => {
     );
     expect(errorMessage(new ApiError('http', 500, { message: 'Oops' }))).toBe('Oops');
     expect(errorMessage(new ApiError('http', 502))).toBe('Request failed with status 502');
+  });
+
+  it("gives a 400's field and its message without the field's API name, for the form to show beside the field", () => {
+    const phone = 'customer.phone is not a possible phone number: write it as dialled in US, or with + and the country code';
+    expect(
+      fieldProblem(new ApiError('http', 400, { error: phone, code: 'validation', details: [{ path: 'customer.phone', message: phone }] })),
+    ).toEqual({
+      path: 'customer.phone',
+      message: 'Not a possible phone number: write it as dialled in US, or with + and the country code',
+    });
+    expect(fieldProblem(new ApiError('http', 400, { details: [{ path: 'slot', message: 'slot must be a positive integer' }] }))).toEqual({
+      path: 'slot',
+      message: 'Must be a positive integer',
+    });
+    // A message that does not start with its path is kept whole.
+    expect(fieldProblem(new ApiError('http', 400, { details: [{ path: 'email', message: 'Email is invalid' }] }))).toEqual({
+      path: 'email',
+      message: 'Email is invalid',
+    });
+    expect(fieldProblem(new ApiError('http', 400, { error: 'Invalid input' }))).toBeNull();
+    expect(fieldProblem(new ApiError('http', 409, { details: [{ path: 'x', message: 'x is taken' }] }))).toBeNull();
+    expect(fieldProblem(new Error('boom'))).toBeNull();
   });
 
   it('applies a call catalogue', () => {

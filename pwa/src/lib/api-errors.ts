@@ -71,6 +71,22 @@ export function serverMessage(err: unknown): string | null {
   return null;
 }
 
+/**
+ * A 400 about one field, as a form shows it beside that field: the field's path (`customer.phone`)
+ * and the server's message without the path it starts with (a refusal names its field for API
+ * callers, docs/decisions/10-reminders-and-sms.md), so "customer.phone is not a possible phone
+ * number: ..." reads "Not a possible phone number: ..." under the Phone Number field.
+ */
+export function fieldProblem(err: unknown): { path: string; message: string } | null {
+  if (!isApiError(err) || err.status !== 400) return null;
+  const detail = err.body?.details?.[0];
+  if (typeof detail?.path !== 'string' || typeof detail.message !== 'string' || !detail.path) return null;
+  const rest = detail.message.startsWith(`${detail.path} `)
+    ? detail.message.slice(detail.path.length + 1).replace(/^is /, '')
+    : detail.message;
+  return { path: detail.path, message: rest.charAt(0).toUpperCase() + rest.slice(1) };
+}
+
 /** The generic text for a status (docs/product/08-errors.md), ignoring what the server said. */
 export function statusText(err: unknown): string {
   if (!isApiError(err)) return GENERIC_TEXT.unexpected;

@@ -4,7 +4,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../../lib/auth.tsx';
-import { GENERIC_TEXT, errorMessage, isApiError } from '../../lib/api-errors.ts';
+import { GENERIC_TEXT, errorMessage, fieldProblem, isApiError } from '../../lib/api-errors.ts';
 import { useIdempotencyKey } from '../../lib/use-idempotency-key.ts';
 import { formatLongDate, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { fieldIds } from '../../components/form-field.tsx';
@@ -29,12 +29,11 @@ export type BookedSummary = NonNullable<BookingSummaryState['booking']>;
 /** Validation order, which is also the order of the fields on screen: focus goes to the first wrong one. */
 const FIELD_ORDER: BookingFieldName[] = ['name', 'email', 'phone', 'employee', 'service', 'date', 'time'];
 
-/** The contact field a 400's first detail names (`customer.phone` -> phone), if any. */
-function serverFieldOf(err: unknown): BookingFieldName | null {
-  if (!isApiError(err) || err.status !== 400) return null;
-  const path = err.body?.details?.[0]?.path;
-  const field = typeof path === 'string' ? path.replace(/^customer\./, '') : '';
-  return field === 'name' || field === 'email' || field === 'phone' ? field : null;
+/** The contact field a 400's first detail names (`customer.phone` -> phone) and what is wrong with it, if any. */
+function serverFieldOf(err: unknown): { field: BookingFieldName; message: string } | null {
+  const problem = fieldProblem(err);
+  const field = problem?.path.replace(/^customer\./, '');
+  return problem && (field === 'name' || field === 'email' || field === 'phone') ? { field, message: problem.message } : null;
 }
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -268,11 +267,14 @@ export function useBookingForm({
       } else if (isApiError(err) && err.status === null) {
         setFormError(GENERIC_TEXT.noResponse);
       } else {
-        setFormError(errorMessage(err));
-        // A refused contact field (a phone number the server cannot read): focus goes to it, which on
-        // a phone also brings the message above it back into view from the button at the bottom.
+        // A refused contact field (a phone number the server cannot read): its message goes under the
+        // field, marked invalid, and focus goes to it, which on a phone brings both into view from the
+        // button at the bottom (a message at the top of the form would scroll under the sticky header).
         const refused = serverFieldOf(err);
-        if (refused) focusAfterSubmit.current = refused;
+        if (refused) {
+          setErrors({ [refused.field]: refused.message });
+          focusAfterSubmit.current = refused.field;
+        } else setFormError(errorMessage(err));
       }
     } finally {
       setSubmitting(false);

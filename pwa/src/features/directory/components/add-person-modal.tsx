@@ -7,6 +7,7 @@ import { Alert } from '../../../components/alert.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ROLE_LABELS } from '../../../components/role-badge.tsx';
 import { addPersonError } from '../add-person-error.ts';
+import { fieldProblem } from '../../../lib/api-errors.ts';
 import { FormField, TextField } from '../../../components/form-field.tsx';
 
 export const CLOSE_AFTER_ADD_MS = 2000;
@@ -91,6 +92,7 @@ function AddPersonForm({
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [phone, setPhone] = useState('');
+  const [phoneProblem, setPhoneProblem] = useState<string | null>(null);
   const [role, setRole] = useState<Role>(staffRoles[0] ?? 'employee');
   const [problem, setProblem] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
@@ -122,7 +124,12 @@ function AddPersonForm({
           onDone();
           closeTimer.current = setTimeout(() => onCloseRef.current(), CLOSE_AFTER_ADD_MS);
         },
-        onError: (err) => setProblem(addPersonError(kind, err)),
+        onError: (err) => {
+          // A phone number the server cannot read: said under the Phone field, without the field's API name.
+          const refused = fieldProblem(err);
+          if (refused?.path === 'phone') setPhoneProblem(refused.message);
+          else setProblem(addPersonError(kind, err));
+        },
         onSettled: () => onBusy(false),
       },
     );
@@ -165,7 +172,11 @@ function AddPersonForm({
         autoComplete="off"
         value={phone}
         disabled={locked}
-        onValueChange={setPhone}
+        error={phoneProblem}
+        onValueChange={(value) => {
+          setPhone(value);
+          setPhoneProblem(null);
+        }}
       />
       {kind === 'employee' && (
         <FormField
