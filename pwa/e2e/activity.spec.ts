@@ -6,6 +6,9 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
 
+// A browser far from the company (New York): its times must still read in the company's zone.
+test.use({ timezoneId: 'Pacific/Auckland' });
+
 async function call(request: APIRequestContext, token: string, method: string, path: string, data?: unknown) {
   const res = await request.fetch(`/api${path}`, { method, headers: { Authorization: `Bearer ${token}` }, data });
   const text = await res.text();
@@ -16,7 +19,10 @@ test('company admins see their activity with the changed fields, failed sign-ins
   const manager = await apiToken(page, DEMO.manager);
   const owner = await apiToken(page, DEMO.owner);
   const me = (await call(page.request, owner, 'GET', '/me')).body as { company_id: number };
-  const company = (await call(page.request, owner, 'GET', `/companies/${me.company_id}`)).body as { booking_window_days: number };
+  const company = (await call(page.request, owner, 'GET', `/companies/${me.company_id}`)).body as {
+    booking_window_days: number;
+    timezone: string;
+  };
   // Enough entries for a second page (25 a page): alternate the booking window, each save one entry.
   const base = company.booking_window_days === 60 ? 61 : 60;
   for (let i = 0; i < 26; i++) {
@@ -39,6 +45,20 @@ test('company admins see their activity with the changed fields, failed sign-ins
   await expect(entries.nth(2)).toContainText('Olivia Owner changed company settings');
   await expect(entries.nth(2)).toContainText('booking window days');
   await expect(entries.nth(2)).toContainText('→');
+  // Times read in the company's zone, as on its Messages card, whatever the browser's zone.
+  const time = entries.first().locator('time');
+  const at = new Date((await time.getAttribute('datetime'))!);
+  const inZone = (zone: string) =>
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(at);
+  expect(inZone(company.timezone)).not.toBe(inZone('Pacific/Auckland'));
+  await expect(time).toHaveText(inZone(company.timezone));
   await expect(entries).toHaveCount(25);
   await card.getByRole('button', { name: 'Load more' }).click();
   await expect.poll(() => entries.count()).toBeGreaterThan(25);

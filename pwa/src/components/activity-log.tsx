@@ -2,15 +2,24 @@
 // changed fields, newest first, and "Load more" for older entries. Shared by Company settings
 // (a company's admins) and the admin panel (global_admin, every company or one).
 import { errorMessage } from '../lib/api-errors.ts';
-import { auditActor, auditChangeLines, describeAudit, useAuditLog, type AuditEntry } from '../data/audit.ts';
+import { auditActor, auditChangeLines, auditTime, describeAudit, useAuditLog, type AuditEntry } from '../data/audit.ts';
 import { Alert } from './alert.tsx';
 import { Loading } from './loading.tsx';
 import './activity-log.css';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-export function ActivityLog({ companyId, companyNames }: { companyId: number | null; companyNames?: Map<number, string> }) {
+/**
+ * `zone`: the company's time zone, in which its admins read every time (as on its Messages card);
+ * without one (the admin panel's log of every company) times carry the browser's zone name.
+ */
+export function ActivityLog({
+  companyId,
+  companyNames,
+  zone,
+}: {
+  companyId: number | null;
+  companyNames?: Map<number, string>;
+  zone?: string;
+}) {
   const log = useAuditLog(companyId);
   if (log.isPending) return <Loading label="Loading activity..." />;
   if (log.isError) {
@@ -29,7 +38,7 @@ export function ActivityLog({ companyId, companyNames }: { companyId: number | n
     <div className="act-log">
       <ol className="act-list" aria-label="Activity">
         {entries.map((e) => (
-          <ActivityItem key={e.id} entry={e} companyName={companyId === null ? companyLabel(e, companyNames) : null} />
+          <ActivityItem key={e.id} entry={e} zone={zone} companyName={companyId === null ? companyLabel(e, companyNames) : null} />
         ))}
       </ol>
       {log.hasNextPage && (
@@ -46,8 +55,8 @@ function companyLabel(e: AuditEntry, names?: Map<number, string>): string {
   return names?.get(e.company_id) ?? `Company #${e.company_id}`;
 }
 
-function ActivityItem({ entry, companyName }: { entry: AuditEntry; companyName: string | null }) {
-  const lines = auditChangeLines(entry.changes);
+function ActivityItem({ entry, companyName, zone }: { entry: AuditEntry; companyName: string | null; zone?: string }) {
+  const lines = auditChangeLines(entry.changes, zone);
   return (
     <li className="act-item" data-testid="activity-entry">
       <div className="act-head">
@@ -55,7 +64,7 @@ function ActivityItem({ entry, companyName }: { entry: AuditEntry; companyName: 
           <strong>{auditActor(entry)}</strong> {describeAudit(entry)}
         </span>
         <time className="act-when" dateTime={entry.at}>
-          {when(entry.at)}
+          {auditTime(entry.at, zone)}
         </time>
       </div>
       {(companyName || entry.ip) && (

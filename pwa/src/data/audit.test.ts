@@ -1,6 +1,6 @@
 // The audit log's words: what the Activity views print for each entry.
 import { describe, expect, it } from 'vitest';
-import { auditActor, auditChangeLines, describeAudit } from './audit.ts';
+import { auditActor, auditChangeLines, auditTime, describeAudit } from './audit.ts';
 
 describe('audit log words', () => {
   it('describes the action on its entity', () => {
@@ -31,5 +31,28 @@ describe('audit log words', () => {
       { field: 'ids', text: '1, 2' },
     ]);
     expect(auditChangeLines(null)).toEqual([]);
+  });
+
+  it("reads instants in the company's zone and flags as yes or no, on either database's values", () => {
+    const zone = 'America/New_York';
+    expect(
+      auditChangeLines(
+        {
+          start_time: { old: '2026-12-10T17:00:00.000Z', new: '2026-12-10T13:00:00.000Z' },
+          sms_consent: { new: 0 },
+          hide_price: { old: false, new: true },
+          employee_id: { new: 1 },
+        },
+        zone,
+      ),
+    ).toEqual([
+      { field: 'start time', text: 'Dec 10, 2026, 12:00 PM → Dec 10, 2026, 8:00 AM' },
+      { field: 'sms consent', text: 'no' },
+      { field: 'hide price', text: 'no → yes' },
+      { field: 'employee id', text: '1' },
+    ]);
+    expect(auditTime('2026-11-29T10:48:00.000Z', zone)).toBe('Nov 29, 2026, 5:48 AM');
+    // Without a company (the admin panel's log of every company), the zone is named.
+    expect(auditTime('2026-11-29T10:48:00.000Z')).toMatch(/^Nov 29, 2026, \d{1,2}:48 [AP]M [A-Z]/);
   });
 });

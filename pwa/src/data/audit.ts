@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
+import { dateTimeFormat } from '../lib/zoned-time.ts';
 
 export type AuditEntry = InferResponseType<(typeof client)['audit-log']['$get'], 200>[number];
 
@@ -76,20 +77,50 @@ export function auditActor(e: Pick<AuditEntry, 'actor_user_id' | 'actor_name' | 
   return 'Someone not signed in';
 }
 
-const show = (v: unknown): string => {
+/** An instant as the API writes it (UTC, ISO 8601). */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/**
+ * When something happened, for the log's readers: in the company's zone when one is given (as the
+ * Messages card shows its times), else the browser's, then with the zone's name, since a global
+ * admin's log mixes companies.
+ */
+export function auditTime(iso: string, zone?: string): string {
+  return dateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    ...(zone ? {} : { timeZoneName: 'short' }),
+  }).format(new Date(iso));
+}
+
+const show = (v: unknown, zone?: string): string => {
   if (v === null || v === undefined || v === '') return '—';
   if (Array.isArray(v)) return v.length ? v.join(', ') : '—';
   if (typeof v === 'object') return JSON.stringify(v);
+  // SQLite stores a flag as 0 or 1, PostgreSQL as false or true: both read as people say it.
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'string' && INSTANT.test(v)) return auditTime(v, zone);
   return String(v);
 };
 
-/** One line per changed field: "name: Ann → Anna", "status: cancelled" (new only), "was 45" (old only). */
-export function auditChangeLines(changes: AuditEntry['changes']): { field: string; text: string }[] {
+/** Fields that are flags; on SQLite their values arrive as 0 and 1. */
+const FLAG = /(^|_)(consent|hide_price|enable_employee_booking|is_[a-z_]+|active|enabled)$/;
+
+/**
+ * One line per changed field: "name: Ann → Anna", "status: cancelled" (new only), "was 45" (old
+ * only). Instants read in `zone` (the company's), flags as yes or no.
+ */
+export function auditChangeLines(changes: AuditEntry['changes'], zone?: string): { field: string; text: string }[] {
   if (!changes) return [];
   return Object.entries(changes).map(([field, c]) => {
     const hasOld = 'old' in c;
     const hasNew = 'new' in c;
-    const text = hasOld && hasNew ? `${show(c.old)} → ${show(c.new)}` : hasNew ? show(c.new) : `was ${show(c.old)}`;
+    const value = (v: unknown) => show(FLAG.test(field) && (v === 0 || v === 1) ? v === 1 : v, zone);
+    const text = hasOld && hasNew ? `${value(c.old)} → ${value(c.new)}` : hasNew ? value(c.new) : `was ${value(c.old)}`;
     return { field: field.replace(/_/g, ' '), text };
   });
 }

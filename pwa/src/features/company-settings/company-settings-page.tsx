@@ -65,7 +65,7 @@ function CompanySettings({ companyId, canManageBilling }: { companyId: number; c
       <ServicesCard companyId={c.id} />
       <MessagesCard company={c} />
       {/* The audit log is for the company's admins, the same people as billing (docs/decisions/31-audit-log.md). */}
-      {canManageBilling && <ActivityCard companyId={c.id} />}
+      {canManageBilling && <ActivityCard companyId={c.id} zone={c.timezone} />}
     </div>
   );
 }

@@ -3,13 +3,13 @@
 import { useId } from 'react';
 import { ActivityLog } from '../../../components/activity-log.tsx';
 
-export function ActivityCard({ companyId }: { companyId: number }) {
+export function ActivityCard({ companyId, zone }: { companyId: number; zone: string }) {
   const id = useId();
   return (
     <section className="card cs-card" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Activity</h2>
       <p className="cs-lead">Who changed what and when: appointments, people, settings, hours and services, and failed sign-ins.</p>
-      <ActivityLog companyId={companyId} />
+      <ActivityLog companyId={companyId} zone={zone} />
     </section>
   );
 }
