@@ -1,7 +1,7 @@
 // Company settings "Country for phone numbers" (docs/decisions/22-messaging.md): an admin of a new
 // company picks United Kingdom, adds a customer in the Directory with a British number typed the
-// local way, and the Directory shows it in international (E.164) form; a number that cannot be one is
-// refused with the server's message naming the field. Screenshots and axe-core.
+// local way, and the Directory shows it in international form (stored in E.164, shown grouped); a number
+// that cannot be one is refused with the server's message under the Phone field. Screenshots and axe-core.
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { openWithToken } from './support/session.ts';
@@ -28,7 +28,7 @@ async function newCompanyAdmin(page: Page): Promise<{ token: string; companyId: 
   return { token, companyId };
 }
 
-test('country GB in Company settings: a local British number added in the Directory shows in E.164', async ({ page }) => {
+test('country GB in Company settings: a local British number added in the Directory shows in international form', async ({ page }) => {
   const { token, companyId } = await newCompanyAdmin(page);
   const company = async () =>
     (await (await page.request.get(`/api/companies/${companyId}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
@@ -78,7 +78,7 @@ test('country GB in Company settings: a local British number added in the Direct
 
   const customers = page.getByRole('region', { name: 'Customers' });
   const row = customers.locator('.dir-list > li').filter({ hasText: 'Harriet Local' });
-  await expect(row).toContainText('+442079460958', { timeout: 15_000 });
+  await expect(row).toContainText('+44 20 7946 0958', { timeout: 15_000 });
   await expect(row).not.toContainText('020 7946 0958');
   await shootAllSizes(page, 'directory-e164-phone');
 });

@@ -7,6 +7,7 @@ import { useAdminUsers, type AdminUser } from '../../../data/admin.ts';
 import { ADMIN_TEXT, LoadError } from './load-error.tsx';
 import { FormField, SearchField } from '../../../components/form-field.tsx';
 import { AdminTable } from './admin-table.tsx';
+import { displayPhone } from '../../../lib/phone-display.ts';
 
 const ROLE_ORDER = ['global_admin', 'admin', 'manager', 'employee', 'user', 'customer'];
 const NO_COMPANY = 'none';
@@ -107,7 +108,7 @@ export function UsersTab() {
             </th>
             <td data-label="Contact" className="adm-contact">
               <a href={`mailto:${u.email}`}>{u.email}</a>
-              {u.phone && <a href={`tel:${u.phone.replace(/[^\d+]/g, '')}`}>{u.phone}</a>}
+              {u.phone && <a href={`tel:${u.phone.replace(/[^\d+]/g, '')}`}>{displayPhone(u.phone)}</a>}
             </td>
             <td data-label="Company" className="adm-wrap">
               {u.company_name ?? <span className="adm-muted">No Company</span>}

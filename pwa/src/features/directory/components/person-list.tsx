@@ -1,6 +1,7 @@
 // A column of people (staff or customers); each row opens that person's detail view.
 import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
+import { displayPhone } from '../../../lib/phone-display.ts';
 
 export function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -31,7 +32,7 @@ export function PersonList({
             <span className="dir-person-text">
               <span className="dir-name">{p.name}</span>
               <span className="dir-contact">{p.email}</span>
-              {p.phone && <span className="dir-contact">{p.phone}</span>}
+              {p.phone && <span className="dir-contact">{displayPhone(p.phone)}</span>}
             </span>
             {showRole && <RoleBadge role={p.role} />}
             <span className="dir-chevron" aria-hidden="true">
