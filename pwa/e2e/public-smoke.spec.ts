@@ -17,8 +17,14 @@ test('public pages show their texts', async ({ page }) => {
   await expect(page.getByText('$34.99')).toBeVisible();
   await expect(page.getByText('$79.99')).toBeVisible();
   await expect(page.getByRole('button', { name: /Included/ })).toBeDisabled();
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('button', { name: 'Subscribe to Standard' }).click();
-  await expect(page.getByRole('alert')).toContainText('You must be logged in as a company user to subscribe.');
+  // Said under the button pressed, in view where the visitor is looking (on a phone the top is far off).
+  const standard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Standard' }) });
+  await expect(standard.getByRole('alert')).toContainText('You must be logged in as a company user to subscribe.');
+  await expect(standard.getByRole('alert')).toBeInViewport();
+  await expect(page.getByRole('alert')).toHaveCount(1);
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.goto('/faq');
   for (const q of ['free trial', 'existing website', 'mobile', 'calendar']) {

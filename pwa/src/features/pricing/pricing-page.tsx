@@ -72,10 +72,13 @@ function checkoutErrorText(e: unknown): string {
 export default function PricingPage() {
   const { user } = useAuth();
   const [pending, setPending] = useState<PaidPlan | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Said in the card of the plan whose button was pressed: a message at the top of the page is out of
+  // sight on a phone, where the Subscribe buttons are a screen or two further down.
+  const [error, setErrorState] = useState<{ plan: PaidPlan; text: string } | null>(null);
   useDocumentTitle('Pricing');
 
   async function subscribe(plan: PaidPlan) {
+    const setError = (text: string | null) => setErrorState(text === null ? null : { plan, text });
     setError(null);
     const isCompanyUser = !!user && user.company_id != null && user.role !== 'customer' && user.role !== 'global_admin';
     if (!user || !isCompanyUser) {
@@ -108,20 +111,6 @@ export default function PricingPage() {
         <p>Start with a free 14-day trial. Upgrade when you are ready.</p>
       </header>
 
-      {error && (
-        <Alert tone="error" onDismiss={() => setError(null)}>
-          {error}
-          {error === CHECKOUT_TEXT.notCompanyUser && !user && (
-            <>
-              {' '}
-              <Link to="/login" state={{ from: { pathname: '/pricing' } }}>
-                Log in
-              </Link>
-            </>
-          )}
-        </Alert>
-      )}
-
       <ul className="plans">
         {PLANS.map((plan) => (
           <li key={plan.id} className={`plan card${plan.highlight ? ' plan-highlight' : ''}`}>
@@ -150,6 +139,19 @@ export default function PricingPage() {
                 {pending === plan.id ? 'Redirecting...' : 'Subscribe'}
                 <span className="visually-hidden"> to {plan.name}</span>
               </button>
+            )}
+            {error?.plan === plan.id && (
+              <Alert tone="error" onDismiss={() => setErrorState(null)}>
+                {error.text}
+                {error.text === CHECKOUT_TEXT.notCompanyUser && !user && (
+                  <>
+                    {' '}
+                    <Link to="/login" state={{ from: { pathname: '/pricing' } }}>
+                      Log in
+                    </Link>
+                  </>
+                )}
+              </Alert>
             )}
           </li>
         ))}
