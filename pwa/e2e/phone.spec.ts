@@ -4,7 +4,7 @@
 // overlapping, the week can be changed, and tapping an appointment opens its edit modal within
 // the screen. Directory: the Staff and Customers columns are stacked full width, the customer
 // search works, and a customer's and a staff member's detail fit the screen with Back to
-// Directory.
+// Directory. Every staff page's title fits the header whole.
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
@@ -212,4 +212,22 @@ test("directory on a phone: stacked columns, the customer search, a person's det
   await shoot(page, 'directory-staff');
   await page.getByRole('button', { name: 'Back to Directory' }).tap();
   await expect(customers).toBeVisible();
+});
+
+test("every staff page's title fits the phone's header whole", async ({ page }) => {
+  await signInAs(page, DEMO.owner, '/calendar');
+  // The owner's pages (an admin's Administration is the global admin's only).
+  for (const [to, title] of [
+    ['/dashboard', 'Dashboard'],
+    ['/upgrade', 'Upgrade'],
+    ['/calendar', 'Calendar'],
+    ['/directory', 'Directory'],
+    ['/company-settings', 'Company Settings'],
+    ['/settings', 'Your Settings'],
+  ] as const) {
+    await page.goto(to);
+    const heading = page.locator('.app-title');
+    await expect(heading).toHaveText(title);
+    expect(await heading.evaluate((h) => h.scrollWidth <= h.clientWidth), `${title} is not cut short`).toBe(true);
+  }
 });
