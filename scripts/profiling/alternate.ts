@@ -2,7 +2,7 @@
 // is seeded once and kept, then each bundle in turn is started on it and measured with the same
 // closed loop as `npm run bench` (50 connections), round after round. On PostgreSQL the benchmark's
 // own seed takes minutes, more than the loads it measures, so an A/B of one change is quicker here;
-// the figures are comparable only within one run. README, "Benchmark", "Profiling".
+// the figures are comparable only within one run. README, "Profiling".
 //
 //   node --import tsx scripts/profiling/alternate.ts seed [--db postgres://...]
 //   npm run build && cp api/dist/server.mjs api/dist/a.mjs    (the tree before; then the tree after as b.mjs)

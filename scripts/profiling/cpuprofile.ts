@@ -2,7 +2,7 @@
 // and prints where the time went: by function (self and inclusive) and by part of the stack (SQLite,
 // Kysely, Hono, zod, our bundle, garbage collection, the kernel's socket calls). A window of the
 // run can be kept, which is how one phase of a benchmark (the bookings at the end of `--mixed`) is
-// read on its own. README, "Benchmark", "Profiling".
+// read on its own. README, "Profiling".
 //
 //   node --import tsx scripts/profiling/cpuprofile.ts FILE [--top 40] [--filter server.mjs] [--from S] [--to S]
 //

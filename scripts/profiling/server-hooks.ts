@@ -1,4 +1,4 @@
-// Measuring hooks loaded into a server under load (README, "Benchmark", "Profiling"):
+// Measuring hooks loaded into a server under load (README, "Profiling"):
 //
 //   BOOKWELL_HOOKS=sql,loop,requests,pg \
 //   BENCH_SERVER_NODE_ARGS="--import tsx --import ./scripts/profiling/server-hooks.ts" npm run bench -- ...

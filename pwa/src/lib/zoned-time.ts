@@ -14,7 +14,7 @@
  * locale, a long task a page would pay at start-up if made when its module loads), formatting with
  * it about one. The calendar formats each event's label (eventLabel) and the texts around it: built
  * per call, they took a fifth of the renderer's time in an offline reload of a week and over half of
- * it while queued edits drained (README, "Offline calendar"). Every format the app uses again comes from here.
+ * it while queued edits drained (docs/benchmarks.md, "Offline calendar"). Every format the app uses again comes from here.
  */
 const formatCache = new Map<string, Intl.DateTimeFormat>();
 

@@ -631,7 +631,7 @@ export async function serviceAppointments(db: DbOrTx, f: Omit<SlotFilter, 'compa
 /**
  * The service's packed bookings and one employee's packed appointments over one range, as one
  * statement: the two reads a date picker starts with. On PostgreSQL each statement is a round trip,
- * and with two cores shared with the database a round trip costs more than its reads (README, "Session 15").
+ * and with two cores shared with the database a round trip costs more than its reads (docs/benchmarks.md, "Session 15").
  */
 export function serviceAndEmployeeAppointmentsQuery(db: DbOrTx, f: Omit<SlotFilter, 'employeeId'> & { employeeId: number }) {
   const range = { startFrom: f.startFrom, startBefore: f.startBefore };

@@ -18,7 +18,7 @@ export default function CalendarPage() {
   const [params] = useSearchParams();
   // The appointments of the range a reload opens on are asked for now, while the calendar's code
   // loads, instead of once FullCalendar has drawn its grid and reported its dates: offline, the
-  // local store is read meanwhile (README, "Offline calendar"). The calendar then finds them kept.
+  // local store is read meanwhile (docs/benchmarks.md, "Offline calendar"). The calendar then finds them kept.
   // Asked during render, as usePrefetchQuery does, not in an effect: React commits this page only
   // once the calendar's code has arrived, so its effects run too late. Only the first address counts;
   // the calendar asks for every later range itself, and a query already known is left alone.
