@@ -226,6 +226,10 @@ test.describe('self-service link on a phone', () => {
 
       await page.goto(link);
       await expect(page.getByText('Changes online were possible until')).toBeVisible();
+      // ...and how to reach the business instead: its email, as the confirmation gives it.
+      const email = ((await saved.json()) as { email: string | null }).email;
+      expect(email).toBeTruthy();
+      await expect(page.getByRole('link', { name: email! })).toHaveAttribute('href', `mailto:${email}`);
       await expect(page.getByRole('button', { name: 'Cancel appointment' })).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Reschedule' })).toHaveCount(0);
       await shootAllSizes(page, 'manage-too-late');

@@ -9,6 +9,8 @@ export interface ManagedAppointmentRef {
   start_time: string;
   end_time: string;
   company_slug: string;
+  /** Where the customer reaches the business when it is too late to change online. */
+  company_email: string | null;
   cancellation_notice_hours: number;
 }
 
@@ -17,7 +19,15 @@ export async function findByManageTokenHash(db: DbOrTx, tokenHash: string): Prom
   return db
     .selectFrom('appointments as a')
     .innerJoin('companies as c', 'c.id', 'a.company_id')
-    .select(['a.id', 'a.company_id', 'a.start_time', 'a.end_time', 'c.slug as company_slug', 'c.cancellation_notice_hours'])
+    .select([
+      'a.id',
+      'a.company_id',
+      'a.start_time',
+      'a.end_time',
+      'c.slug as company_slug',
+      'c.email as company_email',
+      'c.cancellation_notice_hours',
+    ])
     .where('a.manage_token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

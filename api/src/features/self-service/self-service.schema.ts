@@ -34,6 +34,9 @@ export const ManagedAppointmentSchema = z
     company_id: z.number().int(),
     company_name: z.string(),
     company_slug: z.string(),
+    company_email: z.string().nullable().openapi({
+      description: "The business's email, for changes it is too late to make online (as the confirmation email gives it)",
+    }),
     timezone: z.string(),
     cancellation_notice_hours: z.number().int(),
     booking_window_days: z.number().int().openapi({

@@ -71,6 +71,7 @@ function toDto(m: Managed, now: Date): ManagedAppointmentDto {
     company_id: company.id,
     company_name: company.name,
     company_slug: ref.company_slug,
+    company_email: ref.company_email,
     timezone: company.timezone,
     cancellation_notice_hours: ref.cancellation_notice_hours,
     // The page says how far ahead it looked when no other time is free.
@@ -86,7 +87,7 @@ function tooLate(m: Managed): AppError {
   const when = formatForPeople(deadlineOf(m.ref, m.view.start_time).toISOString(), m.company.timezone);
   return new AppError(
     'too_late',
-    `Changes online were possible until ${when} (${m.ref.cancellation_notice_hours} hours before the start). Please contact ${m.company.name}.`,
+    `Changes online were possible until ${when} (${m.ref.cancellation_notice_hours} hours before the start). Please contact ${m.company.name}${m.ref.company_email ? ` at ${m.ref.company_email}` : ''}.`,
     { extra: { deadline: deadlineOf(m.ref, m.view.start_time).toISOString() } },
   );
 }

@@ -131,6 +131,9 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
     expect(late.status).toBe(403);
     expect(late.body.code).toBe('too_late');
     expect(late.body.error).toContain('Sunday, 22 November 2026 at 4:00 PM (Europe/London)');
+    // ...and how to reach the business instead, as the confirmation email does.
+    expect(late.body.error).toContain('Please contact Link Salon at desk@link-salon.example.');
+    expect(seen.body).toMatchObject({ company_email: 'desk@link-salon.example' });
     const lateMove = await t.call('POST', `/manage/${link.token}/reschedule`, { body: { start_time: '2026-11-24T15:00:00Z' } });
     expect(lateMove.status).toBe(403);
     expect(lateMove.body.code).toBe('too_late');

@@ -101,7 +101,14 @@ function ManageAppointment({ token }: { token: string }) {
         {a.status === 'booked' && started && <Alert tone="info">{MANAGE_TEXT.started}</Alert>}
         {a.status === 'booked' && !started && !open && (
           <Alert tone="warn">
-            Changes online were possible until {deadline}. Please contact {a.company_name} to change or cancel it.
+            Changes online were possible until {deadline}. Please contact {a.company_name}
+            {a.company_email && (
+              <>
+                {' '}
+                at <a href={`mailto:${a.company_email}`}>{a.company_email}</a>
+              </>
+            )}{' '}
+            to change or cancel it.
           </Alert>
         )}
         {open && (
