@@ -236,6 +236,13 @@ test('services: add, edit and delete with the validation messages, read back thr
   await form.getByLabel('Available slots').fill('2');
   await form.getByRole('button', { name: 'Save Service' }).click();
   await expect(services.getByRole('rowheader', { name })).toBeVisible();
+  // A closed form gives the focus back to the button that opened it (a keyboard user keeps their place).
+  await expect(services.getByRole('button', { name: '+ Add Service' })).toBeFocused();
+  await services.getByRole('button', { name: '+ Add Service' }).press('Enter');
+  await expect(services.getByRole('form', { name: 'New service' }).getByLabel('Service name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(services.getByRole('form', { name: 'New service' })).toHaveCount(0);
+  await expect(services.getByRole('button', { name: '+ Add Service' })).toBeFocused();
   let created = (await list()).find((s) => s.name === name);
   expect(created).toMatchObject({ duration_minutes: 45, price: 50, hide_price: false, available_slots: 2 });
 
@@ -247,6 +254,11 @@ test('services: add, edit and delete with the validation messages, read back thr
     await edit.getByLabel('Hide price from customers').check();
     await edit.getByRole('button', { name: 'Save Service' }).click();
     await expect(edit).toHaveCount(0);
+    await expect(services.getByRole('button', { name: `Edit ${name}` })).toBeFocused();
+    await services.getByRole('button', { name: `Edit ${name}` }).press('Enter');
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(services.getByRole('button', { name: `Edit ${name}` })).toBeFocused();
     await expect(services.getByRole('row', { name: new RegExp(name) })).toContainText('$55.50');
     await expect(services.getByRole('row', { name: new RegExp(name) })).toContainText('hidden');
     created = (await list()).find((s) => s.name === name);

@@ -3,7 +3,7 @@
 // least 0; available slots at least 1; price can be hidden from customers). Buffers before and after
 // (0 to 240 minutes) and who performs it (nobody ticked: every staff member) come from
 // docs/decisions/11-scheduling-rules-beyond-spec.md.
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
@@ -116,6 +116,19 @@ export function ServicesCard({ companyId }: { companyId: number }) {
   /** null: nothing open; 'new': the add form; a number: that service being edited. */
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  // Closing a form (Cancel, Escape or a save) gives the focus back to the button that opened it, as
+  // the dialogs do: the form's elements are gone, and the focus would fall to the page's body.
+  const section = useRef<HTMLElement>(null);
+  const reopenWith = useRef<string | null>(null);
+  const closeForm = () => {
+    reopenWith.current = editing === null ? null : `[data-opens="${editing}"]`;
+    setEditing(null);
+  };
+  useEffect(() => {
+    if (editing !== null || !reopenWith.current) return;
+    section.current?.querySelector<HTMLElement>(reopenWith.current)?.focus();
+    reopenWith.current = null;
+  }, [editing]);
 
   const onSave = (serviceId: number | null, input: ServiceTypeInput, done: (problem: string | null) => void) => {
     setStatus(null);
@@ -123,7 +136,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
       { id: serviceId, input },
       {
         onSuccess: (res) => {
-          setEditing(null);
+          closeForm();
           setStatus({ tone: 'success', text: res?.message || (serviceId === null ? 'Service created.' : 'Service updated.') });
           done(null);
         },
@@ -142,12 +155,13 @@ export function ServicesCard({ companyId }: { companyId: number }) {
   };
 
   return (
-    <section className="card cs-card cs-services" aria-labelledby={`${id}-h`}>
+    <section ref={section} className="card cs-card cs-services" aria-labelledby={`${id}-h`}>
       <div className="cs-card-head">
         <h2 id={`${id}-h`}>Services</h2>
         <button
           type="button"
           className="btn btn-primary"
+          data-opens="new"
           onClick={() => {
             setStatus(null);
             setEditing('new');
@@ -168,7 +182,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
           title="New service"
           initial={NEW_DRAFT}
           saving={save.isPending}
-          onCancel={() => setEditing(null)}
+          onCancel={closeForm}
           onSubmit={(input, done) => onSave(null, input, done)}
         />
       )}
@@ -191,7 +205,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
                       title={`Edit ${s.name}`}
                       initial={draftOf(s)}
                       saving={save.isPending}
-                      onCancel={() => setEditing(null)}
+                      onCancel={closeForm}
                       onSubmit={(input, done) => onSave(s.id, input, done)}
                     />
                   </td>
@@ -213,6 +227,7 @@ export function ServicesCard({ companyId }: { companyId: number }) {
                       type="button"
                       className="btn btn-secondary btn-sm"
                       aria-label={`Edit ${s.name}`}
+                      data-opens={s.id}
                       onClick={() => {
                         setStatus(null);
                         setEditing(s.id);
