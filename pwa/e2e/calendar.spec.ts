@@ -327,6 +327,8 @@ test.describe('staff calendar', () => {
       await d.getByLabel('Description').fill('E2E moved');
       await d.getByRole('button', { name: 'Update Appointment' }).click();
       await expect(d.getByText('Appointment updated successfully!')).toBeVisible();
+      // Online, the server has it: nothing about the device.
+      await expect(d.getByText('Saved on this device', { exact: false })).toHaveCount(0);
       await expect(d).toBeHidden({ timeout: 5_000 });
 
       const after = await api<Appt>(page.request, token, 'GET', `/appointments/${created.id}`);

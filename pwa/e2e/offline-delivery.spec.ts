@@ -8,7 +8,7 @@ import { expect, test, type BrowserContext, type Page, type Route } from '@playw
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { cutRequests, restoreRequests } from './support/connection.ts';
 import { shootAllSizes } from './support/screens.ts';
-import { addDays } from './support/appointments.ts';
+import { addDays, openEvent } from './support/appointments.ts';
 import {
   API,
   api,
@@ -248,7 +248,15 @@ test('the browser says the connection is gone: an edit shows pending, another da
     await expect(page.locator('.fc-event', { hasText: `Wifi ${stamp}` })).toBeVisible();
 
     await context.setOffline(true);
-    await editInModal(page, `Wifi ${stamp}`, `Offline wifi ${stamp}`);
+    await openEvent(page, `Wifi ${stamp}`);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Description').fill(`Offline wifi ${stamp}`);
+    await dialog.getByRole('button', { name: 'Update Appointment' }).click();
+    // Done here, not yet on the server, and the modal says so.
+    await expect(dialog.getByRole('status').filter({ hasText: 'successfully' })).toHaveText(
+      'Appointment updated successfully! Saved on this device: it will be sent when the connection returns.',
+    );
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
     const event = page.locator('.fc-event', { hasText: `Offline wifi ${stamp}` });
     await expect(event).toHaveClass(/is-pending/);
     await expect(page.getByText('1 change waiting to sync')).toBeVisible();

@@ -154,6 +154,7 @@ test('a tablet that only showed the calendar online books offline: the form open
   await d.getByLabel('Description').fill(description);
   await d.getByRole('button', { name: 'Create Appointment' }).click();
   await expect(d.getByText('Appointment created successfully!')).toBeVisible();
+  await expect(d.getByText('Saved on this device: it will be sent when the connection returns.')).toBeVisible();
   await expect(d).toBeHidden({ timeout: 5_000 });
   const event = page.locator('.fc-event', { hasText: description });
   await expect(event).toHaveClass(/is-pending/);

@@ -28,6 +28,9 @@ import {
 } from '../appointment-values.ts';
 import type { FooterState } from '../components/appointment-modal-footer.tsx';
 
+/** Follows the success text of a create or edit queued offline. */
+export const SAVED_ON_DEVICE = 'Saved on this device: it will be sent when the connection returns.';
+
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 export type SavedResult = { action: 'created' | 'updated' | 'deleted'; appointment: Appointment | null };
@@ -141,7 +144,9 @@ export function useAppointmentForm({
 
   const finish = (message: string, action: SavedResult['action'], appointment: Appointment | null) => {
     setPhase('done');
-    setSuccess(message);
+    // A change made without a connection is done here but not yet on the server: say so beside the
+    // success text, as the calendar marks it waiting to sync (docs/decisions/08-offline-pwa.md).
+    setSuccess(appointment?.pending ? `${message} ${SAVED_ON_DEVICE}` : message);
     setProblem(null);
     void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });
     onSaved?.({ action, appointment });
