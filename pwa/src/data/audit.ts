@@ -107,8 +107,15 @@ const show = (v: unknown, zone?: string): string => {
   return String(v);
 };
 
-/** Fields that are flags; on SQLite their values arrive as 0 and 1. */
-const FLAG = /(^|_)(consent|hide_price|enable_employee_booking|is_[a-z_]+|active|enabled)$/;
+/** The columns that are flags (`Flag` in db/src/schema.ts); on SQLite their values arrive as 0 and 1. */
+const FLAGS = new Set([
+  'enable_employee_booking',
+  'listed_publicly',
+  'hide_customer_names_in_feeds',
+  'hide_price',
+  'is_closed',
+  'sms_consent',
+]);
 
 /**
  * One line per changed field: "name: Ann → Anna", "status: cancelled" (new only), "was 45" (old
@@ -119,7 +126,7 @@ export function auditChangeLines(changes: AuditEntry['changes'], zone?: string):
   return Object.entries(changes).map(([field, c]) => {
     const hasOld = 'old' in c;
     const hasNew = 'new' in c;
-    const value = (v: unknown) => show(FLAG.test(field) && (v === 0 || v === 1) ? v === 1 : v, zone);
+    const value = (v: unknown) => show(FLAGS.has(field) && (v === 0 || v === 1) ? v === 1 : v, zone);
     const text = hasOld && hasNew ? `${value(c.old)} → ${value(c.new)}` : hasNew ? value(c.new) : `was ${value(c.old)}`;
     return { field: field.replace(/_/g, ' '), text };
   });

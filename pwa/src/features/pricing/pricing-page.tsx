@@ -74,32 +74,32 @@ export default function PricingPage() {
   const [pending, setPending] = useState<PaidPlan | null>(null);
   // Said in the card of the plan whose button was pressed: a message at the top of the page is out of
   // sight on a phone, where the Subscribe buttons are a screen or two further down.
-  const [error, setErrorState] = useState<{ plan: PaidPlan; text: string } | null>(null);
+  const [error, setError] = useState<{ plan: PaidPlan; text: string } | null>(null);
   useDocumentTitle('Pricing');
 
   async function subscribe(plan: PaidPlan) {
-    const setError = (text: string | null) => setErrorState(text === null ? null : { plan, text });
+    const refuse = (text: string) => setError({ plan, text });
     setError(null);
     const isCompanyUser = !!user && user.company_id != null && user.role !== 'customer' && user.role !== 'global_admin';
     if (!user || !isCompanyUser) {
-      setError(CHECKOUT_TEXT.notCompanyUser);
+      refuse(CHECKOUT_TEXT.notCompanyUser);
       return;
     }
     if (user.role !== 'admin') {
-      setError(CHECKOUT_TEXT.notOwner);
+      refuse(CHECKOUT_TEXT.notOwner);
       return;
     }
     setPending(plan);
     try {
       const { url } = await createCheckoutSession({ company_id: user.company_id!, product_id: plan });
       if (!url) {
-        setError(CHECKOUT_TEXT.noUrl);
+        refuse(CHECKOUT_TEXT.noUrl);
         setPending(null);
         return;
       }
       window.location.assign(url);
     } catch (e) {
-      setError(checkoutErrorText(e));
+      refuse(checkoutErrorText(e));
       setPending(null);
     }
   }
@@ -141,7 +141,7 @@ export default function PricingPage() {
               </button>
             )}
             {error?.plan === plan.id && (
-              <Alert tone="error" onDismiss={() => setErrorState(null)}>
+              <Alert tone="error" onDismiss={() => setError(null)}>
                 {error.text}
                 {error.text === CHECKOUT_TEXT.notCompanyUser && !user && (
                   <>

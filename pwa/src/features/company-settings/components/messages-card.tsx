@@ -12,6 +12,7 @@ import {
   type OutboxMessage,
 } from '../../../data/messages.ts';
 import type { Company } from '../../../data/companies.ts';
+import { dateTimeFormat } from '../../../lib/zoned-time.ts';
 import './messages-card.css';
 
 export const KIND_LABELS: Record<string, string> = {
@@ -35,7 +36,7 @@ export const STATE_LABELS: Record<MessageState, string> = {
 
 function when(m: OutboxMessage, zone: string): string {
   const at = m.state === 'sent' && m.sent_at ? m.sent_at : m.due_at;
-  const text = new Intl.DateTimeFormat('en-US', {
+  const text = dateTimeFormat('en-US', {
     timeZone: zone,
     month: 'short',
     day: 'numeric',
