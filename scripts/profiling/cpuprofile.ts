@@ -50,7 +50,10 @@ function partOf(n: ProfileNode): string {
   if (f === '(garbage collector)') return 'garbage collection';
   if (f === '(program)') return 'V8 (program)';
   if (f === 'writev' || f === 'writeUtf8String' || f === 'writeBuffer') return 'kernel: socket writes';
-  if (url.includes('better-sqlite3') || (f === 'executeQuery' && url.includes('sqlite-driver'))) return 'SQLite statements';
+  // A statement's native call is sampled in its JavaScript caller: Kysely's SQLite connection, or
+  // db/src/sqlite-direct.ts for a transaction's.
+  if (url.includes('better-sqlite3') || (f === 'executeQuery' && url.includes('sqlite-driver')) || f === 'rowsInTransaction')
+    return 'SQLite statements';
   if (url.includes('/pg/') || url.includes('pg-protocol')) return 'node-postgres';
   if (url.includes('node_modules/kysely')) return 'Kysely';
   if (url.includes('@hono/node-server')) return 'Hono Node adapter';

@@ -10,13 +10,17 @@
 // - pg: statements sent through node-postgres, named (prepared) or not, PostgreSQL only;
 // - loop: event-loop turn lengths (the delay of a 2 ms timer), garbage collections by kind, memory;
 // - requests: each request's time inside the server, from Node's 'request' event to its 'finish'.
+// - alloc: bytes allocated by function (V8's sampling heap profiler, collected objects included), the
+//   churn behind the young generation's collections; not in the default set (it slows the server).
 // These patch library prototypes: for measuring only, never in a served process.
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { PerformanceObserver, monitorEventLoopDelay, type PerformanceEntry } from 'node:perf_hooks';
 
 const enabled = new Set((process.env.BOOKWELL_HOOKS ?? 'sql,pg,loop,requests').split(','));
+
 const requireFromDb = createRequire(new URL('../../db/package.json', import.meta.url));
 const report: Record<string, () => unknown> = {};
 const resets: (() => void)[] = [];
@@ -125,6 +129,54 @@ if (enabled.has('requests')) {
   resets.push(() => {
     times = [];
   });
+}
+
+if (enabled.has('alloc')) {
+  interface SampleNode {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: SampleNode[];
+  }
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  const start = () =>
+    post('HeapProfiler.startSampling', {
+      samplingInterval: 32768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  let latest: unknown = null;
+  let sampling = false;
+  // Sampling starts at the first signal (its records grow with the load). The profile is read
+  // asynchronously: each signal reports the one taken up to the signal before.
+  const take = async () => {
+    if (!sampling) {
+      sampling = true;
+      return start();
+    }
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: { head: SampleNode } };
+    await start();
+    const byFunction = new Map<string, number>();
+    const walk = (n: SampleNode) => {
+      const f = n.callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\//, '')}:${f.lineNumber + 1}`;
+      byFunction.set(key, (byFunction.get(key) ?? 0) + n.selfSize);
+      for (const c of n.children) walk(c);
+    };
+    walk(profile.head);
+    const total = [...byFunction.values()].reduce((a, b) => a + b, 0);
+    latest = {
+      total_mb: Math.round(total / 1e5) / 10,
+      top: [...byFunction]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 60)
+        .map(([where, bytes]) => ({ kb: Math.round(bytes / 1024), pct: Math.round((bytes * 1000) / total) / 10, where })),
+    };
+  };
+  report.alloc = () => latest;
+  resets.push(() => void take());
 }
 
 let dumps = 0;
