@@ -26,6 +26,7 @@ import { walCommitStamp } from './commit-stamp.ts';
 import { forgetRememberedGenerations, skipGenerationReadsWhileUnchanged } from './availability-generation.ts';
 import { shareReadsPerRound } from './round-batch.ts';
 import { ImmediateSqliteDriver, type GroupCommit } from './group-commit.ts';
+import { runTransactionsDirectly } from './sqlite-direct.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -61,7 +62,10 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   override createAdapter(): DialectAdapter {
-    return new TransactionalDdlSqliteAdapter();
+    const adapter = new TransactionalDdlSqliteAdapter();
+    // A transaction's compiled statements run on the connection it holds (db/src/sqlite-direct.ts).
+    runTransactionsDirectly(adapter, this.sqliteConfig.database as SqliteDatabase);
+    return adapter;
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.sqliteConfig, this.sqlite, this.grouping, this.onLost);

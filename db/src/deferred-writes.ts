@@ -31,6 +31,7 @@
 import { CompiledQuery, PostgresAdapter, type Compilable } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 import type { DbOrTx } from './schema.ts';
+import { rowsInTransaction } from './sqlite-direct.ts';
 
 /** Prefixed to a deferred write's SQL (PostgreSQL only); the connection strips it. */
 export const DEFER_MARK = '/*bw:deferred*/';
@@ -46,7 +47,8 @@ export function markDeferred(db: DbOrTx, compiled: CompiledQuery): CompiledQuery
  * PostgreSQL, inside a transaction, it goes out with the transaction's next statement.
  */
 export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Promise<void> {
-  await db.executeQuery(markDeferred(db, query.compile()));
+  const compiled = query.compile();
+  if (!rowsInTransaction(db, compiled)) await db.executeQuery(markDeferred(db, compiled));
 }
 
 /** The SQL of several reads sent as one message (readTogether), with their count; the queries are its values. */
@@ -69,7 +71,7 @@ export async function readTogether<const T extends readonly CompiledQuery[]>(
     return result.rows as unknown as Answer;
   }
   const out: unknown[][] = [];
-  for (const q of reads) out.push((await db.executeQuery(q)).rows);
+  for (const q of reads) out.push(rowsInTransaction(db, q) ?? (await db.executeQuery(q)).rows);
   return out as unknown as Answer;
 }
 

@@ -11,6 +11,7 @@
 import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely } from 'kysely';
 import { nameStatement } from './statement-names.ts';
 import { markDeferred } from './deferred-writes.ts';
+import { rowsInTransaction } from './sqlite-direct.ts';
 import type { Database, DbOrTx } from './schema.ts';
 
 const MARK = '\u0000bookwell-arg:';
@@ -67,7 +68,10 @@ function bind(t: Template, args: readonly unknown[]): CompiledQuery {
 export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
   const bound = (db: DbOrTx, args: Args) => bind(templateFor(templates, db, build, args.length), args) as CompiledQuery<Row>;
-  const run = async (db: DbOrTx, args: Args): Promise<Row[]> => (await db.executeQuery<Row>(bound(db, args))).rows;
+  const run = async (db: DbOrTx, args: Args): Promise<Row[]> => {
+    const query = bound(db, args);
+    return rowsInTransaction<Row>(db, query) ?? (await db.executeQuery<Row>(query)).rows;
+  };
   /** The query with these arguments, not run: for readTogether (db/src/deferred-writes.ts). */
   run.bound = bound;
   return run;
@@ -80,7 +84,8 @@ export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysel
 export function preparedWrite<Args extends readonly unknown[]>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
   return async (db: DbOrTx, args: Args): Promise<void> => {
-    await db.executeQuery(markDeferred(db, bind(templateFor(templates, db, build, args.length), args)));
+    const query = bind(templateFor(templates, db, build, args.length), args);
+    if (!rowsInTransaction(db, query)) await db.executeQuery(markDeferred(db, query));
   };
 }
 
