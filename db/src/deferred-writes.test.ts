@@ -1,11 +1,12 @@
 // Deferred writes (docs/decisions/34-batched-round-trips.md): a transaction's held statements are
 // seen by everything after them, fail the transaction when they fail, vanish on rollback, and cost
 // no round trip of their own on PostgreSQL.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { connect } from './connect.ts';
 import { arg, prepared, preparedWrite } from './prepared.ts';
 import { deferredWrite, inlineParameters, readTogether } from './deferred-writes.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
+import { testDialects } from './testing/index.ts';
+import { databaseForSuite } from './testing/suite.ts';
 import pg from 'pg';
 import { sql } from 'kysely';
 
@@ -13,28 +14,18 @@ const setting = preparedWrite<[key: string, value: string]>((db) => db.insertInt
 const valueOf = prepared<[key: string], { value: string }>((db) => db.selectFrom('app_settings').select('value').where('key', '=', arg(0)));
 
 describe.each(testDialects())('deferred writes on %s', (dialect) => {
-  let database: TestDatabase;
-  let h: DatabaseHandle;
   let sent: string[] = [];
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    h = connect(database.url, { onRoundTrip: (text) => sent.push(text) });
-    await migrateToLatest(h);
-  });
-  afterAll(async () => {
-    await h.close();
-    await database.drop();
-  });
+  const suite = databaseForSuite(dialect, { onRoundTrip: (text) => sent.push(text) });
   beforeEach(async () => {
-    await h.db.deleteFrom('app_settings').execute();
+    await suite.h.db.deleteFrom('app_settings').execute();
     sent = [];
   });
 
   const all = async () =>
-    (await h.db.selectFrom('app_settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);
+    (await suite.h.db.selectFrom('app_settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);
 
   it('are seen by the statements after them and committed with the transaction', async () => {
-    await h.db.transaction().execute(async (trx) => {
+    await suite.h.db.transaction().execute(async (trx) => {
       await setting(trx, ['a', '1']);
       await deferredWrite(trx, trx.insertInto('app_settings').values({ key: 'b', value: '2' }));
       expect(await valueOf(trx, ['b'])).toEqual([{ value: '2' }]);
@@ -54,15 +45,15 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
       "'; drop table app_settings; --",
       '',
     ];
-    await h.db.transaction().execute(async (trx) => {
+    await suite.h.db.transaction().execute(async (trx) => {
       for (const [i, value] of odd.entries()) await setting(trx, [`k${i}`, value]);
     });
-    for (const [i, value] of odd.entries()) expect((await valueOf(h.db, [`k${i}`]))[0]?.value).toBe(value);
+    for (const [i, value] of odd.entries()) expect((await valueOf(suite.h.db, [`k${i}`]))[0]?.value).toBe(value);
   });
 
   it('fail the transaction when one of them fails, and nothing of it is written', async () => {
     await expect(
-      h.db.transaction().execute(async (trx) => {
+      suite.h.db.transaction().execute(async (trx) => {
         await setting(trx, ['a', '1']);
         await setting(trx, ['a', 'again']);
         await setting(trx, ['b', '2']);
@@ -73,7 +64,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
 
   it('are dropped by a rollback', async () => {
     await expect(
-      h.db.transaction().execute(async (trx) => {
+      suite.h.db.transaction().execute(async (trx) => {
         await trx.insertInto('app_settings').values({ key: 'a', value: '1' }).execute();
         await setting(trx, ['b', '2']);
         throw new Error('changed my mind');
@@ -83,7 +74,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
   });
 
   it('run at once outside a transaction', async () => {
-    await setting(h.db, ['a', '1']);
+    await setting(suite.h.db, ['a', '1']);
     expect(await all()).toEqual(['a=1']);
   });
 
@@ -92,8 +83,8 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
     db.selectFrom('app_settings').select('key').where('key', '>=', arg(0)).orderBy('key'),
   );
   it('reads asked for together answer each one its own rows, in order, and see the held writes before them', async () => {
-    await setting(h.db, ['a', "it's"]);
-    const answers = await h.db.transaction().execute(async (trx) => {
+    await setting(suite.h.db, ['a', "it's"]);
+    const answers = await suite.h.db.transaction().execute(async (trx) => {
       await setting(trx, ['b', 'back\\slash']);
       return readTogether(trx, [
         valueOf.bound(trx, ['b']),
@@ -104,7 +95,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
     });
     expect(answers).toEqual([[{ value: 'back\\slash' }], [{ key: 'a' }, { key: 'b' }], [], [{ value: "it's" }]]);
     // Outside a transaction too.
-    expect(await readTogether(h.db, [keysFrom.bound(h.db, ['b']), valueOf.bound(h.db, ['a'])])).toEqual([
+    expect(await readTogether(suite.h.db, [keysFrom.bound(suite.h.db, ['b']), valueOf.bound(suite.h.db, ['a'])])).toEqual([
       [{ key: 'b' }],
       [{ value: "it's" }],
     ]);
@@ -112,7 +103,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
   // Round trips exist on PostgreSQL only (SQLite runs in the process).
   if (dialect === 'postgres') {
     it('go out with the next statement: one round trip for begin, the writes and a read, one for the rest and commit', async () => {
-      await h.db.transaction().execute(async (trx) => {
+      await suite.h.db.transaction().execute(async (trx) => {
         await setting(trx, ['a', '1']);
         await setting(trx, ['b', '2']);
         expect(await valueOf(trx, ['a'])).toEqual([{ value: '1' }]);
@@ -125,7 +116,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
     });
 
     it('reads asked for together go out in one message, with the held writes; one that cannot be inlined goes alone', async () => {
-      await h.db.transaction().execute(async (trx) => {
+      await suite.h.db.transaction().execute(async (trx) => {
         await setting(trx, ['a', '1']);
         const [a, keys] = await readTogether(trx, [valueOf.bound(trx, ['a']), keysFrom.bound(trx, ['a'])]);
         expect([a, keys]).toEqual([[{ value: '1' }], [{ key: 'a' }]]);
@@ -141,7 +132,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
 
     // docs/decisions/41-named-statements-in-shared-messages.md
     it('a statement the connection has prepared goes in a shared message by name, reusing its plan; the first time it goes alone', async () => {
-      const one = connect(database.url, { poolSize: 1, onRoundTrip: (text) => sent.push(text) });
+      const one = connect(suite.database.url, { poolSize: 1, onRoundTrip: (text) => sent.push(text) });
       try {
         const plansOf = async () => {
           const { rows } = await sql<{ statement: string; plans: number }>`
@@ -193,7 +184,7 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
     });
 
     it('a held write that fails is the error the next statement reports', async () => {
-      const failed = await h.db
+      const failed = await suite.h.db
         .transaction()
         .execute(async (trx) => {
           await setting(trx, ['a', '1']);
@@ -207,17 +198,17 @@ describe.each(testDialects())('deferred writes on %s', (dialect) => {
 
     it('cost nothing when the transaction sends nothing', async () => {
       await expect(
-        h.db.transaction().execute(async () => {
+        suite.h.db.transaction().execute(async () => {
           throw new Error('before any statement');
         }),
       ).rejects.toThrow();
       await expect(
-        h.db.transaction().execute(async (trx) => {
+        suite.h.db.transaction().execute(async (trx) => {
           await setting(trx, ['a', 'held']);
           throw new Error('only held writes so far');
         }),
       ).rejects.toThrow();
-      await h.db.transaction().execute(async () => {});
+      await suite.h.db.transaction().execute(async () => {});
       expect(sent).toEqual([]);
     });
   }

@@ -1,13 +1,13 @@
 // A SQLite transaction's compiled statements run on its connection at once
 // (docs/decisions/42-sqlite-statements-in-a-transaction.md); every other statement still waits for the
 // connection, so nothing outside a transaction reads what one has not committed.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CamelCasePlugin, sql } from 'kysely';
-import { connect, migrateToLatest, type DatabaseHandle } from './connect.ts';
 import { arg, prepared, preparedWrite } from './prepared.ts';
 import { readTogether } from './deferred-writes.ts';
 import { rowsInTransaction } from './sqlite-direct.ts';
-import { createTestDatabase, testDialects, type TestDatabase } from './testing/index.ts';
+import { testDialects } from './testing/index.ts';
+import { databaseForSuite } from './testing/suite.ts';
 
 const setting = preparedWrite<[key: string, value: string]>((db) => db.insertInto('app_settings').values({ key: arg(0), value: arg(1) }));
 const valueOf = prepared<[key: string], { value: string }>((db) => db.selectFrom('app_settings').select('value').where('key', '=', arg(0)));
@@ -16,44 +16,34 @@ const namedValue = prepared<[key: string], { setting_value: string }>((db) =>
 );
 
 describe.each(testDialects())('statements of a transaction on %s', (dialect) => {
-  let database: TestDatabase;
-  let h: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    // Grouped or not, a transaction holds the connection until it ends (db/src/group-commit.ts).
-    h = connect(database.url, { groupCommit: 'always' });
-    await migrateToLatest(h);
-  });
-  afterAll(async () => {
-    await h.close();
-    await database.drop();
-  });
+  // Grouped or not, a transaction holds the connection until it ends (db/src/group-commit.ts).
+  const suite = databaseForSuite(dialect, { groupCommit: 'always' });
   beforeEach(async () => {
-    await h.db.deleteFrom('app_settings').execute();
+    await suite.h.db.deleteFrom('app_settings').execute();
   });
 
   it('run at once on SQLite inside a transaction only; PostgreSQL and statements outside one go through Kysely', async () => {
-    const query = valueOf.bound(h.db, ['a']);
-    expect(rowsInTransaction(h.db, query)).toBeUndefined();
-    await h.db.transaction().execute(async (trx) => {
+    const query = valueOf.bound(suite.h.db, ['a']);
+    expect(rowsInTransaction(suite.h.db, query)).toBeUndefined();
+    await suite.h.db.transaction().execute(async (trx) => {
       expect(rowsInTransaction(trx, query)).toEqual(dialect === 'sqlite' ? [] : undefined);
     });
   });
 
   it('see their own writes, are committed with the transaction and undone by its rollback', async () => {
-    await h.db.transaction().execute(async (trx) => {
+    await suite.h.db.transaction().execute(async (trx) => {
       await setting(trx, ['kept', '1']);
       expect(await valueOf(trx, ['kept'])).toEqual([{ value: '1' }]);
       expect(await readTogether(trx, [valueOf.bound(trx, ['kept']), valueOf.bound(trx, ['none'])])).toEqual([[{ value: '1' }], []]);
     });
     await expect(
-      h.db.transaction().execute(async (trx) => {
+      suite.h.db.transaction().execute(async (trx) => {
         await setting(trx, ['dropped', '2']);
         await setting(trx, ['kept', 'again']);
       }),
     ).rejects.toThrow();
-    expect(await valueOf(h.db, ['kept'])).toEqual([{ value: '1' }]);
-    expect(await valueOf(h.db, ['dropped'])).toEqual([]);
+    expect(await valueOf(suite.h.db, ['kept'])).toEqual([{ value: '1' }]);
+    expect(await valueOf(suite.h.db, ['dropped'])).toEqual([]);
   });
 
   it('never let a statement outside the transaction read what it has not committed', async () => {
@@ -61,14 +51,14 @@ describe.each(testDialects())('statements of a transaction on %s', (dialect) => 
     const held = new Promise<void>((resolve) => (release = resolve));
     let written!: () => void;
     const wrote = new Promise<void>((resolve) => (written = resolve));
-    const transaction = h.db.transaction().execute(async (trx) => {
+    const transaction = suite.h.db.transaction().execute(async (trx) => {
       await setting(trx, ['open', '1']);
       written();
       await held;
     });
     await wrote;
     let seen: unknown = 'not yet';
-    const outside = valueOf(h.db, ['open']).then((rows) => (seen = rows));
+    const outside = valueOf(suite.h.db, ['open']).then((rows) => (seen = rows));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // SQLite: the statement waits for the one connection, held by the transaction; PostgreSQL: another
     // connection answers at once, from what is committed.
@@ -77,11 +67,11 @@ describe.each(testDialects())('statements of a transaction on %s', (dialect) => 
     await transaction;
     await outside;
     if (dialect === 'sqlite') expect(seen).toEqual([{ value: '1' }]);
-    expect(await valueOf(h.db, ['open'])).toEqual([{ value: '1' }]);
+    expect(await valueOf(suite.h.db, ['open'])).toEqual([{ value: '1' }]);
   });
 
   it('go through Kysely when the transaction has plugins, which then apply', async () => {
-    await h.db
+    await suite.h.db
       .withPlugin(new CamelCasePlugin())
       .transaction()
       .execute(async (trx) => {
