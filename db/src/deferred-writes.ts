@@ -48,7 +48,7 @@ export function markDeferred(db: DbOrTx, compiled: CompiledQuery): CompiledQuery
  */
 export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Promise<void> {
   const compiled = query.compile();
-  if (!rowsInTransaction(db, compiled)) await db.executeQuery(markDeferred(db, compiled));
+  if (rowsInTransaction(db, compiled) === undefined) await db.executeQuery(markDeferred(db, compiled));
 }
 
 /** The SQL of several reads sent as one message (readTogether), with their count; the queries are its values. */

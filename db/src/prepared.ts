@@ -85,7 +85,8 @@ export function preparedWrite<Args extends readonly unknown[]>(build: (db: Kysel
   const templates = new WeakMap<object, Template>();
   return async (db: DbOrTx, args: Args): Promise<void> => {
     const query = bind(templateFor(templates, db, build, args.length), args);
-    if (!rowsInTransaction(db, query)) await db.executeQuery(markDeferred(db, query));
+    // Undefined unless it ran (a write answers no rows): then Kysely runs it.
+    if (rowsInTransaction(db, query) === undefined) await db.executeQuery(markDeferred(db, query));
   };
 }
 
