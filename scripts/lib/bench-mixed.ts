@@ -49,7 +49,7 @@ const customerAddress = () => {
   return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`;
 };
 
-interface Company {
+export interface Company {
   id: number;
   staffIds: number[];
   serviceIds: number[];
@@ -88,7 +88,7 @@ async function chunked<T>(rows: T[], size: number, insert: (part: T[]) => Promis
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
-async function seed(h: DatabaseHandle, companies: number, now: Date): Promise<Company[]> {
+export async function seed(h: DatabaseHandle, companies: number, now: Date): Promise<Company[]> {
   const iso = now.toISOString();
   const tag = crypto.randomBytes(3).toString('hex');
   const companyRows = Array.from({ length: companies }, (_, i) => ({
@@ -255,7 +255,7 @@ function request(agent: http.Agent, base: URL, method: string, path: string, hea
 }
 
 /** Workers that each send one request after another until `seconds` have passed. */
-async function drive(
+export async function drive(
   base: URL,
   connections: number,
   seconds: number,
@@ -330,6 +330,38 @@ async function doubleBookings(h: DatabaseHandle, since: string): Promise<number>
     )
     .executeTakeFirstOrThrow();
   return Number(overlaps.n) + Number(over.n);
+}
+
+/**
+ * Staff bookings over `companies` in turn, each company's one after another from `from` (the
+ * service takes one booking at a time, capacity 1, whichever employee): committed bookings/s.
+ */
+export function bookingsOverCompanies(
+  companies: Company[],
+  from: DateTime,
+  writeHeaders: (headers: Record<string, string>) => Record<string, string>,
+) {
+  const counters = companies.map(() => 0);
+  let rr = 0;
+  return () => {
+    const c = rr++ % companies.length;
+    const n = counters[c]++;
+    const co = companies[c];
+    const start = from.plus({ minutes: n * 30 });
+    return {
+      kind: 'write' as const,
+      method: 'POST',
+      path: '/appointments',
+      headers: writeHeaders({ authorization: `Bearer ${co.token}` }),
+      body: JSON.stringify({
+        company_id: co.id,
+        employee_id: co.staffIds[n % STAFF],
+        service_type_ids: [co.serviceIds[0]],
+        start_time: start.toUTC().toISO(),
+        customer: { name: 'Walk In', email: `walkin${n}.${co.id}.${from.toMillis()}@mixed.test`, phone: '+442079460000' },
+      }),
+    };
+  };
 }
 
 export async function benchMixed(
@@ -467,29 +499,8 @@ export async function benchMixed(
   // Committed bookings/s over 20 companies: staff bookings at distinct times far from everything else.
   const twenty = companies.slice(0, 20);
   const far = today.plus({ days: 200 });
-  const counters = twenty.map(() => 0);
-  let rr = 0;
   console.error('mixed: measuring bookings over 20 companies');
-  const bookingsRun = await drive(base, connections, opts.seconds, () => {
-    const c = rr++ % twenty.length;
-    const n = counters[c]++;
-    const co = twenty[c];
-    // One after another: the service takes one booking at a time (capacity 1), whichever employee.
-    const start = far.plus({ minutes: n * 30 });
-    return {
-      kind: 'write',
-      method: 'POST',
-      path: '/appointments',
-      headers: writeHeaders({ authorization: `Bearer ${co.token}` }),
-      body: JSON.stringify({
-        company_id: co.id,
-        employee_id: co.staffIds[n % STAFF],
-        service_type_ids: [co.serviceIds[0]],
-        start_time: start.toUTC().toISO(),
-        customer: { name: 'Walk In', email: `walkin${n}.${co.id}@mixed.test`, phone: '+442079460000' },
-      }),
-    };
-  });
+  const bookingsRun = await drive(base, connections, opts.seconds, bookingsOverCompanies(twenty, far, writeHeaders));
   const committed = bookingsRun.samples.filter((s) => s.status === 201).length;
   const bookingsCpu = cpuSeconds(pid) - cpu0;
   const peak = peakRssMb(pid);

@@ -8,6 +8,8 @@
 //   npm run build && cp api/dist/server.mjs api/dist/a.mjs    (the tree before; then the tree after as b.mjs)
 //   node --import tsx scripts/profiling/alternate.ts run api/dist/a.mjs api/dist/b.mjs \
 //     [--db ...] [--load dates|slots|bookings] [--rounds 3] [--seconds 10] [--cache]
+//   alternate.ts seed --mixed; alternate.ts run a.mjs b.mjs --load bookings20 [--companies 20]   (the
+//     mixed benchmark's 1,000 companies, and its committed bookings over 20 of them, keys and cache on)
 //
 // Bundles must sit in api/dist (they import the packages installed beside it). Each line printed is
 // one measured load as JSON: answers a second, p50/p99 ms, and the CPU ms an answer of the server
@@ -15,16 +17,20 @@
 // `--load bookings` posts staff bookings like the mixed benchmark's committed-bookings load (a new
 // customer by contact, one employee, one service), each run on days of its own far ahead; they all
 // queue on one company's lock, so compare the CPU an answer costs more than answers a second.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { DateTime } from 'luxon';
 import pg from 'pg';
 import { connect, migrateToLatest } from '@bookwell/db';
 import { spawnBenchServer } from '../lib/bench-server.ts';
 import { benchQuestions, seedBenchCompany, type World } from '../lib/bench-seed.ts';
+import { bookingsOverCompanies, drive, seed as seedMixed, type Company } from '../lib/bench-mixed.ts';
 import { cpuSeconds, databaseCpuSeconds } from '../lib/proc-stats.ts';
+import { issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -34,12 +40,16 @@ const { values: opts, positionals } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     cache: { type: 'boolean', default: false },
+    mixed: { type: 'boolean', default: false },
+    companies: { type: 'string', default: '20' },
   },
 });
 const [mode, ...bundles] = positionals;
-const KEPT = 'bw_alternate';
-const sqliteFile = path.join(os.tmpdir(), 'bookwell-alternate', 'bench.db');
-const worldFile = path.join(os.tmpdir(), 'bookwell-alternate', `world-${opts.db ? 'postgres' : 'sqlite'}.json`);
+// `--mixed` (seed) and `--load bookings20` (run) use the mixed benchmark's 1,000 companies instead.
+const mixed = opts.mixed || opts.load === 'bookings20';
+const KEPT = mixed ? 'bw_alternate_mixed' : 'bw_alternate';
+const sqliteFile = path.join(os.tmpdir(), 'bookwell-alternate', mixed ? 'mixed.db' : 'bench.db');
+const worldFile = path.join(os.tmpdir(), 'bookwell-alternate', `world-${mixed ? 'mixed-' : ''}${opts.db ? 'postgres' : 'sqlite'}.json`);
 const url = opts.db ? Object.assign(new URL(opts.db), { pathname: `/${KEPT}` }).toString() : `file:${sqliteFile}`;
 
 async function seed() {
@@ -55,7 +65,7 @@ async function seed() {
   }
   const h = connect(url);
   await migrateToLatest(h);
-  const world = await seedBenchCompany(h, 100_000, new Date(), { rules: true });
+  const world = mixed ? await seedMixed(h, 1000, new Date()) : await seedBenchCompany(h, 100_000, new Date(), { rules: true });
   fs.writeFileSync(worldFile, JSON.stringify(world));
   await h.close();
 }
@@ -97,6 +107,54 @@ function bookings(world: World, after: number, run: number): Ask {
       }),
     };
   };
+}
+
+/** `--load bookings20`: the mixed benchmark's committed bookings over 20 companies (`--companies`), bundle after bundle. */
+async function alternateTwenty() {
+  const companies = (JSON.parse(fs.readFileSync(worldFile, 'utf8')) as Company[]).slice(0, Number(opts.companies));
+  const h = connect(url);
+  // Tokens last hours, a seed may be older: the same staff signed in again.
+  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
+  for (const co of companies) co.token = await issueToken(key, { id: co.staffIds[0], role: 'admin', company_id: co.id, token_version: 0 });
+  // Each run (warm-up and measure) on 60 days of its own after every earlier run's, as in the benchmark
+  // 200 days ahead at least.
+  const latest = await h.db
+    .selectFrom('appointments')
+    .select((eb) => eb.fn.max('start_time').as('at'))
+    .executeTakeFirst();
+  await h.close();
+  const first = DateTime.max(
+    DateTime.now().plus({ days: 200 }),
+    DateTime.fromISO(String(latest?.at ?? new Date().toISOString())).plus({ days: 1 }),
+  );
+  const withKey = (headers: Record<string, string>) => ({ ...headers, 'idempotency-key': crypto.randomUUID() });
+  let runs = 0;
+  const from = () => first.startOf('day').plus({ days: 60 * runs++ });
+  for (let round = 0; round < Number(opts.rounds); round++) {
+    for (const bundle of bundles) {
+      const server = await spawnBenchServer(url, bundle, { TRUST_PROXY: 'true' });
+      const pid = server.child.pid!;
+      const base = new URL(server.url);
+      await drive(base, 50, 2, bookingsOverCompanies(companies, from(), withKey));
+      const before = cpuSeconds(pid);
+      const run = await drive(base, 50, Number(opts.seconds), bookingsOverCompanies(companies, from(), withKey));
+      const cpu = cpuSeconds(pid) - before;
+      const ms = run.samples.map((x) => x.ms).sort((a, b) => a - b);
+      console.log(
+        JSON.stringify({
+          bundle,
+          round,
+          committed_per_s: Math.round(run.samples.filter((x) => x.status === 201).length / Number(opts.seconds)),
+          p50_ms: Math.round(ms[Math.floor(ms.length / 2)] * 10) / 10,
+          p99_ms: Math.round(ms[Math.floor(ms.length * 0.99)] * 10) / 10,
+          server_cpu_ms: Math.round((cpu * 100_000) / run.samples.length) / 100,
+          errors: run.errors,
+          first_errors: run.firstErrors,
+        }),
+      );
+      await server.stop();
+    }
+  }
 }
 
 async function alternate() {
@@ -146,6 +204,6 @@ async function alternate() {
 }
 
 if (mode === 'seed') await seed();
-else if (mode === 'run' && bundles.length > 0) await alternate();
+else if (mode === 'run' && bundles.length > 0) await (opts.load === 'bookings20' ? alternateTwenty() : alternate());
 else throw new Error('usage: alternate.ts seed | run BUNDLE... (see the header)');
 process.exit(0);
