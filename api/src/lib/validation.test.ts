@@ -58,6 +58,18 @@ describe.each(testDialects())('unsafe text on %s', (dialect) => {
     expect(await users()).toBe(before);
   });
 
+  it('refuses invalid UTF-8 in a write sent with an Idempotency-Key, as without one', async () => {
+    // The key's middleware reads the body first; the bytes must still reach the check as sent.
+    const bytes = Buffer.concat([Buffer.from(`{"customer":{"name":"An`), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(`"}}`)]);
+    const res = await fetch(`${t.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `utf8-${Date.now()}` },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).details).toEqual([{ path: 'customer.name', message: expect.any(String) }]);
+  });
+
   it('accepts real Unicode (accents, emoji, CJK)', async () => {
     const ok = await t.call('POST', '/register', { body: registration('Zoë 😀 日本') });
     expect(ok.status).toBe(200);
