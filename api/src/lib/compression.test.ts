@@ -27,6 +27,13 @@ describe('chooseEncoding', () => {
   ])('%j -> %j', (header, expected) => {
     expect(chooseEncoding(header)).toBe(expected);
   });
+
+  it('answers each header the same when asked again, those it keeps and those past its limit', () => {
+    const headers = Array.from({ length: 200 }, (_, i) => [`gzip;q=${(i / 200).toFixed(3)}, br;q=0.5`, i / 200 > 0.5 ? 'gzip' : 'br']);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [header, expected] of headers) expect(chooseEncoding(header), `${header} (pass ${pass})`).toBe(expected);
+    }
+  });
 });
 
 describe('compression middleware', () => {
