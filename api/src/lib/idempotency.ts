@@ -17,14 +17,13 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { arg, prepared, type DbOrTx } from '@bookwell/db';
 import type { AppEnv } from './context.ts';
 import { AppError, badRequest } from './errors.ts';
-import { isUnsafeText, unsafeInput } from './validation.ts';
+import { isUnsafeText, readBody, unsafeInput } from './validation.ts';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
 export const IDEMPOTENCY_RETENTION_DAYS = 30;
 /** How long an in-progress key is protected before a retry may assume its request died. */
 export const IDEMPOTENCY_LEASE_MS = 2 * 60_000;
 
-const BODY_TEXT = new TextDecoder();
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const STORED_HEADERS = ['content-type', 'etag'];
 
@@ -142,10 +141,8 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     // Stored with the key: a decoded NUL or lone surrogate in the path is refused here, before the
     // route's own check of its parameters runs (PostgreSQL refuses such text with a 500).
     if (isUnsafeText(path)) throw unsafeInput('path');
-    // Read as bytes, as the route's unsafe-text check after us reads them (lib/validation.ts): Hono
-    // turns a body it holds as text into bytes through a whole web Response, 3-4% of a booking's
-    // server CPU (docs/benchmarks.md, session 32). Decoded as Response.text() does.
-    const hash = requestHash(BODY_TEXT.decode(await c.req.arrayBuffer()));
+    // Read once for us and the route's unsafe-text check after us (lib/validation.ts).
+    const hash = requestHash((await readBody(c)).text);
     // 122 random bits from Node's cached pool: randomBytes(16) went to OpenSSL on every request.
     const owner = crypto.randomUUID().replaceAll('-', '');
 

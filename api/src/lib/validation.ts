@@ -1,6 +1,6 @@
 // Shared request-validation pieces: zod issues -> our 400 body, and the schemas every route reuses.
 import { z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { AppError, type ErrorDetail } from './errors.ts';
 
 type Issue = { path: PropertyKey[]; message: string; code?: string };
@@ -99,6 +99,40 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const UTF8_LOOSE = new TextDecoder('utf-8');
 
+/** A request body as text, and whether its bytes were UTF-8 (if not, bad bytes read as U+FFFD). */
+export interface RequestBody {
+  text: string;
+  wellFormed: boolean;
+}
+// Hono's cache holds promises (hono/dist/request.js, #cachedBody), whatever its declared type says.
+type BodyCache = Record<string, Promise<unknown>>;
+const bodies = new WeakMap<Request, Promise<RequestBody>>();
+
+/**
+ * The request body, read once as bytes and decoded once for every middleware that needs it (the
+ * idempotency key's hash, the unsafe-text check), and left in Hono's cache as bytes and text so a
+ * later `c.req.text()` takes it as is. Hono makes a body kept in one form into another through a
+ * whole web Response: 6-8% of a booking's server CPU (docs/benchmarks.md, sessions 31 and 32).
+ */
+export function readBody(c: Context): Promise<RequestBody> {
+  let body = bodies.get(c.req.raw);
+  if (body === undefined) {
+    body = c.req.arrayBuffer().then((buffer) => {
+      const bytes = new Uint8Array(buffer);
+      let read: RequestBody;
+      try {
+        read = { text: UTF8.decode(bytes), wellFormed: true };
+      } catch {
+        read = { text: UTF8_LOOSE.decode(bytes), wellFormed: false };
+      }
+      (c.req.bodyCache as BodyCache).text = Promise.resolve(read.text);
+      return read;
+    });
+    bodies.set(c.req.raw, body);
+  }
+  return body;
+}
+
 /** Whether a string holds a NUL character or a lone surrogate. */
 export function isUnsafeText(s: string): boolean {
   return s.includes('\0') || LONE_SURROGATE.test(s);
@@ -173,33 +207,20 @@ export function rejectUnsafeText(): MiddlewareHandler {
     }
     const type = c.req.header('content-type');
     if (type !== undefined && /json/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      // Read once here; the body validator and c.req.text() then read Hono's cached copies (below).
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      let text: string;
-      let badBytes = false;
-      try {
-        text = UTF8.decode(bytes);
-      } catch {
-        text = UTF8_LOOSE.decode(bytes);
-        badBytes = true;
-      }
+      const { text, wellFormed } = await readBody(c);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {
         // Malformed JSON is the body validator's 400; bytes that are not UTF-8 are ours.
-        if (badBytes) throw unsafeInput('body');
+        if (!wellFormed) throw unsafeInput('body');
         return next();
       }
       // Bytes that are not UTF-8 decode as U+FFFD: the field holding one is the one to name.
-      const found = badBytes ? (findText(parsed, (s) => s.includes('\uFFFD')) ?? 'body') : findText(parsed, isUnsafeText);
+      const found = !wellFormed ? (findText(parsed, (s) => s.includes('\uFFFD')) ?? 'body') : findText(parsed, isUnsafeText);
       if (found !== null) throw unsafeInput(found);
-      // Handed on as read: Hono makes a body kept in one form into another (the validator's json(),
-      // the idempotency key's text()) through a full web Response, 6-8% of a booking's server CPU.
-      // The cache holds promises (hono/dist/request.js, #cachedBody), whatever its declared type says.
-      const cache = c.req.bodyCache as Record<string, Promise<unknown>>;
-      cache.json = Promise.resolve(parsed);
-      cache.text = Promise.resolve(text);
+      // Handed on as parsed, so the body validator's json() does not parse it again.
+      (c.req.bodyCache as BodyCache).json = Promise.resolve(parsed);
     }
     await next();
   };
