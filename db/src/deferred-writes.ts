@@ -46,8 +46,9 @@ export function markDeferred(db: DbOrTx, compiled: CompiledQuery): CompiledQuery
  * Runs an insert whose result the caller does not need, as late as correctness allows: on
  * PostgreSQL, inside a transaction, it goes out with the transaction's next statement.
  */
-export async function deferredWrite(db: DbOrTx, query: Compilable<unknown>): Promise<void> {
-  const compiled = query.compile();
+export async function deferredWrite(db: DbOrTx, query: Compilable<unknown> | CompiledQuery): Promise<void> {
+  const compiled = 'compile' in query ? query.compile() : query;
+  // Undefined unless it ran on SQLite's direct path (a write answers no rows): then Kysely runs it.
   if (rowsInTransaction(db, compiled) === undefined) await db.executeQuery(markDeferred(db, compiled));
 }
 

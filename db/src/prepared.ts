@@ -10,7 +10,7 @@
 // list, an optional filter) is one prepared query per shape.
 import { CompiledQuery, PostgresAdapter, type Compilable, type Kysely } from 'kysely';
 import { nameStatement } from './statement-names.ts';
-import { markDeferred } from './deferred-writes.ts';
+import { deferredWrite, markDeferred } from './deferred-writes.ts';
 import { rowsInTransaction } from './sqlite-direct.ts';
 import type { Database, DbOrTx } from './schema.ts';
 
@@ -83,11 +83,7 @@ export function prepared<Args extends readonly unknown[], Row>(build: (db: Kysel
  */
 export function preparedWrite<Args extends readonly unknown[]>(build: (db: Kysely<Database>) => Compilable<unknown>) {
   const templates = new WeakMap<object, Template>();
-  return async (db: DbOrTx, args: Args): Promise<void> => {
-    const query = bind(templateFor(templates, db, build, args.length), args);
-    // Undefined unless it ran (a write answers no rows): then Kysely runs it.
-    if (rowsInTransaction(db, query) === undefined) await db.executeQuery(markDeferred(db, query));
-  };
+  return (db: DbOrTx, args: Args): Promise<void> => deferredWrite(db, bind(templateFor(templates, db, build, args.length), args));
 }
 
 const GENERIC_PLANS = CompiledQuery.raw('set local plan_cache_mode = force_generic_plan');
