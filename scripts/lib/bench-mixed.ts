@@ -215,9 +215,15 @@ export async function seed(h: DatabaseHandle, companies: number, now: Date): Pro
     });
   }
   if (h.dialect === 'postgres') await sql`analyze`.execute(h.db);
-  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
-  for (const co of out) co.token = await issueToken(key, { id: co.staffIds[0], role: 'admin', company_id: co.id, token_version: 0 }, now);
+  await signInCompanies(h, out, now);
   return out;
+}
+
+/** Each company's first staff member signed in as its admin; the token goes on the company. */
+export async function signInCompanies(h: DatabaseHandle, companies: Company[], now?: Date): Promise<void> {
+  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
+  for (const co of companies)
+    co.token = await issueToken(key, { id: co.staffIds[0], role: 'admin', company_id: co.id, token_version: 0 }, now);
 }
 
 interface Sample {

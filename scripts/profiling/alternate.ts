@@ -28,9 +28,8 @@ import pg from 'pg';
 import { connect, migrateToLatest } from '@bookwell/db';
 import { spawnBenchServer } from '../lib/bench-server.ts';
 import { benchQuestions, seedBenchCompany, type World } from '../lib/bench-seed.ts';
-import { bookingsOverCompanies, drive, seed as seedMixed, type Company } from '../lib/bench-mixed.ts';
+import { bookingsOverCompanies, drive, seed as seedMixed, signInCompanies, type Company } from '../lib/bench-mixed.ts';
 import { cpuSeconds, databaseCpuSeconds } from '../lib/proc-stats.ts';
-import { issueToken, loadJwtKey } from '../../api/src/lib/auth.ts';
 
 const { values: opts, positionals } = parseArgs({
   allowPositionals: true,
@@ -114,8 +113,7 @@ async function alternateTwenty() {
   const companies = (JSON.parse(fs.readFileSync(worldFile, 'utf8')) as Company[]).slice(0, Number(opts.companies));
   const h = connect(url);
   // Tokens last hours, a seed may be older: the same staff signed in again.
-  const key = await loadJwtKey(h.db, process.env.JWT_SECRET);
-  for (const co of companies) co.token = await issueToken(key, { id: co.staffIds[0], role: 'admin', company_id: co.id, token_version: 0 });
+  await signInCompanies(h, companies);
   // Each run (warm-up and measure) on 60 days of its own after every earlier run's, and at least
   // 200 days ahead as in the benchmark.
   const latest = await h.db
