@@ -183,7 +183,7 @@ test.describe('the company read before the local store opened', () => {
   // A zone other than the company's, so the calendar says which one its times are in.
   test.use({ timezoneId: 'Europe/London' });
 
-  test('is kept: an offline reload shows the company and its time zone without waiting', async ({ page }) => {
+  test('is kept: opened again offline, the calendar shows the company and its time zone without waiting', async ({ page }) => {
     // Online, only the session's first read of the company is answered; the later ones, the
     // offline prefill's, find no server. The local store's code is held back until that answer is
     // in, so it comes while the store is still opening, as it can on a slow tablet.
@@ -213,11 +213,14 @@ test.describe('the company read before the local store opened', () => {
     await page.unroute(isCompanyRead);
     await page.unroute(isStoreCode);
     await cutApi(page);
+    // The page is left before counting: a retry of a read the old page had was counted as the new
+    // page's one time in twelve (seen at 100 ms, before the reloaded page's load event).
+    await page.goto('about:blank');
     const reads: string[] = [];
     page.on('request', (r) => {
       if (isCompanyRead(new URL(r.url()))) reads.push(r.url());
     });
-    await page.reload();
+    await page.goto('/calendar?view=week');
     await waitForCalendar(page);
     await expect(note).toBeVisible();
     expect(reads).toHaveLength(1);
