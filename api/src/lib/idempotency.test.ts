@@ -3,12 +3,12 @@
 // and a retry took it) changes nothing, on both databases. The HTTP behaviour of keys on bookings is
 // in features/appointments/booking-integrity.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
 import { createTestDatabase, testDialects, type TestDatabase } from '@bookwell/db/testing';
 import type { AppEnv } from './context.ts';
 import { AppError } from './errors.ts';
-import { idempotency, recordIdempotentResponse } from './idempotency.ts';
+import { idempotency, recordIdempotentResponse, requestHash, type IdempotencyOptions } from './idempotency.ts';
 
 describe.each(testDialects())('idempotency keys on %s', (dialect) => {
   let database: TestDatabase;
@@ -24,28 +24,38 @@ describe.each(testDialects())('idempotency keys on %s', (dialect) => {
     await database.drop();
   });
 
-  /** A write that stores a setting and remembers its response in the same transaction; `steal` takes its claim first. */
-  const app = (steal: boolean) => {
+  /** An app with its deps and the key middleware; errors answer 409 with their code. */
+  const keyedApp = (clientIp: string, options?: IdempotencyOptions) => {
     const a = new Hono<AppEnv>();
     a.use('*', async (c, next) => {
       c.set('deps', { db: h.db, now: () => now } as never);
-      c.set('clientIp', '203.0.113.9');
+      c.set('clientIp', clientIp);
       await next();
     });
-    a.use('*', idempotency());
+    a.use('*', idempotency(options));
     a.onError((err, c) => c.json({ code: err instanceof AppError ? err.code : 'internal' }, 409));
+    return a;
+  };
+  /** The write: stores a setting and remembers its response in the same transaction. */
+  const storeSetting = async (c: Context<AppEnv>, key: string) => {
+    const body = { key, value: 'on' };
+    await h.db.transaction().execute(async (trx) => {
+      await trx.insertInto('app_settings').values(body).execute();
+      await recordIdempotentResponse(trx, c, { status: 201, body }, now);
+    });
+    return c.json(body, 201);
+  };
+
+  /** The write with its key claimed first; `steal` takes the claim before the write commits. */
+  const app = (steal: boolean) => {
+    const a = keyedApp('203.0.113.9');
     a.post('/settings/:key', async (c) => {
       const key = c.req.param('key');
       if (steal) {
         // What a retry does once this request's lease has run out (lib/idempotency.ts, step 4).
         await h.db.updateTable('idempotency_keys').set({ owner_token: 'the-retry' }).where('key', '=', key).execute();
       }
-      const body = { key, value: 'on' };
-      await h.db.transaction().execute(async (trx) => {
-        await trx.insertInto('app_settings').values(body).execute();
-        await recordIdempotentResponse(trx, c, { status: 201, body }, now);
-      });
-      return c.json(body, 201);
+      return storeSetting(c, key);
     });
     return a;
   };
@@ -76,5 +86,69 @@ describe.each(testDialects())('idempotency keys on %s', (dialect) => {
     expect(await setting('idem-taken')).toBeUndefined();
     const row = await h.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'idem-taken').executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'in_progress', owner_token: 'the-retry', response_status: null });
+  });
+  describe("written in the write's transaction (recordedInTransaction)", () => {
+    /** Stores a setting; `first` writes the key as another request with it would have, before this one's transaction. */
+    const inTx = (opts: { first?: { status: number; body: unknown }; refuse?: boolean } = {}) => {
+      const a = keyedApp('203.0.113.10', { recordedInTransaction: true });
+      if (opts.first) {
+        const { status, body } = opts.first;
+        // The other request's transaction commits while this one is running.
+        a.use('/settings/:key', async (c, next) => {
+          await h.db
+            .insertInto('idempotency_keys')
+            .values({
+              scope: 'anon:203.0.113.10',
+              method: 'POST',
+              path: c.req.path,
+              key: c.req.param('key')!,
+              request_hash: requestHash('{}'),
+              state: 'done',
+              owner_token: null,
+              response_status: status,
+              response_body: JSON.stringify(body),
+              response_headers: JSON.stringify({ 'content-type': 'application/json' }),
+              created_at: now.toISOString(),
+              updated_at: now.toISOString(),
+            })
+            .execute();
+          await next();
+        });
+      }
+      a.post('/settings/:key', async (c) => {
+        const key = c.req.param('key');
+        // Before the handler ran, nothing was written for its key.
+        expect(await h.db.selectFrom('idempotency_keys').select('id').where('key', '=', key).execute()).toHaveLength(opts.first ? 1 : 0);
+        if (opts.refuse) throw new AppError('slot_taken', 'taken');
+        return storeSetting(c, key);
+      });
+      return a;
+    };
+
+    it('writes the key as done with the change, and a replay answers it without running again', async () => {
+      const a = inTx();
+      expect((await post(a, 'tx-done')).status).toBe(201);
+      const row = await h.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'tx-done').executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: 'done', response_status: 201, owner_token: null });
+      const again = await post(a, 'tx-done');
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    });
+
+    it('leaves no key when the write is refused, so a retry runs', async () => {
+      const refused = await post(inTx({ refuse: true }), 'tx-refused');
+      expect(refused.status).toBe(409);
+      expect(await h.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'tx-refused').execute()).toHaveLength(0);
+      expect((await post(inTx(), 'tx-refused')).status).toBe(201);
+    });
+
+    it('changes nothing when a request with the same key committed first, and answers with its response', async () => {
+      const first = { status: 201, body: { key: 'tx-raced', value: 'from the first' } };
+      const raced = await post(inTx({ first }), 'tx-raced');
+      expect(raced.status).toBe(201);
+      expect(raced.headers.get('idempotent-replayed')).toBe('true');
+      expect(await raced.json()).toEqual(first.body);
+      expect(await setting('tx-raced')).toBeUndefined();
+    });
   });
 });

@@ -2,12 +2,22 @@
 // with the same key and body gets the first response back, and the state lives in the database so it
 // holds across processes and restarts.
 //
-// Life of a key, scoped to (caller, method, path, key):
+// Life of a key, scoped to (caller, method, path, key), on routes whose every 2xx comes from one
+// transaction (`recordedInTransaction`: the appointment writes, docs/decisions/43-idempotency-key-in-the-transaction.md):
+// 1. The middleware reads the key: a key done answers its response (or 422 for another body); none, the
+//    handler runs.
+// 2. The handler's transaction writes the key as done with its response (`recordIdempotentResponse`),
+//    so "changed" and "remembered" commit together. The table's unique constraint lets one of two
+//    requests with the key commit (in any process); the other's insert finds the row, and its
+//    transaction rolls back.
+// 3. A request refused for any reason (a slot taken, a version changed, the key written first) reads
+//    the key again: when a request with its key and body committed meanwhile, that one's response is
+//    its answer. Otherwise nothing was written: a retry runs.
+// On other routes the key is claimed first, in a commit of its own:
 // 1. The middleware inserts it `in_progress` with a random lease (`owner_token`). The table's unique
 //    constraint picks one winner among concurrent requests, in any process.
-// 2. The handler records the response *inside the transaction that makes the change*
-//    (`recordIdempotentResponse`), so "changed" and "remembered" commit together: a crash can never
-//    leave a committed change whose key would let a retry run it a second time.
+// 2. The handler records the response inside the transaction that makes the change, or the middleware
+//    records it after a handler that did not.
 // 3. Anything that ends without a 2xx changed nothing: the key is released so a retry can run.
 // 4. An `in_progress` key whose lease is older than LEASE_MS belongs to a request that died before
 //    committing (a committed one would be `done`); a retry takes the lease over. A stalled original that
@@ -28,9 +38,12 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const STORED_HEADERS = ['content-type', 'etag'];
 
 interface Claim {
-  id: number;
+  /** The claim's row; null when the key is written in the handler's transaction (recordedInTransaction). */
+  id: number | null;
   owner: string;
   recorded: boolean;
+  /** Scope, method, path, key and request hash: the row recordIdempotentResponse writes when there is no claim. */
+  write: [scope: string, method: string, path: string, key: string, requestHash: string];
 }
 
 // Keyed by the request object, so the lib needs no slot in the app's context type.
@@ -38,8 +51,21 @@ const claims = new WeakMap<Request, Claim>();
 
 // Every write from the PWA carries a key (the booking page, the staff calendar, the offline outbox),
 // so these run on every booking: compiled once (db/src/prepared.ts), not built again per request.
-const claimKey = prepared<
-  [scope: string, method: string, path: string, key: string, requestHash: string, owner: string, at: string],
+/** A key claimed (`in_progress`, with its lease) or written done with its response; no row when it exists already. */
+const insertKey = prepared<
+  [
+    scope: string,
+    method: string,
+    path: string,
+    key: string,
+    requestHash: string,
+    state: 'in_progress' | 'done',
+    owner: string | null,
+    status: number | null,
+    body: string | null,
+    headers: string | null,
+    at: string,
+  ],
   { id: number }
 >((db) =>
   db
@@ -50,13 +76,13 @@ const claimKey = prepared<
       path: arg(2),
       key: arg(3),
       request_hash: arg(4),
-      state: 'in_progress',
-      owner_token: arg(5),
-      response_status: null,
-      response_body: null,
-      response_headers: null,
-      created_at: arg(6),
-      updated_at: arg(6),
+      state: arg(5),
+      owner_token: arg(6),
+      response_status: arg(7),
+      response_body: arg(8),
+      response_headers: arg(9),
+      created_at: arg(10),
+      updated_at: arg(10),
     })
     .onConflict((oc) => oc.columns(['scope', 'method', 'path', 'key']).doNothing())
     .returning('id'),
@@ -120,11 +146,43 @@ function replay(c: Context, row: { response_status: number | null; response_body
   return c.newResponse(status === 204 ? null : row.response_body, status as 200, headers);
 }
 
+export interface IdempotencyOptions {
+  /**
+   * Every 2xx of these routes comes from a transaction that calls recordIdempotentResponse: the key
+   * is then written in that transaction, as done, instead of claimed in a commit of its own first
+   * (docs/decisions/43-idempotency-key-in-the-transaction.md).
+   */
+  recordedInTransaction?: boolean;
+}
+
+/** Looks a key up; the middleware's one statement before the handler on a route recorded in its transaction. */
+const findKey = prepared<
+  [scope: string, method: string, path: string, key: string],
+  {
+    id: number;
+    request_hash: string;
+    state: string;
+    owner_token: string | null;
+    updated_at: string;
+    response_status: number | null;
+    response_body: string | null;
+    response_headers: string | null;
+  }
+>((db) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['id', 'request_hash', 'state', 'owner_token', 'updated_at', 'response_status', 'response_body', 'response_headers'])
+    .where('scope', '=', arg(0))
+    .where('method', '=', arg(1))
+    .where('path', '=', arg(2))
+    .where('key', '=', arg(3)),
+);
+
 /**
  * Middleware for routes whose writes honour Idempotency-Key. Requests without the header pass
  * through untouched; reads are never affected.
  */
-export function idempotency(): MiddlewareHandler<AppEnv> {
+export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!WRITE_METHODS.has(c.req.method)) return next();
     const key = c.req.header('idempotency-key');
@@ -146,48 +204,22 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     // 122 random bits from Node's cached pool: randomBytes(16) went to OpenSSL on every request.
     const owner = crypto.randomUUID().replaceAll('-', '');
 
-    let claimId: number | undefined;
-    // A key released between our insert and our read is simply claimed again.
-    for (let attempt = 0; attempt < 3 && claimId === undefined; attempt++) {
-      const at = now().toISOString();
-      const [inserted] = await claimKey(db, [scope, method, path, key, hash, owner, at]);
-      if (inserted) {
-        claimId = inserted.id;
-        break;
+    let claimId: number | null = null;
+    if (options.recordedInTransaction) {
+      // Nothing is written yet: the handler's transaction writes the key (recordIdempotentResponse).
+      const [existing] = await findKey(db, [scope, method, path, key]);
+      if (existing) {
+        const answer = settled(c, existing, hash, now());
+        if (answer) return answer;
+        claimId = await takeOver(db, existing, owner, now().toISOString());
       }
-      const existing = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('scope', '=', scope)
-        .where('method', '=', method)
-        .where('path', '=', path)
-        .where('key', '=', key)
-        .executeTakeFirst();
-      if (!existing) continue;
-      if (existing.request_hash !== hash) {
-        throw new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
-      }
-      if (existing.state === 'done') return replay(c, existing);
-      if (Date.parse(existing.updated_at) > now().getTime() - IDEMPOTENCY_LEASE_MS) {
-        throw stillRunning();
-      }
-      const taken = await db
-        .updateTable('idempotency_keys')
-        .set({ owner_token: owner, updated_at: at })
-        .where('id', '=', existing.id)
-        .where('state', '=', 'in_progress')
-        .where((eb) => (existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token)))
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) {
-        throw stillRunning();
-      }
-      claimId = existing.id;
-    }
-    if (claimId === undefined) {
-      throw stillRunning();
+    } else {
+      const claimed = await claimFirst(c, db, [scope, method, path, key], hash, owner, now);
+      if (claimed instanceof Response) return claimed;
+      claimId = claimed;
     }
 
-    const claim: Claim = { id: claimId, owner, recorded: false };
+    const claim: Claim = { id: claimId, owner, recorded: false, write: [scope, method, path, key, hash] };
     claims.set(c.req.raw, claim);
     let failed = false;
     try {
@@ -201,13 +233,73 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       if (ok && !claim.recorded) {
         // A handler that did not record inside its transaction: remember the response now.
         const body = status === 204 ? null : await c.res.clone().text();
-        await recordResponse(db, [status, body, JSON.stringify(pickHeaders(c.res.headers)), now().toISOString(), claim.id, owner]);
-      } else if (!ok) {
+        const headers = JSON.stringify(pickHeaders(c.res.headers));
+        const at = now().toISOString();
+        if (claim.id !== null) await recordResponse(db, [status, body, headers, at, claim.id, owner]);
+        else await insertKey(db, [scope, method, path, key, hash, 'done', null, status, body, headers, at]);
+      } else if (!ok && claim.id !== null) {
         // Nothing changed (a committed change would have marked the key done): let a retry run.
         await releaseClaim(db, [claim.id, owner]);
+      } else if (!ok && !failed) {
+        // Refused (a slot taken, a version changed, the key written first): when that was a
+        // request with this key and body that committed meanwhile, its answer is this one's.
+        const [first] = await findKey(db, [scope, method, path, key]);
+        if (first?.state === 'done' && first.request_hash === hash) {
+          c.error = undefined;
+          c.res = undefined;
+          c.res = replay(c, first);
+        }
       }
     }
   };
+}
+
+type KeyRow = Awaited<ReturnType<typeof findKey>>[number];
+
+/** The answer for a key already used: a replay, a mismatch or "still running"; null when its lease ran out (take it over). */
+function settled(c: Context, existing: KeyRow, hash: string, now: Date): Response | null {
+  if (existing.request_hash !== hash) {
+    throw new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
+  }
+  if (existing.state === 'done') return replay(c, existing);
+  if (Date.parse(existing.updated_at) > now.getTime() - IDEMPOTENCY_LEASE_MS) throw stillRunning();
+  return null;
+}
+
+/** Takes over the claim of a request that died (its lease ran out): answers its id, or throws "still running". */
+async function takeOver(db: DbOrTx, existing: KeyRow, owner: string, at: string): Promise<number> {
+  const taken = await db
+    .updateTable('idempotency_keys')
+    .set({ owner_token: owner, updated_at: at })
+    .where('id', '=', existing.id)
+    .where('state', '=', 'in_progress')
+    .where((eb) => (existing.owner_token === null ? eb('owner_token', 'is', null) : eb('owner_token', '=', existing.owner_token)))
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) throw stillRunning();
+  return existing.id;
+}
+
+/** Claims the key in a commit of its own before the handler runs: answers the claim's id, or the replay. */
+async function claimFirst(
+  c: Context,
+  db: DbOrTx,
+  where: [scope: string, method: string, path: string, key: string],
+  hash: string,
+  owner: string,
+  now: () => Date,
+): Promise<number | Response> {
+  // A key released between our insert and our read is simply claimed again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const at = now().toISOString();
+    const [inserted] = await insertKey(db, [...where, hash, 'in_progress', owner, null, null, null, at]);
+    if (inserted) return inserted.id;
+    const [existing] = await findKey(db, where);
+    if (!existing) continue;
+    const answer = settled(c, existing, hash, now());
+    if (answer) return answer;
+    return takeOver(db, existing, owner, at);
+  }
+  throw stillRunning();
 }
 
 function pickHeaders(headers: Headers): Record<string, string> {
@@ -221,7 +313,8 @@ function pickHeaders(headers: Headers): Record<string, string> {
 
 /**
  * Call inside the write transaction, just before it commits: stores the response under the request's
- * key (when it has one). Throws, rolling the transaction back, when this request no longer owns the key.
+ * key (when it has one). Throws, rolling the transaction back, when this request no longer owns the
+ * key, or another request wrote it first.
  */
 export async function recordIdempotentResponse(
   trx: DbOrTx,
@@ -235,7 +328,11 @@ export async function recordIdempotentResponse(
   if (response.body !== undefined) headers['content-type'] = 'application/json';
   for (const [k, v] of Object.entries(response.headers ?? {})) headers[k.toLowerCase()] = v;
   const body = response.body === undefined ? null : JSON.stringify(response.body);
-  const marked = await recordResponse(trx, [response.status, body, JSON.stringify(headers), now.toISOString(), claim.id, claim.owner]);
+  const at = now.toISOString();
+  const marked =
+    claim.id === null
+      ? await insertKey(trx, [...claim.write, 'done', null, response.status, body, JSON.stringify(headers), at])
+      : await recordResponse(trx, [response.status, body, JSON.stringify(headers), at, claim.id, claim.owner]);
   if (marked.length !== 1) {
     throw new AppError('idempotency_in_progress', 'Another request took over this Idempotency-Key; nothing was changed');
   }

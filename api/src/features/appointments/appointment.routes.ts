@@ -103,8 +103,9 @@ async function update(c: Context<AppEnv>, id: number, body: UpdateAppointmentInp
 
 const router = createRouter();
 // Idempotency-Key covers every appointment write (POST, PUT, PATCH, DELETE); reads pass through.
-// ('/appointments/*' also matches '/appointments' itself.)
-router.use('/appointments/*', idempotency());
+// ('/appointments/*' also matches '/appointments' itself.) Each records its answer in its own
+// transaction, so the key is written there, not claimed in a commit of its own first.
+router.use('/appointments/*', idempotency({ recordedInTransaction: true }));
 
 export const appointmentRoutes = router
   .openapi(createRoute, async (c) => {

@@ -331,6 +331,24 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       expect(plainAgain.status).toBe(404);
     });
 
+    it('answers simultaneous retries of an edit and of a delete as the first, never with the 412 or 404 the first caused', async () => {
+      const made = await book({ service_type_ids: [co.serviceId], start_time: '2026-11-28T14:00:00Z' }, { token: co.admin.token });
+      const id = made.body.id;
+      const edit = {
+        token: co.admin.token,
+        headers: { 'Idempotency-Key': 'edit-burst', 'If-Match': '"1"' },
+        body: { description: 'moved' },
+      };
+      const edits = await Promise.all(Array.from({ length: 6 }, () => t.call('PUT', `/appointments/${id}`, edit)));
+      for (const r of edits) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+      for (const r of edits.filter((x) => x.status === 409)) expect(r.body.code).toBe('idempotency_in_progress');
+      expect(new Set(edits.filter((r) => r.status === 200).map((r) => r.headers.get('etag')))).toEqual(new Set(['"2"']));
+      const del = { token: co.admin.token, headers: { 'Idempotency-Key': 'delete-burst', 'If-Match': '"2"' } };
+      const dels = await Promise.all(Array.from({ length: 6 }, () => t.call('DELETE', `/appointments/${id}`, del)));
+      for (const r of dels) expect([204, 409], JSON.stringify(r.body)).toContain(r.status);
+      expect(dels.some((r) => r.status === 204)).toBe(true);
+    });
+
     it('keeps keys 30 days and prunes older ones', async () => {
       const old = new Date(NOW.getTime() - 31 * 24 * 3600_000).toISOString();
       const recent = new Date(NOW.getTime() - 29 * 24 * 3600_000).toISOString();
