@@ -3,30 +3,11 @@
 // someone else changed the appointment meanwhile, the server refuses it (412) and the "Needs
 // attention" list offers "Apply my change again" and "Keep theirs", each doing what it says.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, apiToken, signInAs } from './support/session.ts';
+import { signInAs, DEMO } from './support/session.ts';
 import { shootAllSizes } from './support/screens.ts';
-import { cutRequests, restoreRequests, wallDate } from './support/connection.ts';
+import { cutRequests, restoreRequests } from './support/connection.ts';
 import { openEvent } from './support/appointments.ts';
-
-interface Appt {
-  id: number;
-  version: number;
-  start_time: string;
-  description: string | null;
-}
-
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await request.fetch(`/api${path}`, { method, headers: { Authorization: `Bearer ${token}`, ...headers }, data: body });
-  const text = await res.text();
-  return { status: res.status(), body: (text ? JSON.parse(text) : undefined) as T };
-}
+import { api, book, demo, quietDay, type Appt } from './support/offline.ts';
 
 /** Requests for one appointment (PUT/DELETE /api/appointments/:id). */
 const ONE_APPOINTMENT = '**/api/appointments/**';
@@ -74,24 +55,16 @@ async function openRefusal(page: Page) {
 }
 
 test('a change refused because someone else changed the appointment (412): keep theirs, or apply mine again', async ({ page }) => {
-  const token = await signInAs(page, DEMO.owner, '/dashboard');
-  const other = await apiToken(page, DEMO.manager);
-  const me = await api<{ company_id: number }>(page.request, token, 'GET', '/me');
-  const company = await api<{ timezone: string }>(page.request, token, 'GET', `/companies/${me.body.company_id}`);
-  const [customer] = (await api<{ id: number }[]>(page.request, token, 'GET', `/users?company_id=${me.body.company_id}&role=customer`))
-    .body;
-  const start = new Date(Math.ceil((Date.now() + 2 * 86_400_000) / 3_600_000) * 3_600_000 + 40 * 60_000);
+  await signInAs(page, DEMO.owner, '/dashboard');
+  const d = await demo(page);
+  const token = d.owner;
+  const other = d.other;
+  // Before the demo's opening hours on a day of its own: no seeded appointment shares the slot (at
+  // some hours of the day a near date's slot held enough of them to fold this one into "+N more").
+  const date = quietDay(d, 8);
   const stamp = Date.now();
-  const created = await api<Appt>(page.request, token, 'POST', '/appointments', {
-    company_id: me.body.company_id,
-    user_id: customer!.id,
-    start_time: start.toISOString(),
-    end_time: new Date(start.getTime() + 15 * 60_000).toISOString(),
-    description: `Offline ${stamp}`,
-  });
-  expect(created.status).toBe(201);
-  const id = created.body.id;
-  const date = wallDate(created.body.start_time, company.body.timezone);
+  const created = await book(page, d, token, { date, time: '05:40', minutes: 15, description: `Offline ${stamp}` });
+  const id = created.id;
   const description = async () => (await api<Appt>(page.request, token, 'GET', `/appointments/${id}`)).body.description;
 
   try {
