@@ -236,7 +236,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         const headers = JSON.stringify(pickHeaders(c.res.headers));
         const at = now().toISOString();
         if (claim.id !== null) await recordResponse(db, [status, body, headers, at, claim.id, owner]);
-        else await insertKey(db, [scope, method, path, key, hash, 'done', null, status, body, headers, at]);
+        else await insertKey(db, [...claim.write, 'done', null, status, body, headers, at]);
       } else if (!ok && claim.id !== null) {
         // Nothing changed (a committed change would have marked the key done): let a retry run.
         await releaseClaim(db, [claim.id, owner]);
