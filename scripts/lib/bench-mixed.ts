@@ -497,6 +497,7 @@ export async function benchMixed(
       writes: r.by_kind?.write,
       timeouts: r.timeouts,
       errors: r.errors,
+      send_late_ms: r.send_late_ms,
       server_cpu_ms_per_request: Math.round((cpu * 1000 * 100) / Math.max(1, r.total)) / 100,
     });
   }

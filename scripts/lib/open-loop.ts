@@ -49,6 +49,11 @@ export interface OpenLoopResult {
   non_2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * How late this process put requests on their way (ms after due, p99 and max): the generator's own
+   * stalls (its garbage collection, a core taken by the server), which the latencies above include.
+   */
+  send_late_ms: { p99: number; max: number };
   by_kind?: Record<string, KindResult>;
 }
 
@@ -63,6 +68,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const interval = 1000 / o.rate;
   const total = Math.round(o.rate * o.seconds);
   const latencies: number[] = [];
+  const late: number[] = [];
   const timeoutMs = o.timeoutMs ?? 10_000;
   let non2xx = 0;
   let errors = 0;
@@ -79,6 +85,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
       if (done === total) resolve();
     };
     const send = (due: number) => {
+      late.push(performance.now() - due);
       const r = next();
       let settled = false;
       const settle = (latency: number, outcome: 'ok' | 'non2xx' | 'error' | 'timeout', status?: number) => {
@@ -133,6 +140,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((x, y) => x - y);
+  late.sort((x, y) => x - y);
   const round = (x: number) => Math.round(x * 10) / 10;
   return {
     target_rate: o.rate,
@@ -143,6 +151,7 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     non_2xx: non2xx,
     errors,
     timeouts,
+    send_late_ms: { p99: round(percentile(late, 99)), max: round(late.at(-1) ?? 0) },
     ...(kinds.size > 0 && {
       by_kind: Object.fromEntries(
         [...kinds].map(([kind, k]) => {

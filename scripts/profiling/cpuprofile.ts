@@ -5,6 +5,10 @@
 // read on its own. README, "Profiling".
 //
 //   node --import tsx scripts/profiling/cpuprofile.ts FILE [--top 40] [--filter server.mjs] [--from S] [--to S]
+//   node --import tsx scripts/profiling/cpuprofile.ts FILE --stalls 20 [--from S] [--to S]
+//
+// --stalls MS lists instead each stretch of at least MS milliseconds in which the thread never went
+// idle (what holds a request back in an open-loop load's tail), with what ran in it.
 //
 // --from/--to are seconds from the start of the profile, or from its end when negative, written
 // with an equals sign (--from=-11 --to=-1: the last ten seconds but one).
@@ -69,6 +73,50 @@ function partOf(n: ProfileNode): string {
   return url.split('/').slice(-2).join('/');
 }
 
+/** Stretches of at least `minMs` without an idle sample, each with its parts and functions by self time. */
+function stalls(p: Profile, byId: Map<number, ProfileNode>, minMs: number, fromS?: number, toS?: number) {
+  const at = (x: number) => (x < 0 ? p.endTime + x * 1e6 : p.startTime + x * 1e6);
+  const from = fromS === undefined ? -Infinity : at(fromS);
+  const to = toS === undefined ? Infinity : at(toS);
+  let t = p.startTime;
+  let begin = -1;
+  let stretch: [number, number][] = [];
+  const report = (end: number) => {
+    if (begin >= 0 && end - begin >= minMs * 1000) {
+      const parts = new Map<string, number>();
+      const fns = new Map<string, number>();
+      for (const [id, us] of stretch) {
+        const n = byId.get(id)!;
+        parts.set(partOf(n), (parts.get(partOf(n)) ?? 0) + us);
+        fns.set(name(n), (fns.get(name(n)) ?? 0) + us);
+      }
+      const top = (m: Map<string, number>, k: number) =>
+        [...m]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, k)
+          .map(([x, us]) => `${(us / 1000).toFixed(1)} ms ${x}`)
+          .join('; ');
+      console.log(`${((begin - p.startTime) / 1e6).toFixed(3)} s: ${((end - begin) / 1000).toFixed(1)} ms busy`);
+      console.log(`   parts: ${top(parts, 5)}`);
+      console.log(`   self:  ${top(fns, 6)}`);
+    }
+    begin = -1;
+    stretch = [];
+  };
+  for (let i = 0; i < p.samples.length; i++) {
+    const delta = p.timeDeltas[i] ?? 0;
+    t += delta;
+    if (t < from || t >= to) continue;
+    const node = byId.get(p.samples[i])!;
+    if (node.callFrame.functionName === '(idle)') report(t - delta);
+    else {
+      if (begin < 0) begin = t - delta;
+      stretch.push([p.samples[i], delta]);
+    }
+  }
+  report(t);
+}
+
 function percent(part: number, whole: number) {
   return ((100 * part) / whole).toFixed(1).padStart(5);
 }
@@ -76,19 +124,27 @@ function percent(part: number, whole: number) {
 function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { top: { type: 'string', default: '40' }, filter: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+    options: {
+      top: { type: 'string', default: '40' },
+      filter: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      stalls: { type: 'string' },
+    },
   });
   if (positionals.length !== 1) {
     console.error('usage: cpuprofile.ts FILE [--top N] [--filter TEXT] [--from S] [--to S]');
     process.exit(2);
   }
   const p = JSON.parse(fs.readFileSync(positionals[0], 'utf8')) as Profile;
+  const fromS = values.from === undefined ? undefined : Number(values.from);
+  const toS = values.to === undefined ? undefined : Number(values.to);
+  if (values.stalls !== undefined) {
+    stalls(p, new Map(p.nodes.map((n) => [n.id, n])), Number(values.stalls), fromS, toS);
+    return;
+  }
   const top = Number(values.top);
-  const self = sampledTime(
-    p,
-    values.from === undefined ? undefined : Number(values.from),
-    values.to === undefined ? undefined : Number(values.to),
-  );
+  const self = sampledTime(p, fromS, toS);
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

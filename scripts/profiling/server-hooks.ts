@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import inspector from 'node:inspector';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { PerformanceObserver, monitorEventLoopDelay, type PerformanceEntry } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay, type PerformanceEntry } from 'node:perf_hooks';
 
 const enabled = new Set((process.env.BOOKWELL_HOOKS ?? 'sql,pg,loop,requests').split(','));
 
@@ -99,8 +99,16 @@ if (enabled.has('loop')) {
       gc.set(kind, g);
     }
   }).observe({ entryTypes: ['gc'] });
-  // Node's gc kinds: 1 young generation (scavenge), 2 full (mark-compact), 4 incremental marking, 8 weak callbacks.
-  const kinds: Record<number, string> = { 1: 'young', 2: 'full', 4: 'incremental', 8: 'weak_callbacks' };
+  // Node's gc kinds (perf_hooks.constants.NODE_PERFORMANCE_GC_*): 1 minor (a scavenge of the young
+  // generation), 4 major (mark-compact of the whole heap, the pause that matters), 8 incremental
+  // marking steps, 16 weak callbacks. Sessions before 34 labelled 4 as incremental and 8 as weak
+  // callbacks (docs/benchmarks.md, session 34).
+  const kinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak_callbacks',
+  };
   report.loop = () => ({
     turn_ms: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
     gc: Object.fromEntries([...gc].map(([k, g]) => [kinds[k] ?? String(k), { ...g, ms: Math.round(g.ms) }])),
