@@ -133,7 +133,7 @@ function main() {
     },
   });
   if (positionals.length !== 1) {
-    console.error('usage: cpuprofile.ts FILE [--top N] [--filter TEXT] [--from S] [--to S]');
+    console.error('usage: cpuprofile.ts FILE [--top N] [--filter TEXT] [--from S] [--to S] [--stalls MS]');
     process.exit(2);
   }
   const p = JSON.parse(fs.readFileSync(positionals[0], 'utf8')) as Profile;
