@@ -2,6 +2,7 @@
 // local days reduced to spans of constant UTC offset, and the one parser and formatter of ISO instants
 // the API uses (availability runs them hundreds of times per request, so each is tuned).
 import { IANAZone } from 'luxon';
+import { cacheKey } from './cache-key.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -153,7 +154,7 @@ const DAY_CACHE_LIMIT = 4096;
 const dayCache = new Map<string, LocalDay>();
 
 export function localDay(timezone: string, date: string): LocalDay {
-  const key = `${timezone}\u0000${date}`;
+  const key = cacheKey(timezone, date);
   const cached = dayCache.get(key);
   if (cached) return cached;
   const midnight = wallMidnight(date);

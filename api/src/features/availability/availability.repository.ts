@@ -4,6 +4,7 @@ import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type Referen
 import { STAFF_ROLES, arg, perRound, prepared, readTogether, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
+import { cacheKey } from '../../lib/cache-key.ts';
 import { CANONICAL_INSTANT_LENGTH, byteDigit, canonicalInstantIn, formatInstant, parseInstant } from '../../lib/zoned-time.ts';
 
 export interface BookingCompany {
@@ -1139,7 +1140,7 @@ export async function loadSchedules(
   const [companyWeek, loadedWeeks, overrides] = await Promise.all([
     memo('hours|company', async () => weekIntervals(await companyHoursRows(db, [companyId]))),
     memo('hours|people', async () => personWeeksOf(await peopleHoursRows(db, [companyId]))),
-    memo(`overrides|${memoWindow.from}|${memoWindow.to}`, () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
+    memo(cacheKey('overrides', memoWindow.from, memoWindow.to), () => loadOverrides(db, companyId, memoWindow.from, memoWindow.to)),
   ]);
   // Everyone's weeks are known from the memo; otherwise addPerson reads the rest as they are asked for.
   return schedulesFrom(db, companyId, companyWeek, loadedWeeks, overrides, true);

@@ -44,6 +44,7 @@ import {
   type Schedules,
 } from './availability.repository.ts';
 import { readEveryTime, type Remember } from '../../lib/settings-memo.ts';
+import { cacheKey } from '../../lib/cache-key.ts';
 
 export type AvailabilityDeps = Pick<AppDeps, 'db' | 'now' | 'availabilityCache' | 'settingsMemo'>;
 
@@ -78,9 +79,11 @@ async function target(
   // answer of a settings generation reads them all (docs/decisions/28-availability-generation.md,
   // "A company's first answer reads its set-up together"). Checked in the same order as before.
   const [found, staffMember, qualified] = await Promise.all([
-    remember(`service|${q.service_type_id}`, () => findCompanyWithService(deps.db, q.company_id, q.service_type_id)),
-    employeeId === undefined ? null : remember(`staff|${employeeId}`, () => findCompanyStaffMember(deps.db, q.company_id, employeeId)),
-    remember(`performers|${q.service_type_id}`, () => qualifiedStaff(deps.db, q.company_id, q.service_type_id)),
+    remember(cacheKey('service', q.service_type_id), () => findCompanyWithService(deps.db, q.company_id, q.service_type_id)),
+    employeeId === undefined
+      ? null
+      : remember(cacheKey('staff', employeeId), () => findCompanyStaffMember(deps.db, q.company_id, employeeId)),
+    remember(cacheKey('performers', q.service_type_id), () => qualifiedStaff(deps.db, q.company_id, q.service_type_id)),
   ]);
   if (!found) throw notFound('Company not found');
   // Staff still see their own calendar's availability after the subscription lapses.
@@ -246,7 +249,15 @@ async function cachedJson(
 
 /** `{ slots }` as JSON text: the start times that can be booked for one service on one company-local date. */
 export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery & { date: string }): Promise<string> {
-  const key = `slots|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.date}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
+  const key = cacheKey(
+    'slots',
+    q.company_id,
+    q.service_type_id,
+    q.employee_id,
+    q.date,
+    q.duration_minutes,
+    isCompanyInsider(caller, q.company_id) ? 1 : 0,
+  );
   return cachedJson(deps, q.company_id, key, async (memo) => {
     const { t, at, tz, window } = await resolve(deps, caller, q, memo);
     const answer = (slots: Slot[]) => ({
@@ -272,7 +283,14 @@ export function availableSlotsJson(deps: AvailabilityDeps, caller: Actor | null,
 
 /** `{ dates }` as JSON text: the company-local dates of the booking window that still have at least one free slot. */
 export function availableDatesJson(deps: AvailabilityDeps, caller: Actor | null, q: AvailabilityQuery): Promise<string> {
-  const key = `dates|${q.company_id}|${q.service_type_id}|${q.employee_id ?? ''}|${q.duration_minutes ?? ''}|${isCompanyInsider(caller, q.company_id) ? 1 : 0}`;
+  const key = cacheKey(
+    'dates',
+    q.company_id,
+    q.service_type_id,
+    q.employee_id,
+    q.duration_minutes,
+    isCompanyInsider(caller, q.company_id) ? 1 : 0,
+  );
   return cachedJson(deps, q.company_id, key, async (memo) => {
     const { t, at, tz, window } = await resolve(deps, caller, q, memo);
     if (window.length === 0) return { body: { dates: [] }, validUntil: clockLimit(t, windowDates(tz, at, 1), undefined) };
