@@ -6,7 +6,7 @@
 // then `kill -USR2 <server pid>` (the bench prints it) writes what was seen since the last signal
 // to /tmp/bookwell-hooks-<pid>-<n>.json and starts counting again: signal once when the load of
 // interest starts, once before it ends, and read the second file.
-// - sql: time per better-sqlite3 statement (its text, count, total and mean µs), SQLite only;
+// - sql: time per better-sqlite3 statement (its text, count, total, mean and longest µs), SQLite only;
 // - pg: statements sent through node-postgres, named (prepared) or not, PostgreSQL only;
 // - loop: event-loop turn lengths (the delay of a 2 ms timer), garbage collections by kind, memory;
 // - requests: each request's time inside the server, from Node's 'request' event to its 'finish'.
@@ -29,11 +29,13 @@ const sorted = (xs: number[]) => xs.slice().sort((a, b) => a - b);
 const quantile = (s: number[], q: number) => (s.length ? Math.round(s[Math.floor(q * (s.length - 1))] * 100) / 100 : null);
 
 if (enabled.has('sql')) {
-  const stats = new Map<string, { count: number; ns: number }>();
+  const stats = new Map<string, { count: number; ns: number; maxNs: number }>();
   const time = (sql: string, started: bigint) => {
-    const s = stats.get(sql) ?? { count: 0, ns: 0 };
+    const s = stats.get(sql) ?? { count: 0, ns: 0, maxNs: 0 };
+    const ns = Number(process.hrtime.bigint() - started);
     s.count++;
-    s.ns += Number(process.hrtime.bigint() - started);
+    s.ns += ns;
+    s.maxNs = Math.max(s.maxNs, ns);
     stats.set(sql, s);
   };
   type Method = (this: { source: string }, ...args: unknown[]) => unknown;
@@ -63,6 +65,7 @@ if (enabled.has('sql')) {
         count: s.count,
         total_ms: Math.round(s.ns / 1e4) / 100,
         mean_us: Math.round(s.ns / s.count / 100) / 10,
+        max_us: Math.round(s.maxNs / 100) / 10,
         sql,
       })),
     };
