@@ -28,11 +28,15 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** The window's bounds in the profile's µs: seconds from its start, or from its end when negative. */
+function windowOf(p: Profile, fromS: number | undefined, toS: number | undefined): [from: number, to: number] {
+  const at = (s: number) => (s < 0 ? p.endTime + s * 1e6 : p.startTime + s * 1e6);
+  return [fromS === undefined ? -Infinity : at(fromS), toS === undefined ? Infinity : at(toS)];
+}
+
 /** Self time (µs) per sampled node, inside the window. */
 function sampledTime(p: Profile, fromS: number | undefined, toS: number | undefined): Map<number, number> {
-  const at = (s: number) => (s < 0 ? p.endTime + s * 1e6 : p.startTime + s * 1e6);
-  const from = fromS === undefined ? -Infinity : at(fromS);
-  const to = toS === undefined ? Infinity : at(toS);
+  const [from, to] = windowOf(p, fromS, toS);
   const self = new Map<number, number>();
   let t = p.startTime;
   for (let i = 0; i < p.samples.length; i++) {
@@ -75,9 +79,7 @@ function partOf(n: ProfileNode): string {
 
 /** Stretches of at least `minMs` without an idle sample, each with its parts and functions by self time. */
 function stalls(p: Profile, byId: Map<number, ProfileNode>, minMs: number, fromS?: number, toS?: number) {
-  const at = (x: number) => (x < 0 ? p.endTime + x * 1e6 : p.startTime + x * 1e6);
-  const from = fromS === undefined ? -Infinity : at(fromS);
-  const to = toS === undefined ? Infinity : at(toS);
+  const [from, to] = windowOf(p, fromS, toS);
   let t = p.startTime;
   let begin = -1;
   let stretch: [number, number][] = [];

@@ -43,7 +43,7 @@ interface Claim {
   owner: string;
   recorded: boolean;
   /** Scope, method, path, key and request hash: the row recordIdempotentResponse writes when there is no claim. */
-  write: [scope: string, method: string, path: string, key: string, requestHash: string];
+  write: [...KeyWhere, requestHash: string];
 }
 
 // Keyed by the request object, so the lib needs no slot in the app's context type.
@@ -155,9 +155,12 @@ export interface IdempotencyOptions {
   recordedInTransaction?: boolean;
 }
 
+/** What identifies a key: its scope (the caller), the request's method and path, and the key itself. */
+type KeyWhere = [scope: string, method: string, path: string, key: string];
+
 /** Looks a key up; the middleware's one statement before the handler on a route recorded in its transaction. */
 const findKey = prepared<
-  [scope: string, method: string, path: string, key: string],
+  KeyWhere,
   {
     id: number;
     request_hash: string;
@@ -194,7 +197,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     const { db, now } = c.get('deps');
     const actor = c.get('actor');
     const scope = actor ? `user:${actor.id}` : `anon:${c.get('clientIp')}`;
-    const method = c.req.method;
     const path = c.req.path;
     // Stored with the key: a decoded NUL or lone surrogate in the path is refused here, before the
     // route's own check of its parameters runs (PostgreSQL refuses such text with a 500).
@@ -203,23 +205,24 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     const hash = requestHash((await readBody(c)).text);
     // 122 random bits from Node's cached pool: randomBytes(16) went to OpenSSL on every request.
     const owner = crypto.randomUUID().replaceAll('-', '');
+    const where: KeyWhere = [scope, c.req.method, path, key];
 
     let claimId: number | null = null;
     if (options.recordedInTransaction) {
       // Nothing is written yet: the handler's transaction writes the key (recordIdempotentResponse).
-      const [existing] = await findKey(db, [scope, method, path, key]);
+      const [existing] = await findKey(db, where);
       if (existing) {
         const answer = settled(c, existing, hash, now());
         if (answer) return answer;
         claimId = await takeOver(db, existing, owner, now().toISOString());
       }
     } else {
-      const claimed = await claimFirst(c, db, [scope, method, path, key], hash, owner, now);
+      const claimed = await claimFirst(c, db, where, hash, owner, now);
       if (claimed instanceof Response) return claimed;
       claimId = claimed;
     }
 
-    const claim: Claim = { id: claimId, owner, recorded: false, write: [scope, method, path, key, hash] };
+    const claim: Claim = { id: claimId, owner, recorded: false, write: [...where, hash] };
     claims.set(c.req.raw, claim);
     let failed = false;
     try {
@@ -243,7 +246,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       } else if (!ok && !failed) {
         // Refused (a slot taken, a version changed, the key written first): when that was a
         // request with this key and body that committed meanwhile, its answer is this one's.
-        const [first] = await findKey(db, [scope, method, path, key]);
+        const [first] = await findKey(db, where);
         if (first?.state === 'done' && first.request_hash === hash) {
           c.error = undefined;
           c.res = undefined;
@@ -283,7 +286,7 @@ async function takeOver(db: DbOrTx, existing: KeyRow, owner: string, at: string)
 async function claimFirst(
   c: Context,
   db: DbOrTx,
-  where: [scope: string, method: string, path: string, key: string],
+  where: KeyWhere,
   hash: string,
   owner: string,
   now: () => Date,
