@@ -61,7 +61,9 @@ export const healthRoutes = createRouter()
     // Unset: the endpoint does not exist (DECISIONS 12), so it reveals nothing to scanners.
     if (!deps.config.METRICS_TOKEN) throw notFound(`No API route for GET ${c.req.path}`);
     if (!metricsAuthorised(deps.config.METRICS_TOKEN, c.req.header('authorization'))) {
-      throw new AppError('unauthenticated', 'Authentication required: Authorization: Bearer <METRICS_TOKEN>');
+      throw new AppError('unauthenticated', 'Authentication required: Authorization: Bearer <METRICS_TOKEN>', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      });
     }
     const text = await deps.metrics.render();
     return c.text(text, 200, { 'Content-Type': deps.metrics.contentType, 'Cache-Control': 'no-store' });

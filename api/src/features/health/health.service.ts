@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { pendingMigrations, type DbOrTx } from '@bookwell/db';
 import type { AppDeps } from '../../lib/context.ts';
+import { bearerToken } from '../../lib/auth.ts';
 
 export async function databaseReachable(db: DbOrTx): Promise<boolean> {
   try {
@@ -32,7 +33,8 @@ export async function readiness(deps: Pick<AppDeps, 'db' | 'database' | 'lifecyc
 /** The metrics token compared in constant time; false when none is configured. */
 export function metricsAuthorised(configured: string | undefined, header: string | undefined): boolean {
   if (!configured || !header) return false;
-  const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  // The scheme is matched without regard to case, as for the API's own bearer tokens.
+  const given = bearerToken(header) ?? '';
   if (given.length !== configured.length) return false;
   let diff = 0;
   for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ configured.charCodeAt(i);

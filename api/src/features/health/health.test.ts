@@ -31,8 +31,12 @@ describe.each(testDialects())('readiness and metrics on %s', (dialect) => {
     for (const headers of attempts) {
       const res = await t.call('GET', '/metrics', { headers });
       expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
       expect(res.text).not.toContain('bookwell_');
     }
+    // The scheme's case does not matter (a scraper may send "bearer").
+    const lower = await t.call('GET', '/metrics', { headers: { authorization: `bearer ${TOKEN}` } });
+    expect(lower.status).toBe(200);
   });
 
   it('counts requests by route template and status, bookings made, the outbox by state and the process', async () => {
