@@ -100,6 +100,20 @@ function intervalList(h: SlotQuery['companyHours'] | undefined): DayHours[] {
   return Array.isArray(h) ? [...(h as DayHours[])] : [h as DayHours];
 }
 
+/** The hours as minute intervals, those that touch (one closes as the next opens) joined into one opening. */
+function openings(h: SlotQuery['companyHours'] | undefined): { open: number; close: number }[] {
+  const list = intervalList(h)
+    .map((i) => ({ open: toMinutes(i.open, false), close: toMinutes(i.close, true) }))
+    .sort((x, y) => x.open - y.open || x.close - y.close);
+  const out: { open: number; close: number }[] = [];
+  for (const i of list) {
+    const last = out.at(-1);
+    if (last && last.close === i.open && i.close > i.open) last.close = i.close;
+    else out.push(i);
+  }
+  return out;
+}
+
 /** Most appointments of the service running at one instant inside [s, e): the count only rises at s or at an appointment's start. */
 function peak(q: SlotQuery, s: number, e: number): number {
   const service = booked(q).filter((b) => b.a.serviceTypeIds.includes(q.serviceTypeId));
@@ -137,11 +151,8 @@ function lastWindowDay(zone: string, now: Date, windowDays: number): string {
  */
 function referenceSlots(q: SlotQuery): Slot[] {
   const windowDays = q.windowDays ?? 30;
-  const company = intervalList(q.companyHours).map((h) => ({ open: toMinutes(h.open, false), close: toMinutes(h.close, true) }));
-  const personal =
-    q.employeeHours === undefined
-      ? [{ open: 0, close: 1440 }]
-      : intervalList(q.employeeHours).map((h) => ({ open: toMinutes(h.open, false), close: toMinutes(h.close, true) }));
+  const company = openings(q.companyHours);
+  const personal = q.employeeHours === undefined ? [{ open: 0, close: 1440 }] : openings(q.employeeHours);
   if (company.length === 0 || personal.length === 0 || windowDays < 1) return [];
   if (q.date < todayIn(q.timezone, q.now) || q.date > lastWindowDay(q.timezone, q.now, windowDays)) return [];
   const clock = clockOf(q.timezone, q.date);
@@ -207,7 +218,27 @@ const breaksArb: fc.Arbitrary<DayHours[]> = fc
     return out;
   });
 
-const hoursArb: fc.Arbitrary<DayHours | DayHours[]> = fc.oneof(singleHoursArb, singleHoursArb, breaksArb, fc.constant<DayHours[]>([]));
+/** Two or three intervals end to end (09:00-12:00, 12:00-14:30, ...), which the hours API accepts as not overlapping. */
+const touchingArb: fc.Arbitrary<DayHours[]> = fc
+  .uniqueArray(
+    fc.integer({ min: 0, max: 96 }).map((q) => q * 15),
+    { minLength: 3, maxLength: 4 },
+  )
+  .map((points) => {
+    const sorted = points.sort((x, y) => x - y);
+    const out: DayHours[] = [];
+    for (let i = 0; i + 1 < sorted.length; i++)
+      out.push({ open: hhmm(sorted[i]), close: sorted[i + 1] === 1440 ? '24:00' : hhmm(sorted[i + 1]) });
+    return out;
+  });
+
+const hoursArb: fc.Arbitrary<DayHours | DayHours[]> = fc.oneof(
+  singleHoursArb,
+  singleHoursArb,
+  breaksArb,
+  touchingArb,
+  fc.constant<DayHours[]>([]),
+);
 const bufferArb = fc.oneof(fc.constant(0), fc.constant(0), fc.constantFrom(5, 15, 30), fc.integer({ min: 0, max: 240 }));
 
 /** A query for one of the zone's days, with appointments around that day. */
@@ -314,10 +345,8 @@ describe.each(ZONES)('bookableSlots properties in %s', (zone) => {
           const minute = toMinutes(slot.value, false);
           for (const hours of [q.companyHours, q.employeeHours]) {
             if (hours === undefined) continue;
-            // Inside one whole interval: never across a break.
-            const within = intervalList(hours).filter(
-              (h) => minute >= toMinutes(h.open, false) && Date.parse(slot.end) <= clock.reaching(toMinutes(h.close, true)),
-            );
+            // Inside one whole opening: never across a break.
+            const within = openings(hours).filter((h) => minute >= h.open && Date.parse(slot.end) <= clock.reaching(h.close));
             expect(within.length).toBeGreaterThan(0);
           }
           // Repeated wall times are offered at their first occurrence.

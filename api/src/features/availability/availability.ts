@@ -120,13 +120,24 @@ type MinuteIntervals = readonly { open: number; close: number }[];
  */
 const parsedHours = new WeakMap<object, MinuteIntervals>();
 
-/** The hours as sorted minute intervals (closed: empty). Hours are never changed once made. */
+/**
+ * The hours as sorted minute intervals (closed: empty). Hours are never changed once made.
+ * Intervals that touch (one closes at the minute the next opens) are one opening: 09:00-12:00 and
+ * 12:00-17:00 offer 11:30 for an hour, on the grid of 09:00, as 09:00-17:00 would
+ * (docs/decisions/27-scheduling-rules.md). Only a gap is a break.
+ */
 function intervalsInMinutes(hours: Hours | undefined, who: string): MinuteIntervals {
   if (hours === null || hours === undefined) return [];
   const known = parsedHours.get(hours);
   if (known) return known;
   const list = Array.isArray(hours) ? (hours as readonly DayHours[]) : [hours as DayHours];
-  const minutes = list.map((h) => hoursInMinutes(h, who)).sort((x, y) => x.open - y.open || x.close - y.close);
+  const sorted = list.map((h) => hoursInMinutes(h, who)).sort((x, y) => x.open - y.open || x.close - y.close);
+  const minutes: { open: number; close: number }[] = [];
+  for (const h of sorted) {
+    const last = minutes[minutes.length - 1];
+    if (last && h.open === last.close && h.close > h.open) last.close = h.close;
+    else minutes.push(h);
+  }
   parsedHours.set(hours, minutes);
   return minutes;
 }

@@ -44,6 +44,21 @@ describe('breaks (engine)', () => {
     expect(v.at(-1)).toBe('16:00');
   });
 
+  it("intervals that touch are one opening: a slot runs across the join, on the first one's grid", () => {
+    const touching = [
+      { open: '12:00', close: '17:00' },
+      { open: '09:00', close: '12:00' },
+    ];
+    const v = values({ companyHours: touching, durationMinutes: 60 });
+    expect(v).toEqual(values({ companyHours: { open: '09:00', close: '17:00' }, durationMinutes: 60 }));
+    expect(v).toContain('11:30');
+    expect(
+      values({ companyHours: { open: '09:00', close: '17:00' }, employeeId: 7, employeeHours: touching, durationMinutes: 60 }),
+    ).toContain('11:30');
+    // A gap of one minute is a break.
+    expect(values({ companyHours: [touching[1], { open: '12:01', close: '17:00' }], durationMinutes: 60 })).not.toContain('11:30');
+  });
+
   it("each interval anchors its own grid; the employee's breaks narrow the company's", () => {
     expect(
       values({
@@ -302,6 +317,43 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     expect((await book(c, '2026-11-25T12:00:00.000Z')).status).toBe(400);
     expect((await book(c, '2026-11-25T11:00:00.000Z', { employee_id: c.employee.id })).status).toBe(400);
     expect((await book(c, '2026-11-25T16:00:00.000Z', { employee_id: c.employee.id })).status).toBe(201);
+  });
+
+  it('hours split into intervals that touch offer and book across the join', async () => {
+    const c = await bookableCompany(t, { name: 'Split Day', durationMinutes: 60 });
+    // Wednesdays: 09:00-12:00 and 12:00-17:00, entered as two rows.
+    await t.db
+      .updateTable('operating_hours')
+      .set({ close_time: '12:00:00' })
+      .where('company_id', '=', c.companyId)
+      .where('user_id', 'is', null)
+      .where('day_of_week', '=', 3)
+      .execute();
+    await t.db
+      .insertInto('operating_hours')
+      .values({ company_id: c.companyId, user_id: null, day_of_week: 3, open_time: '12:00:00', close_time: '17:00:00', is_closed: 0 })
+      .execute();
+    const v = await slotValues(c, '2026-11-25');
+    expect(v).toEqual([
+      '09:00',
+      '09:30',
+      '10:00',
+      '10:30',
+      '11:00',
+      '11:30',
+      '12:00',
+      '12:30',
+      '13:00',
+      '13:30',
+      '14:00',
+      '14:30',
+      '15:00',
+      '15:30',
+      '16:00',
+    ]);
+    const booked = await book(c, '2026-11-25T11:30:00.000Z');
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body.end_time).toBe('2026-11-25T12:30:00.000Z');
   });
 
   it('special hours with a break replace the weekday on that date only', async () => {
