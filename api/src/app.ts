@@ -18,9 +18,12 @@ export type AppType = ApiRoutes;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Paths that carry a secret (calendar feed tokens) are logged without it. */
-function loggablePath(path: string): string {
-  return path.replace(/\/calendar\/[^/]+\.ics$/, '/calendar/***.ics');
+/**
+ * Paths that carry a secret are logged without it: calendar feed tokens and self-service tokens,
+ * each a credential for as long as it is valid (docs/decisions/23-self-service.md).
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/api\/calendar\/[^/]+?(\.ics)?$/, '/api/calendar/***$1').replace(/^\/api\/manage\/[^/]+/, '/api/manage/***');
 }
 
 async function drainBody(req: Request, max: number): Promise<void> {

@@ -121,6 +121,22 @@ describe.each(testDialects())('X-Request-Id on %s', (dialect) => {
     expect(line).toMatchObject({ path: '/api/health', status: 200 });
   });
 
+  it('request lines never carry a self-service or calendar feed token', async () => {
+    const secret = 'Zq3secretTOKENvalue_0123456789abcdefghijkl';
+    for (const [path, logged] of [
+      [`/api/manage/${secret}`, '/api/manage/***'],
+      [`/api/manage/${secret}/cancel`, '/api/manage/***/cancel'],
+      [`/api/calendar/${secret}.ics`, '/api/calendar/***.ics'],
+      [`/api/calendar/${secret}`, '/api/calendar/***'],
+    ]) {
+      const id = `token-log-${lines.length}`;
+      await get(path, { 'X-Request-Id': id });
+      const line = lines.find((l) => l.msg === 'request' && l.requestId === id);
+      expect(line?.path).toBe(logged);
+    }
+    expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
   it('is on lines a service writes deep inside the request, after awaits, and only on that request', async () => {
     // A Stripe event naming a subscription Stripe does not know: the billing service asks Stripe's API
     // (the stand-in above), then logs a warning, with nothing of the request in its hands but its deps.
