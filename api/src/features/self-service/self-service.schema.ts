@@ -3,9 +3,9 @@ import { z } from '@hono/zod-openapi';
 import { Instant } from '../availability/availability.schema.ts';
 
 export const ManageTokenParam = z.object({
+  // No length limit here: any token that is not a link's answers 404, as an unknown one does (DECISIONS 9).
   token: z
     .string()
-    .max(200)
     .openapi({ param: { name: 'token', in: 'path' }, description: 'The token of the link `{APP_URL}/manage/<token>` in the emails' }),
 });
 

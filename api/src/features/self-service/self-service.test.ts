@@ -106,6 +106,11 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
     const { link } = await book('2026-11-25T09:00:00Z');
     expect((await t.call('GET', `/manage/${'A'.repeat(43)}`)).status).toBe(404);
     expect((await t.call('GET', '/manage/not-a-token')).status).toBe(404);
+    // However long: a pasted link with junk after it is still an unknown link, not a bad request.
+    expect((await t.call('GET', `/manage/${'C'.repeat(300)}`)).status).toBe(404);
+    expect(
+      (await t.call('POST', `/manage/${'D'.repeat(300)}/reschedule`, { body: { start_time: '2026-11-25T10:00:00.000Z' } })).status,
+    ).toBe(404);
     expect((await t.call('POST', `/manage/${'B'.repeat(43)}/cancel`)).status).toBe(404);
     const unknown = await t.call('POST', `/manage/${'C'.repeat(43)}/reschedule`, { body: { start_time: '2026-11-25T10:00:00Z' } });
     expect(unknown.status).toBe(404);
