@@ -11,10 +11,12 @@ import {
   claimDueMessages,
   countPending,
   giveUpExpiredSmsClaims,
+  lastMessageId,
   markFailed,
   markSent,
   nextWakeup,
   recordSmsOptOut,
+  waitingMessagesAfter,
   type Attachment,
   type Claim,
   type RenderedColumns,
@@ -138,6 +140,8 @@ export function createDispatcher(opts: {
   let timer: NodeJS.Timeout | null = null;
   let wakeTimer: NodeJS.Timeout | null = null;
   let loggedUnconfigured = false;
+  /** SMTP unset: the id up to which waiting emails have been logged, by this process. */
+  let loggedEmailsUpTo: number | null = null;
 
   /** Sends the message; answers the body columns to record when it was rendered only now. */
   async function deliver(row: OutboxMessageRow, signal: AbortSignal): Promise<RenderedColumns> {
@@ -210,17 +214,35 @@ export function createDispatcher(opts: {
     }
   }
 
-  /** Once per process: what waits because its channel is not configured (counts only, never addresses or secrets). */
+  /**
+   * What waits because its channel is not configured, never an address, a body or a link: once per
+   * process how many wait, then each email queued after that once, by id and kind (DECISIONS 10:
+   * "pending messages are logged once, without secrets"), so an email queued while SMTP is unset
+   * shows in the log whenever it was queued (docs/decisions/22-messaging.md).
+   */
   async function logUnconfigured(): Promise<void> {
-    if (loggedUnconfigured) return;
-    loggedUnconfigured = true;
-    if (!transport) {
-      const n = await countPending(db, 'email');
-      log.warn('SMTP is not configured (SMTP_URL is unset): emails wait in the outbox until it is', { pendingEmails: n });
+    if (!loggedUnconfigured) {
+      loggedUnconfigured = true;
+      if (!transport) {
+        loggedEmailsUpTo = await lastMessageId(db);
+        const n = await countPending(db, 'email');
+        log.warn('SMTP is not configured (SMTP_URL is unset): emails wait in the outbox until it is', { pendingEmails: n });
+      }
+      if (!opts.sms) {
+        const n = await countPending(db, 'sms');
+        if (n) log.warn('SMS is not configured: texts wait in the outbox until it is', { pendingSms: n });
+      }
+      return;
     }
-    if (!opts.sms) {
-      const n = await countPending(db, 'sms');
-      if (n) log.warn('SMS is not configured: texts wait in the outbox until it is', { pendingSms: n });
+    if (transport || loggedEmailsUpTo === null) return;
+    for (const m of await waitingMessagesAfter(db, 'email', loggedEmailsUpTo, 100)) {
+      log.warn('email waiting in the outbox: SMTP is not configured', {
+        id: m.id,
+        kind: m.kind,
+        companyId: m.company_id,
+        appointmentId: m.appointment_id,
+      });
+      loggedEmailsUpTo = m.id;
     }
   }
 

@@ -295,6 +295,25 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
     expect((await row(id)).last_error).toMatch(/outcome unknown/);
   });
 
+  it('SMTP unset: an email queued after the process started is logged once, by id and kind, with no address or secret', async () => {
+    const before = await email('before@example.test');
+    const log = recordingLog();
+    const d = dispatcher(a, { smtpUrl: null, log });
+    expect(await d.runOnce()).toBe(0);
+    const queued = await email('queued-later@example.test');
+    expect(await d.runOnce()).toBe(0);
+    expect(await d.runOnce()).toBe(0);
+    await d.stop();
+    const waiting = log.lines.filter((l) => l.msg.startsWith('email waiting in the outbox'));
+    expect(waiting).toEqual([
+      { msg: expect.any(String), fields: { id: queued, kind: 'confirmation', companyId: null, appointmentId: null } },
+    ]);
+    expect(log.lines.filter((l) => l.msg.startsWith('SMTP is not configured'))).toHaveLength(1);
+    expect(JSON.stringify(log.lines)).not.toMatch(/example\.test|Hello/);
+    expect(await row(before)).toMatchObject({ state: 'pending' });
+    expect(await row(queued)).toMatchObject({ state: 'pending' });
+  });
+
   it('STOP from a customer: the SMS is dead, the customer opted out and their other queued texts cancelled', async () => {
     const one = (await company('One')).id;
     const two = (await company('Two')).id;

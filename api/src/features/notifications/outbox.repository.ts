@@ -224,6 +224,28 @@ export async function countPending(db: DbOrTx, channel: OutboxMessageRow['channe
   return Number(row?.n ?? 0);
 }
 
+/** The highest message id of the outbox (0 when empty): where a log of newly queued messages starts. */
+export async function lastMessageId(db: DbOrTx): Promise<number> {
+  const row = await db
+    .selectFrom('outbox_messages')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Messages of a channel queued after `afterId` and still waiting, oldest first: what they are, never where to or what they say. */
+export function waitingMessagesAfter(db: DbOrTx, channel: OutboxMessageRow['channel'], afterId: number, limit: number) {
+  return db
+    .selectFrom('outbox_messages')
+    .select(['id', 'kind', 'company_id', 'appointment_id'])
+    .where('channel', '=', channel)
+    .where('id', '>', afterId)
+    .where('state', 'in', ['pending', 'failed'])
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** The body columns of a message rendered at send time, recorded with its 'sent' state. */
 export type RenderedColumns = Partial<Pick<OutboxMessageRow, 'subject' | 'body_text' | 'body_html' | 'attachments' | 'render'>>;
 
