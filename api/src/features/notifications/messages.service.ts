@@ -4,7 +4,7 @@ import type { DbOrTx } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
 import { assertCompanyAccess } from '../../lib/authorize.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { companyExists, findCompanyMessage, listCompanyMessages, requeueMessage } from './outbox.repository.ts';
+import { companyExists, findCompanyMessage, listCompanyMessages, requeueMessage, smsOptedOut } from './outbox.repository.ts';
 import { toMessageDto } from './messages.mapper.ts';
 import { DEFAULT_MESSAGE_LIMIT, type MessageKind, type OutboxMessageDto } from './messages.schema.ts';
 
@@ -32,12 +32,18 @@ export async function listMessages(
 /**
  * Puts a failed or dead message back to pending, due now (the caller nudges the dispatcher after).
  * Any other state answers 409: a pending or sending message is already on its way, a sent one went
- * out, a cancelled one is no longer wanted.
+ * out, a cancelled one is no longer wanted; so does a text to someone who opted out of SMS.
  */
 export async function retryMessage(db: DbOrTx, actor: Actor, companyId: number, messageId: number, now: Date): Promise<OutboxMessageDto> {
   await assertCompany(db, actor, companyId);
   const before = await findCompanyMessage(db, companyId, messageId);
   if (!before) throw notFound('Message not found');
+  // Once the recipient replied STOP, no text goes to them again, not even by hand (DECISIONS 10).
+  if (before.channel === 'sms' && (await smsOptedOut(db, companyId, before.to_address))) {
+    throw new AppError('conflict', 'The recipient replied STOP to our texts: no SMS can be sent to them again', {
+      extra: { state: before.state },
+    });
+  }
   const requeued = await requeueMessage(db, companyId, messageId, now);
   if (!requeued) {
     const current = (await findCompanyMessage(db, companyId, messageId)) ?? before;

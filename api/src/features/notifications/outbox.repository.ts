@@ -305,6 +305,18 @@ export async function recordSmsOptOut(db: DbOrTx, companyId: number, phone: stri
   return Number(res.numUpdatedRows);
 }
 
+/** Whether the company's customer with this number (or this user) replied STOP to our texts: no SMS goes to them again. */
+export async function smsOptedOut(db: DbOrTx, companyId: number, to: string, userId: number | null = null): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('sms_opted_out_at', 'is not', null)
+    .where((eb) => (userId === null ? eb('phone', '=', to) : eb.or([eb('id', '=', userId), eb('phone', '=', to)])))
+    .executeTakeFirst();
+  return !!row;
+}
+
 // --- the company's outbox, for its admins (DECISIONS 10)
 
 export interface MessageFilter {

@@ -13,7 +13,7 @@
 // every write of the appointment refreshes it (syncReminders).
 import type { DbOrTx } from '@bookwell/db';
 import { appointmentRenderSnapshot, appointmentEmailSubject, formatForPeople, type AppointmentEmailInput } from './appointment-emails.ts';
-import { queueEmail, queueSms } from './outbox.repository.ts';
+import { queueEmail, queueSms, smsOptedOut } from './outbox.repository.ts';
 
 export type ReminderChannel = 'email' | 'sms';
 
@@ -97,17 +97,6 @@ async function refreshReminder(
     .where((eb) => eb.or([eb('state', '=', 'cancelled'), eb.and([eb('state', '=', 'pending'), eb('due_at', '>', now.toISOString())])]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1 ? 'updated' : 'kept';
-}
-
-async function smsOptedOut(db: DbOrTx, companyId: number, to: string, userId: number | null): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('sms_opted_out_at', 'is not', null)
-    .where((eb) => (userId === null ? eb('phone', '=', to) : eb.or([eb('id', '=', userId), eb('phone', '=', to)])))
-    .executeTakeFirst();
-  return !!row;
 }
 
 /**

@@ -191,5 +191,15 @@ describe.each(testDialects())('SMS through Twilio on %s', (dialect) => {
     await sendDueAt('2026-11-30T09:00:00.000Z');
     expect(requestsTo(phone.e164)).toHaveLength(1);
     expect(twilio.sent.filter((r) => r.form.To === phone.e164)).toEqual([]);
+
+    // Nor by an admin's retry of the dead text.
+    clock = NOW;
+    const retry = await t.call('POST', `/companies/${a.companyId}/messages/${first.sms[0].id}/retry`, { token: a.admin.token });
+    expect(retry.status, retry.text).toBe(409);
+    expect(retry.body).toMatchObject({ code: 'conflict', state: 'dead' });
+    expect(retry.body.error).toMatch(/STOP/);
+    await sendDueAt('2026-11-30T09:30:00.000Z');
+    expect(requestsTo(phone.e164)).toHaveLength(1);
+    expect((await row(first.sms[0].id)).state).toBe('dead');
   });
 });
