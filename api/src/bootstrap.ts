@@ -49,6 +49,13 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
   await migrateToLatest(database);
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) await ensureGlobalAdmin(database, config.ADMIN_EMAIL, config.ADMIN_PASSWORD, log);
   const jwtKey = await loadJwtKey(database.db, config.JWT_SECRET);
+  // Served over https is a production server: its signing key should not live in the database it signs for
+  // (docs/decisions/23-self-service.md).
+  if (!config.JWT_SECRET && config.APP_URL.startsWith('https:')) {
+    log.warn(
+      'JWT_SECRET is unset: the signing key is kept in the database, so a copy of it can sign sessions and build self-service links',
+    );
+  }
   const now = opts.now ?? (() => new Date());
   const dispatcher = createDispatcher({
     db: database.db,

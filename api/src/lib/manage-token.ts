@@ -4,7 +4,9 @@
 // outbox, so the token must be computable at send time without being stored anywhere: it is an
 // HMAC of a random per-appointment nonce under a key derived from the server's signing key. The
 // database holds the nonce and the SHA-256 of the token (what a request is looked up by); with the
-// database alone nobody can build a working link.
+// database alone nobody can build a working link when the key comes from JWT_SECRET. When it is
+// generated and kept in the database (JWT_SECRET unset), the database holds the key too, as it then
+// does for signing sessions: production sets JWT_SECRET (README, "Configuration").
 import crypto from 'node:crypto';
 
 const KEY_LABEL = 'bookwell manage-link key v1';

@@ -34,7 +34,7 @@ export const HIDDEN_NAME = 'Booked';
 
 const TOKEN_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;
 
-/** The URL token: an HMAC of the row's nonce under the server key, so a copy of the database alone cannot rebuild it. */
+/** The URL token: an HMAC of the row's nonce under the server key, so a copy of the database alone cannot rebuild it (when the key comes from JWT_SECRET). */
 function tokenOf(jwtKey: Uint8Array, nonce: string): string {
   return crypto.createHmac('sha256', jwtKey).update(`calendar-feed:${nonce}`).digest('base64url');
 }
