@@ -197,8 +197,10 @@ export function createDispatcher(opts: {
       return false;
     } catch (err) {
       const permanent = isPermanent(err);
-      const dead = permanent || row.attempts >= MAX_ATTEMPTS;
-      const error = errorText(err);
+      const exhausted = !permanent && row.attempts >= MAX_ATTEMPTS;
+      const dead = permanent || exhausted;
+      // A dead message says why no attempt follows: the provider's refusal names itself, running out does not.
+      const error = exhausted ? `${errorText(err)} (gave up after ${MAX_ATTEMPTS} attempts)` : errorText(err);
       const at = now();
       if (err instanceof DeliveryError && err.optOut && row.company_id != null) {
         const companyId = row.company_id;
@@ -207,7 +209,8 @@ export function createDispatcher(opts: {
           await recordSmsOptOut(trx, companyId, row.to_address, at);
         });
       } else {
-        await markFailed(db, claim, { dead, retryAt: new Date(at.getTime() + backoffMs(row.attempts)), error });
+        // A dead message is due at the moment it died: nothing is scheduled for it.
+        await markFailed(db, claim, { dead, retryAt: dead ? at : new Date(at.getTime() + backoffMs(row.attempts)), error });
       }
       log.warn('outbox send failed', { id: row.id, channel: row.channel, kind: row.kind, attempts: row.attempts, dead, permanent });
       return false;

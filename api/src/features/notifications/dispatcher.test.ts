@@ -247,6 +247,8 @@ describe.each(testDialects())('outbox dispatcher (%s)', (dialect: Dialect) => {
         clock = new Date(r.due_at);
       } else {
         expect(r.state).toBe('dead');
+        expect(r.last_error).toMatch(/gave up after 8 attempts\)$/);
+        expect(new Date(r.due_at).getTime()).toBe(clock.getTime());
       }
     }
     clock = new Date(clock.getTime() + 24 * 3600_000);
