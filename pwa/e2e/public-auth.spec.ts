@@ -156,6 +156,31 @@ test('login and register check the server on load and say when it cannot be reac
   await expect(page.getByText(UNREACHABLE)).toHaveCount(0);
 });
 
+test("a failed sign-up says the server's refusal, or SPEC's words when the server fails", async ({ page }) => {
+  await page.goto('/register');
+  await page.getByLabel('Full name').fill('Sam Signup');
+  await page.getByLabel('Email address').fill(uniqueEmail('register-fails'));
+  await page.getByLabel('Password', { exact: true }).fill('signup-pass-1');
+  await page.getByLabel('Confirm password').fill('signup-pass-1');
+  await page.getByLabel('Company name').fill(`Sam Co ${Date.now().toString(36)}`);
+  const answers: [string, (route: Route) => Promise<void>, string][] = [
+    ['server error', (route) => route.fulfill({ status: 500, json: {} }), 'Failed to register. Please try again later.'],
+    ['bad gateway', (route) => route.fulfill({ status: 502, body: '' }), 'Failed to register. Please try again later.'],
+    [
+      'email taken',
+      (route) => route.fulfill({ status: 400, json: { error: 'Email already exists', code: 'validation' } }),
+      'Email already exists',
+    ],
+  ];
+  for (const [what, answer, text] of answers) {
+    await page.route('**/api/register', answer);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('alert'), what).toHaveText(text);
+    await page.unroute('**/api/register');
+  }
+  await expect(page).toHaveURL(/\/register$/);
+});
+
 test("a wrong password on /login says the page's own words; no answer, a server error and a rate limit keep theirs", async ({ page }) => {
   const email = uniqueEmail('login-owner');
   const registered = await api<{ token: string }>(page.request, null, 'POST', '/register', {
@@ -181,7 +206,8 @@ test("a wrong password on /login says the page's own words; no answer, a server 
 
   const answers: [string, (route: Route) => Promise<void>, string][] = [
     ['no answer', (route) => route.abort('connectionrefused'), 'Cannot connect to the server. Please check your network connection.'],
-    ['server error', (route) => route.fulfill({ status: 500, json: {} }), 'An internal server error occurred. Please try again later.'],
+    ['server error', (route) => route.fulfill({ status: 500, json: {} }), 'Failed to login. Please try again later.'],
+    ['bad gateway', (route) => route.fulfill({ status: 502, body: '' }), 'Failed to login. Please try again later.'],
     [
       'rate limit',
       (route) =>

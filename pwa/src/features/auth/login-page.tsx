@@ -17,11 +17,11 @@ const SIGN_IN_FAILED = 'Failed to sign in. Please check your credentials.';
 
 /**
  * A refused sign-in (400, wrong email or password) shows the page's own words, not the server's
- * (docs/product/08-errors.md); no answer, a 5xx or a rate limit keep failureText's.
+ * (docs/product/08-errors.md); no answer, a server failure or a rate limit keep failureText's.
  */
 function signInFailureText(err: unknown): string {
   if (isApiError(err) && err.status === 400) return SIGN_IN_FAILED;
-  return failureText(err, SIGN_IN_FAILED);
+  return failureText(err, { otherwise: 'Failed to login. Please try again later.', fallback: SIGN_IN_FAILED });
 }
 
 export default function LoginPage() {

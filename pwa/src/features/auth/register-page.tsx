@@ -19,6 +19,7 @@ export const REGISTER_TEXT = {
   tooShort: 'Password must be at least 6 characters long',
   invalidEmail: 'Please enter a valid email address.',
   failed: 'Registration failed. Please try again.',
+  otherwise: 'Failed to register. Please try again later.',
 } as const;
 
 function browserTimezone(): string {
@@ -98,7 +99,7 @@ export default function RegisterPage() {
       setSubmitting(false);
     } catch (err) {
       setRegistered(false);
-      setError(failureText(err, REGISTER_TEXT.failed));
+      setError(failureText(err, { otherwise: REGISTER_TEXT.otherwise, fallback: REGISTER_TEXT.failed }));
       setSubmitting(false);
     }
   }
