@@ -130,6 +130,16 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
     expect((await t.call('GET', '/health')).body).toMatchObject({ status: 'ok', db: 'ok' });
   }, 180_000);
 
+  it('a JSON body sent as text, a form or without a Content-Type answers 400 naming what to send (was 415)', async () => {
+    const body = JSON.stringify({ email: 'nobody@bad-input.test', password: 'whatever' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const res = await fetch(`${t.url}/api/login`, { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
+      const answer = (await res.json()) as { error: string; code: string };
+      expect(res.status, `${type}: ${JSON.stringify(answer)}`).toBe(400);
+      expect(answer).toEqual({ error: 'Send the request body as JSON (Content-Type: application/json)', code: 'validation' });
+    }
+  });
+
   it('refuses a NUL in the path of a write with an Idempotency-Key before storing the key (was a 500 on PostgreSQL)', async () => {
     const res = await call(t.url, 'PUT', '/api/appointments/%F2%9D%A8%B7%08%00', {
       body: { description: 'x' },

@@ -99,6 +99,9 @@ export function handleError(err: Error, c: Context, log: (msg: string, extra?: u
       const message = /json/i.test(err.message) ? 'Malformed JSON in request body' : err.message || 'Invalid request';
       return errorResponse(c, badRequest(message));
     }
+    // A body that is not sent as JSON is bad input like malformed JSON: 400, one of the statuses the
+    // API answers (docs/decisions/02-api-conventions.md), not the validator's 415.
+    if (status === 415) return errorResponse(c, badRequest('Send the request body as JSON (Content-Type: application/json)'));
     if (status === 401) return errorResponse(c, unauthenticated(err.message || 'Authentication required'));
     return c.json(
       { error: err.message || 'Request failed', code: status >= 500 ? 'internal' : 'validation' },
