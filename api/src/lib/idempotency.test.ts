@@ -142,6 +142,36 @@ describe.each(testDialects())('idempotency keys on %s', (dialect) => {
       expect((await post(inTx(), 'tx-refused')).status).toBe(201);
     });
 
+    it("answers a replay that arrives while the first is still running with 409 in progress (422 for another body), then the first's answer", async () => {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const a = keyedApp('203.0.113.11', { recordedInTransaction: true });
+      a.post('/settings/:key', async (c) => {
+        started();
+        await gate;
+        return storeSetting(c, c.req.param('key'));
+      });
+      const first = post(a, 'tx-running');
+      await running;
+      const replay = await post(a, 'tx-running');
+      expect(replay.status).toBe(409);
+      expect(await replay.json()).toEqual({ code: 'idempotency_in_progress' });
+      const other = await a.request('/settings/tx-running', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'tx-running', 'content-type': 'application/json' },
+        body: '{"other":true}',
+      });
+      expect(await other.json()).toEqual({ code: 'idempotency_mismatch' });
+      open();
+      expect((await first).status).toBe(201);
+      const after = await post(a, 'tx-running');
+      expect(after.status).toBe(201);
+      expect(after.headers.get('idempotent-replayed')).toBe('true');
+      expect(await h.db.selectFrom('app_settings').select('key').where('key', '=', 'tx-running').execute()).toHaveLength(1);
+    });
+
     it('changes nothing when a request with the same key committed first, and answers with its response', async () => {
       const first = { status: 201, body: { key: 'tx-raced', value: 'from the first' } };
       const raced = await post(inTx({ first }), 'tx-raced');

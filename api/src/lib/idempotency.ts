@@ -49,6 +49,15 @@ interface Claim {
 // Keyed by the request object, so the lib needs no slot in the app's context type.
 const claims = new WeakMap<Request, Claim>();
 
+/**
+ * Keys whose request is running in this process on a route that writes its key in its transaction,
+ * with their request hash. Nothing of such a request is in the database until it commits, so a
+ * replay arriving meanwhile learns from here that the first is still running: 409
+ * `idempotency_in_progress` (DECISIONS 5), or 422 for another body. A replay in another process
+ * waits for the first's commit instead and answers its response (docs/decisions/43-idempotency-key-in-the-transaction.md).
+ */
+const running = new Map<string, string>();
+
 // Every write from the PWA carries a key (the booking page, the staff calendar, the offline outbox),
 // so these run on every booking: compiled once (db/src/prepared.ts), not built again per request.
 /** A key claimed (`in_progress`, with its lease) or written done with its response; no row when it exists already. */
@@ -106,6 +115,8 @@ const releaseClaim = prepared<[id: number, owner: string], never>((db) =>
 );
 
 /** A replay while the first request with its key has not finished: try again in a moment. */
+const mismatch = () => new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
+
 const stillRunning = () =>
   new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
     headers: { 'Retry-After': '1' },
@@ -208,6 +219,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     const where: KeyWhere = [scope, c.req.method, path, key];
 
     let claimId: number | null = null;
+    let runningKey: string | null = null;
     if (options.recordedInTransaction) {
       // Nothing is written yet: the handler's transaction writes the key (recordIdempotentResponse).
       const [existing] = await findKey(db, where);
@@ -215,6 +227,14 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         const answer = settled(c, existing, hash, now());
         if (answer) return answer;
         claimId = await takeOver(db, existing, owner, now().toISOString());
+      } else {
+        runningKey = JSON.stringify(where);
+        const first = running.get(runningKey);
+        if (first !== undefined) {
+          if (first !== hash) throw mismatch();
+          throw stillRunning();
+        }
+        running.set(runningKey, hash);
       }
     } else {
       const claimed = await claimFirst(c, db, where, hash, owner, now);
@@ -231,6 +251,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       failed = true;
       throw err;
     } finally {
+      if (runningKey !== null) running.delete(runningKey);
       const status = c.res?.status ?? 500;
       const ok = !failed && !c.error && status >= 200 && status < 300;
       if (ok && !claim.recorded) {
@@ -261,9 +282,7 @@ type KeyRow = Awaited<ReturnType<typeof findKey>>[number];
 
 /** The answer for a key already used: a replay, a mismatch or "still running"; null when its lease ran out (take it over). */
 function settled(c: Context, existing: KeyRow, hash: string, now: Date): Response | null {
-  if (existing.request_hash !== hash) {
-    throw new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
-  }
+  if (existing.request_hash !== hash) throw mismatch();
   if (existing.state === 'done') return replay(c, existing);
   if (Date.parse(existing.updated_at) > now.getTime() - IDEMPOTENCY_LEASE_MS) throw stillRunning();
   return null;
