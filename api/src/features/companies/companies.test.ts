@@ -257,6 +257,28 @@ describe.each(testDialects())('companies on %s', (dialect) => {
       });
     });
 
+    it("changes the booking link's slug: the new one finds the company, the old one does not; another company's answers 409", async () => {
+      const slugOf = async (id: number) => (await call('GET', `/companies/${id}`, { token: root.token })).body.slug as string;
+      const old = await slugOf(b.companyId);
+      const taken = await slugOf(a.companyId);
+      const moved = await call('PUT', `/companies/${b.companyId}`, { token: b.admin.token, body: { slug: '  Beta-Nails-Downtown ' } });
+      expect(moved.status, moved.text).toBe(200);
+      expect(moved.body.slug).toBe('beta-nails-downtown');
+      expect((await call('GET', '/companies/slug/beta-nails-downtown')).body.id).toBe(b.companyId);
+      expect((await call('GET', `/companies/slug/${old}`)).status).toBe(404);
+      // Its own slug again is no conflict.
+      expect(
+        (await call('PATCH', `/companies/${b.companyId}`, { token: b.admin.token, body: { slug: 'beta-nails-downtown' } })).status,
+      ).toBe(200);
+      const clash = await call('PUT', `/companies/${b.companyId}`, { token: b.admin.token, body: { slug: taken, name: 'Renamed' } });
+      expect(clash.status).toBe(409);
+      expect(clash.body).toMatchObject({ error: 'This slug is already taken', code: 'conflict' });
+      expect(await slugOf(b.companyId)).toBe('beta-nails-downtown');
+      expect((await call('GET', `/companies/${b.companyId}`, { token: root.token })).body.name).not.toBe('Renamed');
+      expect((await call('PUT', `/companies/${b.companyId}`, { token: b.admin.token, body: { slug: 'no spaces!' } })).status).toBe(400);
+      expect((await call('PUT', `/companies/${b.companyId}`, { token: b.admin.token, body: { slug: old } })).status).toBe(200);
+    });
+
     it('refuses other roles (403) and other companies (404), writing nothing', async () => {
       const before = await databaseFingerprint(t.db);
       for (const who of [a.employee, a.user, a.customer]) {

@@ -101,6 +101,7 @@ export async function lockCompany(trx: DbOrTx, id: number): Promise<CompanyRow |
 
 export interface CompanySettings {
   name?: string;
+  slug?: string;
   email?: string | null;
   logo_url?: string | null;
   timezone?: string;
@@ -123,6 +124,7 @@ export async function updateCompanySettings(db: DbOrTx, id: number, s: CompanySe
     .updateTable('companies')
     .set({
       name: s.name,
+      slug: s.slug,
       email: s.email,
       logo_url: s.logo_url,
       timezone: s.timezone,

@@ -74,8 +74,6 @@ const settingsShape = {
   country: Country.optional(),
 };
 
-export const UpdateCompanyBody = z.object(settingsShape).openapi('UpdateCompanyRequest');
-
 export const Slug = z
   .string()
   .trim()
@@ -83,6 +81,15 @@ export const Slug = z
   .min(1, 'Slug is required')
   .max(100, 'Slug is too long')
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Slug may contain lower-case letters, digits and single dashes only');
+
+export const UpdateCompanyBody = z
+  .object({
+    ...settingsShape,
+    slug: Slug.optional().openapi({
+      description: "The booking link /public/booking/{slug}; another company's answers 409, and the old link stops working",
+    }),
+  })
+  .openapi('UpdateCompanyRequest');
 
 export const CreateCompanyBody = z
   .object({

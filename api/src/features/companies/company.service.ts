@@ -99,25 +99,36 @@ export async function changeCompanySettings(
 ): Promise<CompanyDto> {
   assertCompanyAccess(actor, id);
   const { db } = deps;
+  if (settings.slug) {
+    const holder = await findCompanyBySlug(db, settings.slug);
+    if (holder && holder.id !== id) throw slugTaken();
+  }
   // A new reminder_hours_before re-times the pending reminders in the same transaction: the update
   // holds the company row, so a booking writing a reminder meanwhile waits for it and then reads the
   // new setting (appointments/booking-transaction.service.ts, lockCompanyForBooking).
-  const updated = await db.transaction().execute(async (trx) => {
-    const before = await findCompanyById(trx, id);
-    const row = await updateCompanySettings(trx, id, settings, now);
-    if (row && before) {
-      const fields = Object.keys(settings) as (keyof CompanySettings)[];
-      const changes = diffChanges(pickFields(before, fields), pickFields(row, fields));
-      if (Object.keys(changes).length)
-        await recordAudit(trx, who, { company_id: id, action: 'update', entity: 'company', entity_id: id, changes });
-    }
-    if (row && before && row.reminder_hours_before !== before.reminder_hours_before) {
-      await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
-      // A shorter lead: the skip rule read with the new setting may want reminders it skipped.
-      await queueRemindersNowAhead(writeContext(deps, trx, now), id, row.reminder_hours_before, before.reminder_hours_before);
-    }
-    return row;
-  });
+  const updated = await db
+    .transaction()
+    .execute(async (trx) => {
+      const before = await findCompanyById(trx, id);
+      const row = await updateCompanySettings(trx, id, settings, now);
+      if (row && before) {
+        const fields = Object.keys(settings) as (keyof CompanySettings)[];
+        const changes = diffChanges(pickFields(before, fields), pickFields(row, fields));
+        if (Object.keys(changes).length)
+          await recordAudit(trx, who, { company_id: id, action: 'update', entity: 'company', entity_id: id, changes });
+      }
+      if (row && before && row.reminder_hours_before !== before.reminder_hours_before) {
+        await retimeCompanyReminders(trx, id, row.reminder_hours_before, now);
+        // A shorter lead: the skip rule read with the new setting may want reminders it skipped.
+        await queueRemindersNowAhead(writeContext(deps, trx, now), id, row.reminder_hours_before, before.reminder_hours_before);
+      }
+      return row;
+    })
+    .catch((err: unknown) => {
+      // Another company took the slug between the check and the write (the column is unique).
+      if (settings.slug && isUniqueViolation(err)) throw slugTaken();
+      throw err;
+    });
   if (!updated) throw notFound(COMPANY_NOT_FOUND);
   return toCompanyDto(updated, now);
 }
