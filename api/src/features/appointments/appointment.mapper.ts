@@ -15,8 +15,10 @@ export function toAppointmentDto(v: AppointmentView, opts: { staff: boolean }): 
     status: v.status,
     version: v.version,
     service_types: v.service_types,
-    // The customer's record first; what the booker typed when there is no record (or it lost its name).
-    customer_name: v.customer_user_name ?? v.customer_name,
+    // Staff see the customer's record first, what the booker typed when there is none (or it lost its
+    // name). Anyone else sees what was typed first: a booking under someone's email must not tell the
+    // booker the name that company has on record for it.
+    customer_name: opts.staff ? (v.customer_user_name ?? v.customer_name) : (v.customer_name ?? v.customer_user_name),
     employee_name: v.employee_name,
     sms_consent: v.sms_consent === 1,
     created_at: v.created_at,

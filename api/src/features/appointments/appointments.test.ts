@@ -102,13 +102,16 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       });
       expect(res.status, res.text).toBe(201);
       expect(res.body.user_id).toBe(known.id);
-      expect(res.body.customer_name).toBe('Real Name');
+      // The booker is told what they typed, never the name the company has on record for that email.
+      expect(res.body.customer_name).toBe('Impostor');
+      expect(res.text).not.toContain('Real Name');
       expect(await countRows(t, 'users')).toBe(before);
       expect(await t.db.selectFrom('users').select(['name', 'phone']).where('id', '=', known.id).executeTakeFirstOrThrow()).toEqual({
         name: 'Real Name',
         phone: '111',
       });
       const staff = await t.call('GET', `/appointments/${res.body.id}`, { token: a.admin.token });
+      expect(staff.body.customer_name).toBe('Real Name');
       expect(staff.body.booking_contact).toEqual({ name: 'Impostor', email, phone: '+14155550999' });
       expect(staff.body.customer_phone).toBe('111');
     });
