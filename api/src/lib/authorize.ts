@@ -17,11 +17,12 @@ export function isStaff(role: Role): boolean {
   return isStaffRole(role);
 }
 
-export function requireAccess(access: Access): MiddlewareHandler<AppEnv> {
+/** `unauthenticatedMessage`: the 401's text where SPEC.md gives the call its own (docs/product/08-errors.md). */
+export function requireAccess(access: Access, unauthenticatedMessage?: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (access !== 'public') {
       const actor = c.get('actor');
-      if (!actor) throw unauthenticated();
+      if (!actor) throw unauthenticated(unauthenticatedMessage);
       if (access !== 'authenticated' && !access.includes(actor.role)) throw forbidden();
     }
     await next();

@@ -39,13 +39,13 @@ export function accessLabel(access: Access): string {
  * createRoute plus `access`: the route's middleware checks it, and the document lists it as
  * `x-access` (the permission-matrix test reads it to know every route's rule).
  */
-export function defineRoute<const R extends RouteConfig>(config: R & { access: Access }): R {
-  const { access, ...rest } = config;
+export function defineRoute<const R extends RouteConfig>(config: R & { access: Access; unauthenticatedMessage?: string }): R {
+  const { access, unauthenticatedMessage, ...rest } = config;
   return createRoute({
     ...rest,
     responses: { ...STANDARD_ERRORS, ...rest.responses },
     // Access first (an anonymous caller gets 401 whatever it sent), then text no database stores.
-    middleware: [requireAccess(access), rejectUnsafeText()],
+    middleware: [requireAccess(access, unauthenticatedMessage), rejectUnsafeText()],
     security: access === 'public' ? [] : [{ bearerAuth: [] }],
     'x-access': accessLabel(access),
   } as unknown as R);

@@ -62,6 +62,7 @@ const changePassword = defineRoute({
   method: 'post',
   path: '/me/change-password',
   access: 'authenticated',
+  unauthenticatedMessage: 'User not authenticated. Please log in again.',
   tags: ['auth'],
   summary: 'Change the own password; older tokens stop working and a fresh one is returned',
   request: { body: jsonBody(ChangePasswordBody) },

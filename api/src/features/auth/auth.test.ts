@@ -160,6 +160,15 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       expect(ok.status).toBe(200);
       expect(ok.body.message).toBeTruthy();
       expect((await t.call('GET', '/me', { token })).status).toBe(401);
+      // The old token, or none, is refused with SPEC's own words for this call.
+      for (const stale of [token, undefined]) {
+        const again = await t.call('POST', '/me/change-password', {
+          token: stale,
+          body: { current_password: 'newpass1', new_password: 'newpass2' },
+        });
+        expect(again.status).toBe(401);
+        expect(again.body).toEqual({ error: 'User not authenticated. Please log in again.', code: 'unauthenticated' });
+      }
       expect((await t.call('GET', '/me', { token: ok.body.token })).status).toBe(200);
       expect((await t.call('POST', '/login', { body: { email, password: 'newpass1' } })).status).toBe(200);
       expect((await t.call('POST', '/login', { body: { email, password } })).status).toBe(400);
