@@ -34,7 +34,7 @@ async function waitForCalendar(page: Page) {
 
 test('the calendar, the directory and the services open offline; an offline booking reaches the server once', async ({ page }) => {
   const token = await apiToken(page, DEMO.owner);
-  const me = await api<{ company_id: number }>(page.request, token, '/me');
+  const me = await api<{ id: number; company_id: number }>(page.request, token, '/me');
   const company = await api<{ timezone: string }>(page.request, token, `/companies/${me.company_id}`);
   const today = wallDate(new Date().toISOString(), company.timezone);
 
@@ -48,8 +48,26 @@ test('the calendar, the directory and the services open offline; an offline book
   await expect(page.getByRole('region', { name: 'Staff' }).getByRole('button', { name: /Emma Stylist/ })).toBeVisible();
   await page.goto('/company-settings');
   await expect(page.getByRole('rowheader', { name: 'Haircut' })).toBeVisible();
+  const emma = (await api<{ id: number; name: string }[]>(page.request, token, `/users?company_id=${me.company_id}`)).find(
+    (u) => u.name === 'Emma Stylist',
+  )!;
+  // Each page's person and hours are kept before the next full page load (a reload would cut the write short).
+  for (const path of ['/settings', `/directory?person=${emma.id}`]) {
+    const before = await keptAnswers(page, me.id);
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Work hours' })).toBeVisible();
+    await expect
+      .poll(
+        async () => {
+          const now = await keptAnswers(page, me.id);
+          return (now.users ?? 0) > (before.users ?? 0) && (now.hours ?? 0) > (before.hours ?? 0);
+        },
+        { message: `${path}: the person and their hours are kept` },
+      )
+      .toBe(true);
+  }
 
-  // Without the server: the same week, the same people, the same services.
+  // Without the server: the same week, the same people, the same services, one's own and a person's hours.
   await cutApi(page);
   await page.goto(`/calendar?view=week&date=${today}`);
   await waitForCalendar(page);
@@ -60,6 +78,11 @@ test('the calendar, the directory and the services open offline; an offline book
   await expect(page.getByRole('region', { name: 'Customers' }).getByRole('button', { name: /Casey Customer/ })).toBeVisible();
   await page.goto('/company-settings');
   await expect(page.getByRole('rowheader', { name: 'Haircut' })).toBeVisible();
+  for (const path of ['/settings', `/directory?person=${emma.id}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Work hours' }), path).toBeVisible();
+    await expect(page.getByText(/Failed to/), path).toHaveCount(0);
+  }
 
   // Still offline: a booking made in the modal shows at once.
   const description = `Offline ${Date.now()}`;

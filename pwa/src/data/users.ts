@@ -31,8 +31,9 @@ export function getUsers(companyId: number, role?: Role, signal?: AbortSignal): 
   );
 }
 
+/** One person (their settings and, for staff, the hours editor); kept for offline like the directory. */
 export function getUser(id: number, signal?: AbortSignal): Promise<User> {
-  return rpc(client.users[':id'].$get({ param: { id: String(id) } }, { init: { signal } }));
+  return readLocalFirst('users', `user:${id}`, () => rpc(client.users[':id'].$get({ param: { id: String(id) } }, { init: { signal } })));
 }
 
 /** GET /employees?company_id=: the staff a customer may choose (id and name). */
