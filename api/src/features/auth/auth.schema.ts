@@ -4,18 +4,23 @@ import { Email, Password, PersonName, TimeZone } from '../../lib/validation.ts';
 
 export const TokenSchema = z.object({ token: z.string() }).openapi('Token');
 
+/** SPEC.md's sign-up check, on the server too: a field left out or blank is 'All fields are required'. */
+const ALL_REQUIRED = 'All fields are required';
+const requiredText = (field: z.ZodType<string, string>, trim = true) =>
+  (trim ? z.string({ message: ALL_REQUIRED }).trim() : z.string({ message: ALL_REQUIRED })).min(1, ALL_REQUIRED).pipe(field);
+
 export const RegisterBody = z
   .object({
-    name: PersonName,
-    email: Email,
-    password: Password,
+    name: requiredText(PersonName),
+    email: requiredText(Email),
+    password: requiredText(Password, false),
     role: z.enum(['admin', 'customer'], { message: 'Registration creates an admin (or a customer with company_slug)' }).default('admin'),
     company_name: z.string().trim().max(200, 'Company name is too long').optional(),
     company_slug: z.string().trim().max(100).optional(),
     timezone: TimeZone.optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.role === 'admin' && !b.company_name) ctx.addIssue({ code: 'custom', path: ['company_name'], message: 'All fields are required' });
+    if (b.role === 'admin' && !b.company_name) ctx.addIssue({ code: 'custom', path: ['company_name'], message: ALL_REQUIRED });
     if (b.role === 'customer' && !b.company_slug)
       ctx.addIssue({ code: 'custom', path: ['company_slug'], message: 'company_slug is required for a customer account' });
   })

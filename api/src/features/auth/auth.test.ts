@@ -79,6 +79,15 @@ describe.each(testDialects())('auth on %s', (dialect) => {
       }
       const short = await t.call('POST', '/register', { body: { ...base, password: '12345' } });
       expect(short.body.error).toBe('Password must be at least 6 characters long');
+      // Any of the five fields left out or blank: SPEC's 'All fields are required'.
+      for (const field of ['name', 'email', 'password', 'company_name'] as const) {
+        for (const value of [undefined, '', '   ']) {
+          if (field === 'password' && value === '   ') continue; // spaces are a (too short) password
+          const res = await t.call('POST', '/register', { body: { ...base, [field]: value } });
+          expect(res.status, `${field}=${JSON.stringify(value)}`).toBe(400);
+          expect(res.body.error, `${field}=${JSON.stringify(value)}`).toBe('All fields are required');
+        }
+      }
       expect(await countRows(t, 'users')).toBe(before);
     });
   });
