@@ -130,6 +130,17 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
     expect((await t.call('GET', '/health')).body).toMatchObject({ status: 'ok', db: 'ok' });
   }, 180_000);
 
+  it('a path id that is not a positive integer answers 400 also to a role the route refuses (403 only for a well-formed id)', async () => {
+    // DELETE /companies/{id} is global_admin's: an admin is refused it, but a malformed id is still bad input.
+    for (const bad of ['0', 'abc', '-1', '1.5']) {
+      const res = await call(t.url, 'DELETE', `/api/companies/${bad}`, { token: tokens.admin });
+      expect(res.status, `${bad}: ${res.text}`).toBe(400);
+      expect(res.body.code).toBe('validation');
+    }
+    expect((await call(t.url, 'DELETE', '/api/companies/999999', { token: tokens.admin })).status).toBe(403);
+    expect((await call(t.url, 'DELETE', '/api/companies/abc')).status).toBe(401);
+  });
+
   it('a JSON body sent as text, a form or without a Content-Type answers 400 naming what to send (was 415)', async () => {
     const body = JSON.stringify({ email: 'nobody@bad-input.test', password: 'whatever' });
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {

@@ -18,12 +18,20 @@ export function isStaff(role: Role): boolean {
 }
 
 /** `unauthenticatedMessage`: the 401's text where SPEC.md gives the call its own (docs/product/08-errors.md). */
-export function requireAccess(access: Access, unauthenticatedMessage?: string): MiddlewareHandler<AppEnv> {
+/** `checkParams`: throws the route's 400 for malformed path parameters, asked before refusing a role. */
+export function requireAccess(
+  access: Access,
+  unauthenticatedMessage?: string,
+  checkParams?: (params: Record<string, string>) => void,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (access !== 'public') {
       const actor = c.get('actor');
       if (!actor) throw unauthenticated(unauthenticatedMessage);
-      if (access !== 'authenticated' && !access.includes(actor.role)) throw forbidden();
+      if (access !== 'authenticated' && !access.includes(actor.role)) {
+        checkParams?.(c.req.param() as Record<string, string>);
+        throw forbidden();
+      }
     }
     await next();
   };

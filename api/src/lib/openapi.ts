@@ -6,14 +6,19 @@ import { requireAccess, type Access } from './authorize.ts';
 import { AppError } from './errors.ts';
 import { ErrorSchema, issuesToDetails, rejectUnsafeText, validationMessage } from './validation.ts';
 
+type Issues = Parameters<typeof issuesToDetails>[0];
+
+/** Our 400 body for a request that failed its schema. */
+function validationFailure(issues: Issues): AppError {
+  const details = issuesToDetails(issues);
+  return new AppError('validation', validationMessage(details), { details });
+}
+
 /** A route group. Validation failures become our 400 body. */
 export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) {
-        const details = issuesToDetails(result.error.issues);
-        throw new AppError('validation', validationMessage(details), { details });
-      }
+      if (!result.success) throw validationFailure(result.error.issues);
     },
   });
 }
@@ -41,11 +46,20 @@ export function accessLabel(access: Access): string {
  */
 export function defineRoute<const R extends RouteConfig>(config: R & { access: Access; unauthenticatedMessage?: string }): R {
   const { access, unauthenticatedMessage, ...rest } = config;
+  // A caller whose role may not use the route is told so (403) only when its path ids are well formed:
+  // an id that is not a positive integer answers 400 to everyone signed in (DECISIONS 2).
+  const params = rest.request?.params as { safeParse(v: unknown): { success: boolean; error?: { issues: Issues } } } | undefined;
+  const checkParams = params
+    ? (pathParams: Record<string, string>) => {
+        const r = params.safeParse(pathParams);
+        if (!r.success) throw validationFailure(r.error!.issues);
+      }
+    : undefined;
   return createRoute({
     ...rest,
     responses: { ...STANDARD_ERRORS, ...rest.responses },
     // Access first (an anonymous caller gets 401 whatever it sent), then text no database stores.
-    middleware: [requireAccess(access, unauthenticatedMessage), rejectUnsafeText()],
+    middleware: [requireAccess(access, unauthenticatedMessage, checkParams), rejectUnsafeText()],
     security: access === 'public' ? [] : [{ bearerAuth: [] }],
     'x-access': accessLabel(access),
   } as unknown as R);
