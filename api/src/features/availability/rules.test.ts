@@ -275,6 +275,30 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
       })
       .execute();
 
+  /** The company's Wednesday closes at noon, then these rows ([user, open, close]; null: the company's) are added. */
+  const wednesdayUntilNoonThen = async (c: BookableCompany, rows: [number | null, string, string][]) => {
+    await t.db
+      .updateTable('operating_hours')
+      .set({ close_time: '12:00:00' })
+      .where('company_id', '=', c.companyId)
+      .where('user_id', 'is', null)
+      .where('day_of_week', '=', 3)
+      .execute();
+    await t.db
+      .insertInto('operating_hours')
+      .values(
+        rows.map(([user_id, open_time, close_time]) => ({
+          company_id: c.companyId,
+          user_id,
+          day_of_week: 3,
+          open_time,
+          close_time,
+          is_closed: 0,
+        })),
+      )
+      .execute();
+  };
+
   it('a company closure removes the day from dates and slots, refuses public bookings, and still lets staff book', async () => {
     const c = await bookableCompany(t, { name: 'Holiday Salon' });
     expect(await dateList(c)).toContain('2026-12-18');
@@ -291,21 +315,11 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
   it('weekday breaks (several hours rows) for the company and a person, in slots, dates and bookings', async () => {
     const c = await bookableCompany(t, { name: 'Lunch Break', employeeBooking: true });
     // Wednesdays: 09:00-12:00 and 13:00-17:00 for the company; the employee works 09:00-10:00 and 16:00-17:00.
-    await t.db
-      .updateTable('operating_hours')
-      .set({ close_time: '12:00:00' })
-      .where('company_id', '=', c.companyId)
-      .where('user_id', 'is', null)
-      .where('day_of_week', '=', 3)
-      .execute();
-    await t.db
-      .insertInto('operating_hours')
-      .values([
-        { company_id: c.companyId, user_id: null, day_of_week: 3, open_time: '13:00:00', close_time: '17:00:00', is_closed: 0 },
-        { company_id: c.companyId, user_id: c.employee.id, day_of_week: 3, open_time: '09:00:00', close_time: '10:00:00', is_closed: 0 },
-        { company_id: c.companyId, user_id: c.employee.id, day_of_week: 3, open_time: '16:00:00', close_time: '17:00:00', is_closed: 0 },
-      ])
-      .execute();
+    await wednesdayUntilNoonThen(c, [
+      [null, '13:00:00', '17:00:00'],
+      [c.employee.id, '09:00:00', '10:00:00'],
+      [c.employee.id, '16:00:00', '17:00:00'],
+    ]);
     const v = await slotValues(c, '2026-11-25');
     expect(v).toContain('11:30');
     expect(v).not.toContain('12:00');
@@ -322,17 +336,7 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
   it('hours split into intervals that touch offer and book across the join', async () => {
     const c = await bookableCompany(t, { name: 'Split Day', durationMinutes: 60 });
     // Wednesdays: 09:00-12:00 and 12:00-17:00, entered as two rows.
-    await t.db
-      .updateTable('operating_hours')
-      .set({ close_time: '12:00:00' })
-      .where('company_id', '=', c.companyId)
-      .where('user_id', 'is', null)
-      .where('day_of_week', '=', 3)
-      .execute();
-    await t.db
-      .insertInto('operating_hours')
-      .values({ company_id: c.companyId, user_id: null, day_of_week: 3, open_time: '12:00:00', close_time: '17:00:00', is_closed: 0 })
-      .execute();
+    await wednesdayUntilNoonThen(c, [[null, '12:00:00', '17:00:00']]);
     const v = await slotValues(c, '2026-11-25');
     expect(v).toEqual([
       '09:00',
