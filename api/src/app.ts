@@ -22,7 +22,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  * Paths that carry a secret are logged without it: calendar feed tokens and self-service tokens,
  * each a credential for as long as it is valid (docs/decisions/23-self-service.md).
  */
-export function loggablePath(path: string): string {
+function loggablePath(path: string): string {
   return path.replace(/^\/api\/calendar\/[^/]+?(\.ics)?$/, '/api/calendar/***$1').replace(/^\/api\/manage\/[^/]+/, '/api/manage/***');
 }
 

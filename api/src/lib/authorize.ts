@@ -17,8 +17,10 @@ export function isStaff(role: Role): boolean {
   return isStaffRole(role);
 }
 
-/** `unauthenticatedMessage`: the 401's text where SPEC.md gives the call its own (docs/product/08-errors.md). */
-/** `checkParams`: throws the route's 400 for malformed path parameters, asked before refusing a role. */
+/**
+ * `unauthenticatedMessage`: the 401's text where SPEC.md gives the call its own (docs/product/08-errors.md).
+ * `checkParams`: throws the route's 400 for malformed path parameters, asked before refusing a role.
+ */
 export function requireAccess(
   access: Access,
   unauthenticatedMessage?: string,

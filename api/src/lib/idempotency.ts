@@ -114,9 +114,10 @@ const releaseClaim = prepared<[id: number, owner: string], never>((db) =>
   db.deleteFrom('idempotency_keys').where('id', '=', arg(0)).where('owner_token', '=', arg(1)).where('state', '=', 'in_progress'),
 );
 
-/** A replay while the first request with its key has not finished: try again in a moment. */
+/** The key was used with another request body. */
 const mismatch = () => new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
 
+/** A replay while the first request with its key has not finished: try again in a moment. */
 const stillRunning = () =>
   new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed', {
     headers: { 'Retry-After': '1' },
@@ -251,28 +252,32 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       failed = true;
       throw err;
     } finally {
-      if (runningKey !== null) running.delete(runningKey);
-      const status = c.res?.status ?? 500;
-      const ok = !failed && !c.error && status >= 200 && status < 300;
-      if (ok && !claim.recorded) {
-        // A handler that did not record inside its transaction: remember the response now.
-        const body = status === 204 ? null : await c.res.clone().text();
-        const headers = JSON.stringify(pickHeaders(c.res.headers));
-        const at = now().toISOString();
-        if (claim.id !== null) await recordResponse(db, [status, body, headers, at, claim.id, owner]);
-        else await insertKey(db, [...claim.write, 'done', null, status, body, headers, at]);
-      } else if (!ok && claim.id !== null) {
-        // Nothing changed (a committed change would have marked the key done): let a retry run.
-        await releaseClaim(db, [claim.id, owner]);
-      } else if (!ok && !failed) {
-        // Refused (a slot taken, a version changed, the key written first): when that was a
-        // request with this key and body that committed meanwhile, its answer is this one's.
-        const [first] = await findKey(db, where);
-        if (first?.state === 'done' && first.request_hash === hash) {
-          c.error = undefined;
-          c.res = undefined;
-          c.res = replay(c, first);
+      try {
+        const status = c.res?.status ?? 500;
+        const ok = !failed && !c.error && status >= 200 && status < 300;
+        if (ok && !claim.recorded) {
+          // A handler that did not record inside its transaction: remember the response now.
+          const body = status === 204 ? null : await c.res.clone().text();
+          const headers = JSON.stringify(pickHeaders(c.res.headers));
+          const at = now().toISOString();
+          if (claim.id !== null) await recordResponse(db, [status, body, headers, at, claim.id, owner]);
+          else await insertKey(db, [...claim.write, 'done', null, status, body, headers, at]);
+        } else if (!ok && claim.id !== null) {
+          // Nothing changed (a committed change would have marked the key done): let a retry run.
+          await releaseClaim(db, [claim.id, owner]);
+        } else if (!ok && !failed) {
+          // Refused (a slot taken, a version changed, the key written first): when that was a
+          // request with this key and body that committed meanwhile, its answer is this one's.
+          const [first] = await findKey(db, where);
+          if (first?.state === 'done' && first.request_hash === hash) {
+            c.error = undefined;
+            c.res = undefined;
+            c.res = replay(c, first);
+          }
         }
+      } finally {
+        // Only now: a handler that did not record in its transaction has its key written just above.
+        if (runningKey !== null) running.delete(runningKey);
       }
     }
   };
