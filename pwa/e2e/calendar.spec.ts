@@ -242,9 +242,13 @@ test.describe('staff calendar', () => {
       await expect(d.getByLabel('Company')).toHaveAttribute('readonly', '');
       await expect(d.getByLabel('Duration')).toHaveValue(/\d+/); // the company's default, 30 minutes
       await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('30 minutes');
-      await d.getByLabel('Start time').fill('');
+      // Opened by the button, the modal is empty (SPEC.md): no customer, date or time.
+      await expect(d.getByLabel('Customer', { exact: true })).toHaveValue('');
+      await expect(d.getByLabel('Start date')).toHaveValue('');
+      await expect(d.getByLabel('Start time')).toHaveValue('');
       await d.getByRole('button', { name: 'Create Appointment' }).click();
       await expect(d.getByText('Please select a customer.')).toBeVisible();
+      await expect(d.getByText('Please enter a start date.')).toBeVisible();
       await expect(d.getByText('Please enter a start time.')).toBeVisible();
       await expect(d.getByLabel('Customer', { exact: true })).toBeFocused();
       await page.keyboard.press('Escape');

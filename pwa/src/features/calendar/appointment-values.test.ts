@@ -29,7 +29,7 @@ describe('initialValues', () => {
       serviceIds: [],
       status: 'booked',
     });
-    expect(initialValues(undefined, zone, choices, null)).toMatchObject({ customerId: '', time: '', duration: '2' });
+    expect(initialValues(undefined, zone, choices, null)).toMatchObject({ customerId: '', date: '', time: '', duration: '2' });
   });
   it("opens an existing appointment at the company's wall time", () => {
     const a = appointmentFixture({

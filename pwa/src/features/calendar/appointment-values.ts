@@ -1,7 +1,7 @@
 // The appointment form's values and their rules, without React: what the form starts with (a new
 // appointment or an existing one), which required fields are missing, and the request it sends.
 import type { Appointment, AppointmentInput, AppointmentStatus } from '../../data/appointments.ts';
-import { toWallTime, todayIn, zonedTimeToUtc } from '../../lib/zoned-time.ts';
+import { toWallTime, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { durationValueFor, preferredChoice, type DurationChoice } from './durations.ts';
 
 export interface AppointmentModalInitial {
@@ -57,7 +57,11 @@ export function valuesFromAppointment(a: Appointment, zone: string, choices: Dur
   };
 }
 
-/** What the form opens with: the appointment being edited, else a new one (today, the preferred length, any prefill). */
+/**
+ * What the form opens with: the appointment being edited, else a new one with the company's
+ * preferred length and what the caller prefilled (a clicked date or time, a customer). The Create
+ * Appointment button opens it empty, as SPEC.md says: no date until one is chosen.
+ */
 export function initialValues(
   initial: AppointmentModalInitial | undefined,
   zone: string,
@@ -69,7 +73,7 @@ export function initialValues(
   return {
     customerId: initial?.customerId != null ? String(initial.customerId) : '',
     employeeId: '',
-    date: initial?.date ?? todayIn(zone),
+    date: initial?.date ?? '',
     time: initial?.time ?? '',
     duration: preferred ? String(preferred.id) : '',
     description: '',
