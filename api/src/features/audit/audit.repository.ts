@@ -30,10 +30,29 @@ export interface AuditEntry {
 /** Never stored, whatever a caller passes: secrets and anything derived from them. */
 const SECRET_FIELD = /password|token|hash|nonce|secret/i;
 
-function withoutSecrets(changes: AuditChanges | null | undefined): AuditChanges | null {
+/** Columns stored as 0/1 (db/src/schema.ts, `Flag`): an entry shows them as the booleans the API speaks. */
+const FLAG_FIELDS = new Set([
+  'enable_employee_booking',
+  'listed_publicly',
+  'hide_customer_names_in_feeds',
+  'hide_price',
+  'is_closed',
+  'sms_consent',
+  'booking_notices',
+]);
+const readable = (field: string, v: unknown) => (FLAG_FIELDS.has(field) && (v === 0 || v === 1) ? v === 1 : v);
+
+/** The changes as an entry keeps them: never a secret field, flags as booleans. */
+function entryChanges(changes: AuditChanges | null | undefined): AuditChanges | null {
   if (!changes) return null;
   const kept: AuditChanges = {};
-  for (const [field, change] of Object.entries(changes)) if (!SECRET_FIELD.test(field)) kept[field] = change;
+  for (const [field, change] of Object.entries(changes)) {
+    if (SECRET_FIELD.test(field)) continue;
+    const shown: { old?: unknown; new?: unknown } = {};
+    if ('old' in change) shown.old = readable(field, change.old);
+    if ('new' in change) shown.new = readable(field, change.new);
+    kept[field] = shown;
+  }
   return Object.keys(kept).length ? kept : null;
 }
 
@@ -68,7 +87,7 @@ const auditInsert = preparedWrite<
 
 /** Records one entry inside the caller's transaction (pass the `tx` the audited write used). */
 export async function recordAudit(tx: DbOrTx, who: AuditContext, entry: AuditEntry): Promise<void> {
-  const changes = withoutSecrets(entry.changes);
+  const changes = entryChanges(entry.changes);
   // A missing value is stored as null, as the column list Kysely built from the object did.
   await auditInsert(tx, [
     who.actor_user_id ?? null,

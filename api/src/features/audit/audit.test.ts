@@ -187,6 +187,8 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
       t.call('POST', '/date-overrides', { token: a.admin.token, body: { date: '2026-12-25', is_closed: true } }),
     );
     expect(closure.rows.map((r) => [r.entity, r.action])).toEqual([['date_override', 'create']]);
+    // Flags read as the API's booleans, not the 0/1 they are stored as.
+    expect(changesOf(closure.rows[0]!).is_closed).toEqual({ new: true });
     const reopened = await added(() => t.call('DELETE', `/date-overrides/${closure.result.body.id}`, { token: a.admin.token }));
     expect(reopened.rows.map((r) => [r.entity, r.action])).toEqual([['date_override', 'delete']]);
 
