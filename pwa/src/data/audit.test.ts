@@ -33,13 +33,13 @@ describe('audit log words', () => {
     expect(auditChangeLines(null)).toEqual([]);
   });
 
-  it("reads instants in the company's zone and flags as yes or no, on either database's values", () => {
+  it("reads instants in the company's zone and flags (booleans from the server) as yes or no", () => {
     const zone = 'America/New_York';
     expect(
       auditChangeLines(
         {
           start_time: { old: '2026-12-10T17:00:00.000Z', new: '2026-12-10T13:00:00.000Z' },
-          sms_consent: { new: 0 },
+          sms_consent: { new: false },
           hide_price: { old: false, new: true },
           employee_id: { new: 1 },
         },

@@ -101,21 +101,11 @@ const show = (v: unknown, zone?: string): string => {
   if (v === null || v === undefined || v === '') return '—';
   if (Array.isArray(v)) return v.length ? v.join(', ') : '—';
   if (typeof v === 'object') return JSON.stringify(v);
-  // SQLite stores a flag as 0 or 1, PostgreSQL as false or true: both read as people say it.
+  // A flag reads as people say it.
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && INSTANT.test(v)) return auditTime(v, zone);
   return String(v);
 };
-
-/** The columns that are flags (`Flag` in db/src/schema.ts); on SQLite their values arrive as 0 and 1. */
-const FLAGS = new Set([
-  'enable_employee_booking',
-  'listed_publicly',
-  'hide_customer_names_in_feeds',
-  'hide_price',
-  'is_closed',
-  'sms_consent',
-]);
 
 /**
  * One line per changed field: "name: Ann → Anna", "status: cancelled" (new only), "was 45" (old
@@ -126,7 +116,8 @@ export function auditChangeLines(changes: AuditEntry['changes'], zone?: string):
   return Object.entries(changes).map(([field, c]) => {
     const hasOld = 'old' in c;
     const hasNew = 'new' in c;
-    const value = (v: unknown) => show(FLAGS.has(field) && (v === 0 || v === 1) ? v === 1 : v, zone);
+    // Flags arrive as booleans (the server reads them so from their 0/1 columns).
+    const value = (v: unknown) => show(v, zone);
     const text = hasOld && hasNew ? `${value(c.old)} → ${value(c.new)}` : hasNew ? value(c.new) : `was ${value(c.old)}`;
     return { field: field.replace(/_/g, ' '), text };
   });

@@ -187,8 +187,29 @@ describe.each(testDialects())('audit log on %s', (dialect) => {
       t.call('POST', '/date-overrides', { token: a.admin.token, body: { date: '2026-12-25', is_closed: true } }),
     );
     expect(closure.rows.map((r) => [r.entity, r.action])).toEqual([['date_override', 'create']]);
-    // Flags read as the API's booleans, not the 0/1 they are stored as.
+    // Flags are kept as the API's booleans, not the 0/1 they are stored as, and read so.
     expect(changesOf(closure.rows[0]!).is_closed).toEqual({ new: true });
+    const log = await t.call('GET', `/audit-log?company_id=${a.companyId}&entity=date_override`, { token: a.admin.token });
+    expect(log.body.map((e: { changes: Record<string, unknown> }) => e.changes.is_closed)).toEqual([{ new: true }]);
+    // An entry written before flags were kept as booleans reads as booleans too.
+    await t.db
+      .insertInto('audit_log')
+      .values({
+        actor_user_id: null,
+        actor_role: 'admin',
+        company_id: a.companyId,
+        action: 'update',
+        entity: 'service_type',
+        entity_id: 999_999,
+        changes: JSON.stringify({ hide_price: { old: 0, new: 1 }, available_slots: { old: 1, new: 0 } }),
+        ip: null,
+        request_id: null,
+      })
+      .execute();
+    const legacy = await t.call('GET', `/audit-log?company_id=${a.companyId}&entity=service_type&entity_id=999999`, {
+      token: a.admin.token,
+    });
+    expect(legacy.body[0].changes).toEqual({ hide_price: { old: false, new: true }, available_slots: { old: 1, new: 0 } });
     const reopened = await added(() => t.call('DELETE', `/date-overrides/${closure.result.body.id}`, { token: a.admin.token }));
     expect(reopened.rows.map((r) => [r.entity, r.action])).toEqual([['date_override', 'delete']]);
 
