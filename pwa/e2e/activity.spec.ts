@@ -1,4 +1,4 @@
-// Activity (docs/decisions/31-audit-log.md, DECISIONS 12): the audit log in Company settings for a
+// Activity (docs/decisions/31-audit-log.md, docs/decisions/12-operations-security-privacy.md): the audit log in Company settings for a
 // company's admins and in /admin for global_admin. Writes made through the API show up with who did
 // them, what and the changed fields; failed sign-ins too; "Load more" pages back; global_admin
 // filters by company and alone sees failed sign-ins for unknown emails. Screenshots at every size.

@@ -242,7 +242,7 @@ test.describe('staff calendar', () => {
       await expect(d.getByLabel('Company')).toHaveAttribute('readonly', '');
       await expect(d.getByLabel('Duration')).toHaveValue(/\d+/); // the company's default, 30 minutes
       await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('30 minutes');
-      // Opened by the button, the modal is empty (SPEC.md): no customer, date or time.
+      // Opened by the button, the modal is empty (docs/product/02-screens.md): no customer, date or time.
       await expect(d.getByLabel('Customer', { exact: true })).toHaveValue('');
       await expect(d.getByLabel('Start date')).toHaveValue('');
       await expect(d.getByLabel('Start time')).toHaveValue('');

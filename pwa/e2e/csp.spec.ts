@@ -1,4 +1,4 @@
-// The whole PWA runs under its Content-Security-Policy (DECISIONS section 12,
+// The whole PWA runs under its Content-Security-Policy (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/30-csp-and-small-public-pages.md): every screen (public, staff, customer, global
 // admin, the self-service page, the booking page embedded in another origin's iframe) is opened
 // with the real headers, and no `securitypolicyviolation` event fires and no CSP error reaches the

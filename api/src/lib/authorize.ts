@@ -18,7 +18,7 @@ export function isStaff(role: Role): boolean {
 }
 
 /**
- * `unauthenticatedMessage`: the 401's text where SPEC.md gives the call its own (docs/product/08-errors.md).
+ * `unauthenticatedMessage`: the 401's text where docs/product/08-errors.md gives the call its own.
  * `checkParams`: throws the route's 400 for malformed path parameters, asked before refusing a role.
  */
 export function requireAccess(

@@ -53,7 +53,7 @@ const claims = new WeakMap<Request, Claim>();
  * Keys whose request is running in this process on a route that writes its key in its transaction,
  * with their request hash. Nothing of such a request is in the database until it commits, so a
  * replay arriving meanwhile learns from here that the first is still running: 409
- * `idempotency_in_progress` (DECISIONS 5), or 422 for another body. A replay in another process
+ * `idempotency_in_progress` (docs/decisions/05-scheduling-rules.md), or 422 for another body. A replay in another process
  * waits for the first's commit instead and answers its response (docs/decisions/43-idempotency-key-in-the-transaction.md).
  */
 const running = new Map<string, string>();

@@ -47,7 +47,7 @@ export function accessLabel(access: Access): string {
 export function defineRoute<const R extends RouteConfig>(config: R & { access: Access; unauthenticatedMessage?: string }): R {
   const { access, unauthenticatedMessage, ...rest } = config;
   // A caller whose role may not use the route is told so (403) only when its path ids are well formed:
-  // an id that is not a positive integer answers 400 to everyone signed in (DECISIONS 2).
+  // an id that is not a positive integer answers 400 to everyone signed in (docs/decisions/02-api-conventions.md).
   const params = rest.request?.params as { safeParse(v: unknown): { success: boolean; error?: { issues: Issues } } } | undefined;
   const checkParams = params
     ? (pathParams: Record<string, string>) => {

@@ -1,4 +1,4 @@
-// The security headers a browser gets from the real server (DECISIONS section 12,
+// The security headers a browser gets from the real server (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/30-csp-and-small-public-pages.md): nosniff on every answer, a CSP without inline
 // scripts on the app shell (booking pages embeddable, everything else not), HSTS only on https.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// Security headers of every answer (DECISIONS section 12, docs/decisions/30-csp-and-small-public-pages.md):
+// Security headers of every answer (docs/decisions/12-operations-security-privacy.md, docs/decisions/30-csp-and-small-public-pages.md):
 // `X-Content-Type-Options: nosniff` and the other fixed headers on everything (API, static files,
 // errors); a Content-Security-Policy on HTML answers (the app shell) that allows no inline script;
 // HSTS only when the product is served over https (APP_URL), so a plain-http install (a laptop, the

@@ -1,4 +1,4 @@
-// The message-kind migration on both databases: rows queued under the old names get DECISIONS 10's.
+// The message-kind migration on both databases: rows queued under the old names get the names of docs/decisions/10-reminders-and-sms.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type DatabaseHandle } from '../connect.ts';
 import { testDialects, type TestDatabase } from '../testing/index.ts';

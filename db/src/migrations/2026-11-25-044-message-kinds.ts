@@ -1,4 +1,4 @@
-// Outbox rows name their kind as DECISIONS 10 lists them (confirmation, reminder, reschedule,
+// Outbox rows name their kind as docs/decisions/10-reminders-and-sms.md lists them (confirmation, reminder, reschedule,
 // cancellation, staff_notice, invitation, password_reset): the company's message list filters on
 // these names, so rows queued before are renamed (docs/decisions/22-messaging.md). An index serves
 // that list (a company's messages, newest first).

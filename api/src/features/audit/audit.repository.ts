@@ -200,7 +200,7 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
 }
 
 /**
- * Privacy erasure (DECISIONS 12): every string value in earlier entries' changes equal to one of
+ * Privacy erasure (docs/decisions/12-operations-security-privacy.md): every string value in earlier entries' changes equal to one of
  * `values` (compared case-insensitively, trimmed) becomes `replacement`. Candidates are found with
  * LIKE on the stored JSON, then rewritten in JS; run it in the erasure's transaction.
  */

@@ -1,4 +1,4 @@
-// GET /api/audit-log (DECISIONS 12, docs/decisions/31-audit-log.md): read only; no route changes an entry.
+// GET /api/audit-log (docs/decisions/12-operations-security-privacy.md, docs/decisions/31-audit-log.md): read only; no route changes an entry.
 import { z } from '@hono/zod-openapi';
 import { currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';

@@ -1,4 +1,4 @@
-// Request and response shapes of the audit log (DECISIONS 12, docs/decisions/31-audit-log.md).
+// Request and response shapes of the audit log (docs/decisions/12-operations-security-privacy.md, docs/decisions/31-audit-log.md).
 import { z } from '@hono/zod-openapi';
 import { queryId } from '../../lib/validation.ts';
 

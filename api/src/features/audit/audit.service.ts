@@ -1,4 +1,4 @@
-// Who may read which audit entries (DECISIONS 12): a company's admins their company's, global_admin
+// Who may read which audit entries (docs/decisions/12-operations-security-privacy.md): a company's admins their company's, global_admin
 // any company's and the company-less ones (failed logins for unknown emails). Nothing here writes.
 import type { DbOrTx } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';

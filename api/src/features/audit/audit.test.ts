@@ -1,4 +1,4 @@
-// The audit log over real HTTP on every test dialect (DECISIONS 12, docs/decisions/31-audit-log.md):
+// The audit log over real HTTP on every test dialect (docs/decisions/12-operations-security-privacy.md, docs/decisions/31-audit-log.md):
 // each audited write leaves exactly one entry, a refused or rolled-back write none; changed fields
 // only, never a secret; failed logins; who reads what; paging; and no route that changes an entry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import { Email, Password, PersonName, TimeZone } from '../../lib/validation.ts';
 
 export const TokenSchema = z.object({ token: z.string() }).openapi('Token');
 
-/** SPEC.md's sign-up check, on the server too: a field left out or blank is 'All fields are required'. */
+/** The sign-up check of docs/product/05-validation.md, on the server too: a field left out or blank is 'All fields are required'. */
 const ALL_REQUIRED = 'All fields are required';
 const requiredText = (field: z.ZodType<string, string>, trim = true) =>
   (trim ? z.string({ message: ALL_REQUIRED }).trim() : z.string({ message: ALL_REQUIRED })).min(1, ALL_REQUIRED).pipe(field);

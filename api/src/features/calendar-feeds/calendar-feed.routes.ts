@@ -1,4 +1,4 @@
-// The calendar feed calls (DECISIONS section 7, docs/decisions/24-calendar-feeds.md): the feed itself,
+// The calendar feed calls (docs/decisions/07-notifications-and-calendar-sync.md, docs/decisions/24-calendar-feeds.md): the feed itself,
 // public because its token is the secret, and the URLs its owners see and regenerate.
 import { z } from '@hono/zod-openapi';
 import { STAFF_ROLES } from '@bookwell/db';

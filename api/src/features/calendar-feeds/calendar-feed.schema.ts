@@ -1,4 +1,4 @@
-// Request and response shapes of the calendar feed calls (DECISIONS section 7).
+// Request and response shapes of the calendar feed calls (docs/decisions/07-notifications-and-calendar-sync.md).
 import { z } from '@hono/zod-openapi';
 
 export const FeedUrlSchema = z

@@ -1,4 +1,4 @@
-// Calendar feeds (DECISIONS section 7, docs/decisions/24-calendar-feeds.md): a secret iCalendar URL per
+// Calendar feeds (docs/decisions/07-notifications-and-calendar-sync.md, docs/decisions/24-calendar-feeds.md): a secret iCalendar URL per
 // staff member and per company, shown to its owners, regenerated on request, and served to
 // calendar apps without an account (the token is the secret).
 import crypto from 'node:crypto';
@@ -29,7 +29,7 @@ export const FEED_DAYS_BACK = 60;
 export const FEED_DAYS_AHEAD = 366;
 /** What calendar apps that honour it are asked to refetch at (REFRESH-INTERVAL / X-PUBLISHED-TTL). */
 const FEED_TTL_SECONDS = 3600;
-/** 'Booked' replaces customer names when the company hides them (DECISIONS section 7). */
+/** 'Booked' replaces customer names when the company hides them (docs/decisions/07-notifications-and-calendar-sync.md). */
 export const HIDDEN_NAME = 'Booked';
 
 const TOKEN_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;

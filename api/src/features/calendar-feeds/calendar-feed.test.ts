@@ -1,4 +1,4 @@
-// Calendar feeds end to end (DECISIONS section 7, docs/decisions/24-calendar-feeds.md): the URLs their
+// Calendar feeds end to end (docs/decisions/07-notifications-and-calendar-sync.md, docs/decisions/24-calendar-feeds.md): the URLs their
 // owners see, the feed parsed as calendar apps do (ical.js), and who may see or regenerate what.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';

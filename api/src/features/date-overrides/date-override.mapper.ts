@@ -4,7 +4,7 @@ import type { DateOverrideDto } from './date-override.schema.ts';
 import type { DateOverrideRow } from './date-override.repository.ts';
 import { parseIntervals } from './date-override.rules.ts';
 
-/** `showNote` false: the note is left out altogether (public readers see no notes, DECISIONS 11). */
+/** `showNote` false: the note is left out altogether (public readers see no notes, docs/decisions/11-scheduling-rules-beyond-spec.md). */
 export function toDateOverrideDto(row: DateOverrideRow, showNote: boolean): DateOverrideDto {
   const dto: DateOverrideDto = {
     id: row.id,

@@ -1,4 +1,4 @@
-// The date override endpoints (DECISIONS 11, docs/decisions/27-scheduling-rules.md): public reads
+// The date override endpoints (docs/decisions/11-scheduling-rules-beyond-spec.md, docs/decisions/27-scheduling-rules.md): public reads
 // (without notes), writes by the company's admins and managers or, for their own time off, staff.
 import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';

@@ -58,7 +58,7 @@ export const healthRoutes = createRouter()
   })
   .openapi(metrics, async (c) => {
     const deps = c.get('deps');
-    // Unset: the endpoint does not exist (DECISIONS 12), so it reveals nothing to scanners.
+    // Unset: the endpoint does not exist (docs/decisions/12-operations-security-privacy.md), so it reveals nothing to scanners.
     if (!deps.config.METRICS_TOKEN) throw notFound(`No API route for GET ${c.req.path}`);
     if (!metricsAuthorised(deps.config.METRICS_TOKEN, c.req.header('authorization'))) {
       throw new AppError('unauthenticated', 'Authentication required: Authorization: Bearer <METRICS_TOKEN>', {

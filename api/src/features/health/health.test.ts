@@ -1,4 +1,4 @@
-// Readiness and metrics through the real server on every dialect (DECISIONS 12,
+// Readiness and metrics through the real server on every dialect (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/32-privacy-and-operations.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';

@@ -312,7 +312,7 @@ export async function queueAppointmentEmail(
     db,
     {
       to: input.customer.email,
-      // The kind names of DECISIONS 10 (the admins' message list filters on them).
+      // The kind names of docs/decisions/10-reminders-and-sms.md (the admins' message list filters on them).
       kind: input.kind,
       companyId: input.company.id,
       appointmentId: input.appointment.id,

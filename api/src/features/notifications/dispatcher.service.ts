@@ -29,7 +29,7 @@ export const SMTP_TIMEOUT_MS = 20_000;
 /**
  * A claim's lease: longer than one send can take (the SMTP timeout, plus the database writes), and
  * short enough that a message claimed by a process that died goes out within a minute of any
- * process's next tick (DECISIONS 10).
+ * process's next tick (docs/decisions/10-reminders-and-sms.md).
  */
 export const CLAIM_MS = 30_000;
 /** A send that has not finished by then is counted as failed (and retried) before the lease runs out. */
@@ -219,7 +219,7 @@ export function createDispatcher(opts: {
 
   /**
    * What waits because its channel is not configured, never an address, a body or a link: once per
-   * process how many wait, then each email queued after that once, by id and kind (DECISIONS 10:
+   * process how many wait, then each email queued after that once, by id and kind (docs/decisions/10-reminders-and-sms.md:
    * "pending messages are logged once, without secrets"), so an email queued while SMTP is unset
    * shows in the log whenever it was queued (docs/decisions/22-messaging.md).
    */
@@ -254,7 +254,7 @@ export function createDispatcher(opts: {
     if (transport) channels.push('email');
     if (opts.sms) channels.push('sms');
     if (!transport || !opts.sms) await logUnconfigured();
-    // An SMS claimed by a process that died may have gone out: it is not sent again (DECISIONS 7).
+    // An SMS claimed by a process that died may have gone out: it is not sent again (docs/decisions/07-notifications-and-calendar-sync.md).
     await giveUpExpiredSmsClaims(db, now());
     let sent = 0;
     while (channels.length && !stopped) {

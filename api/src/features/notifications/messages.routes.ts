@@ -1,4 +1,4 @@
-// GET /companies/{id}/messages and POST /companies/{id}/messages/{message_id}/retry (DECISIONS 10):
+// GET /companies/{id}/messages and POST /companies/{id}/messages/{message_id}/retry (docs/decisions/10-reminders-and-sms.md):
 // the company's admins and managers, and global_admin; another company's answers 404.
 import { z } from '@hono/zod-openapi';
 import { COMPANY_ADMINS_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';

@@ -1,4 +1,4 @@
-// The company's outbox as its admins see it (DECISIONS 10): what each message is, to whom, and where
+// The company's outbox as its admins see it (docs/decisions/10-reminders-and-sms.md): what each message is, to whom, and where
 // it stands; never its body, token or link.
 import { z } from '@hono/zod-openapi';
 import { Id } from '../../lib/validation.ts';

@@ -1,4 +1,4 @@
-// The outbox for a company's admins (issue 12, DECISIONS 10): list what was sent, is waiting or
+// The outbox for a company's admins (issue 12, docs/decisions/10-reminders-and-sms.md): list what was sent, is waiting or
 // failed (with the reason), and put a failed or dead message back in the queue.
 import type { DbOrTx } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
@@ -38,7 +38,7 @@ export async function retryMessage(db: DbOrTx, actor: Actor, companyId: number, 
   await assertCompany(db, actor, companyId);
   const before = await findCompanyMessage(db, companyId, messageId);
   if (!before) throw notFound('Message not found');
-  // Once the recipient replied STOP, no text goes to them again, not even by hand (DECISIONS 10).
+  // Once the recipient replied STOP, no text goes to them again, not even by hand (docs/decisions/10-reminders-and-sms.md).
   if (before.channel === 'sms' && (await smsOptedOut(db, companyId, before.to_address))) {
     throw new AppError('conflict', 'The recipient replied STOP to our texts: no SMS can be sent to them again', {
       extra: { state: before.state },

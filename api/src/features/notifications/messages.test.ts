@@ -1,4 +1,4 @@
-// The admins' outbox (DECISIONS 10) over HTTP on both databases, with messages that really failed:
+// The admins' outbox (docs/decisions/10-reminders-and-sms.md) over HTTP on both databases, with messages that really failed:
 // the test SMTP server refuses 'reject-always' and (the first time) 'reject-once' recipients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';

@@ -135,7 +135,7 @@ export interface Claim {
 
 /**
  * An SMS claimed by a process that died has an unknown outcome: it is given up rather than sent twice
- * (DECISIONS 7, docs/decisions/22-messaging.md). Answers how many were given up.
+ * (docs/decisions/07-notifications-and-calendar-sync.md, docs/decisions/22-messaging.md). Answers how many were given up.
  */
 export async function giveUpExpiredSmsClaims(db: DbOrTx, now: Date): Promise<number> {
   const res = await db
@@ -282,7 +282,7 @@ async function updateClaimed(db: DbOrTx, claim: Claim, changes: Partial<Omit<Out
 
 /**
  * A customer replied STOP to our texts (Twilio error 21610): every customer of the company with that
- * number is marked opted out, and their SMS still waiting is cancelled (DECISIONS 10). Answers how
+ * number is marked opted out, and their SMS still waiting is cancelled (docs/decisions/10-reminders-and-sms.md). Answers how
  * many queued SMS were cancelled.
  */
 export async function recordSmsOptOut(db: DbOrTx, companyId: number, phone: string, now: Date): Promise<number> {
@@ -317,7 +317,7 @@ export async function smsOptedOut(db: DbOrTx, companyId: number, to: string, use
   return !!row;
 }
 
-// --- the company's outbox, for its admins (DECISIONS 10)
+// --- the company's outbox, for its admins (docs/decisions/10-reminders-and-sms.md)
 
 export interface MessageFilter {
   state?: OutboxState;

@@ -17,7 +17,7 @@ import { queueEmail, queueSms, smsOptedOut } from './outbox.repository.ts';
 
 export type ReminderChannel = 'email' | 'sms';
 
-/** The kind of every reminder row (DECISIONS: message kinds). */
+/** The kind of every reminder row (docs/decisions/10-reminders-and-sms.md: message kinds). */
 export const REMINDER_KIND = 'reminder';
 export const STAFF_NOTICE_KIND = 'staff_notice';
 

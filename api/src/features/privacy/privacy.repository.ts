@@ -3,7 +3,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database, DbOrTx, UserRow } from '@bookwell/db';
 
-/** The name an erased person and their bookings show from then on (DECISIONS 12). */
+/** The name an erased person and their bookings show from then on (docs/decisions/12-operations-security-privacy.md). */
 export const ERASED_NAME = 'Deleted customer';
 /** Outbox rows addressed to an erased person keep this in place of the address. */
 export const ERASED_ADDRESS = 'erased';

@@ -1,4 +1,4 @@
-// The privacy calls (DECISIONS 12 via docs/decisions/32-privacy-and-operations.md): a person's data
+// The privacy calls (docs/decisions/32-privacy-and-operations.md): a person's data
 // as JSON, and its erasure.
 import { createRouter, defineRoute, jsonResponse } from '../../lib/openapi.ts';
 import { currentActor } from '../../lib/authorize.ts';

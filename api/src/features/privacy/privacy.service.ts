@@ -1,5 +1,5 @@
 // A person's data: exported as JSON, or erased while the company's calendar stays whole
-// (DECISIONS 12 via docs/decisions/32-privacy-and-operations.md).
+// (docs/decisions/32-privacy-and-operations.md).
 import type { UserRow } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import type { AuditContext } from '../../lib/audit-context.ts';
@@ -122,7 +122,7 @@ export async function erasePerson(deps: PrivacyDeps, actor: Actor, who: AuditCon
     for (const b of bookings) await recordSyncChange(trx, user.company_id, b.id, 'upsert', now);
     await eraseUserRow(trx, user.id, now);
     // The audit log keeps who did what, but not their details: earlier entries lose every value
-    // that was theirs, and the erasure itself is recorded without any (DECISIONS 12).
+    // that was theirs, and the erasure itself is recorded without any (docs/decisions/12-operations-security-privacy.md).
     if (!isErased(user)) {
       const typed = bookings.flatMap((b) => [b.customer_name, b.customer_email, b.customer_phone]);
       await replaceAuditValues(

@@ -1,4 +1,4 @@
-// Export and erasure through real HTTP on every dialect (DECISIONS 12,
+// Export and erasure through real HTTP on every dialect (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/32-privacy-and-operations.md): who may call, what the export holds, and that an
 // erased customer leaves no name, email or phone anywhere while their bookings stay on the calendar.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

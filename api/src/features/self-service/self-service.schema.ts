@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { Instant } from '../availability/availability.schema.ts';
 
 export const ManageTokenParam = z.object({
-  // No length limit here: any token that is not a link's answers 404, as an unknown one does (DECISIONS 9).
+  // No length limit here: any token that is not a link's answers 404, as an unknown one does (docs/decisions/09-customer-self-service.md).
   token: z
     .string()
     .openapi({ param: { name: 'token', in: 'path' }, description: 'The token of the link `{APP_URL}/manage/<token>` in the emails' }),

@@ -60,7 +60,7 @@ export function valuesFromAppointment(a: Appointment, zone: string, choices: Dur
 /**
  * What the form opens with: the appointment being edited, else a new one with the company's
  * preferred length and what the caller prefilled (a clicked date or time, a customer). The Create
- * Appointment button opens it empty, as SPEC.md says: no date until one is chosen.
+ * Appointment button opens it empty (docs/product/02-screens.md): no date until one is chosen.
  */
 export function initialValues(
   initial: AppointmentModalInitial | undefined,

@@ -1,5 +1,5 @@
 // Activity (docs/decisions/31-audit-log.md): the company's audit log for its admins — who changed
-// what and when. Managers do not see it (DECISIONS 12: the company's admins).
+// what and when. Managers do not see it (docs/decisions/12-operations-security-privacy.md: the company's admins).
 import { useId } from 'react';
 import { ActivityLog } from '../../../components/activity-log.tsx';
 

@@ -3,7 +3,7 @@ import { NOTICE_LIMITS, WINDOW_LIMITS, wholeIn } from './scheduling-rules-card.t
 import { SERVICE_TEXT, serviceProblem, serviceRules } from './services-card.tsx';
 import type { ServiceType } from '../../../data/service-types.ts';
 
-describe('Notice and booking window bounds (DECISIONS 11)', () => {
+describe('Notice and booking window bounds (docs/decisions/11-scheduling-rules-beyond-spec.md)', () => {
   it('takes whole numbers inside the bounds only', () => {
     expect(wholeIn('0', NOTICE_LIMITS.min, NOTICE_LIMITS.max)).toBe(0);
     expect(wholeIn('10080', NOTICE_LIMITS.min, NOTICE_LIMITS.max)).toBe(10080);
