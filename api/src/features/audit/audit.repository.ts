@@ -43,13 +43,13 @@ const FLAG_FIELDS = new Set([
 const readable = (field: string, v: unknown) => (FLAG_FIELDS.has(field) && (v === 0 || v === 1) ? v === 1 : v);
 
 /**
- * The changes with their flags as booleans; secret fields left out when `dropSecrets`. Entries are
- * written so, and read so too, for those written before they were (session 35).
+ * The changes as an entry shows them: never a secret field, flags as booleans. Entries are written
+ * so, and read so too, for those written before they were (session 35).
  */
-function readableChanges(changes: AuditChanges, dropSecrets: boolean): AuditChanges {
+function readableChanges(changes: AuditChanges): AuditChanges {
   const kept: AuditChanges = {};
   for (const [field, change] of Object.entries(changes)) {
-    if (dropSecrets && SECRET_FIELD.test(field)) continue;
+    if (SECRET_FIELD.test(field)) continue;
     const shown: { old?: unknown; new?: unknown } = {};
     if ('old' in change) shown.old = readable(field, change.old);
     if ('new' in change) shown.new = readable(field, change.new);
@@ -58,10 +58,10 @@ function readableChanges(changes: AuditChanges, dropSecrets: boolean): AuditChan
   return kept;
 }
 
-/** The changes as an entry keeps them: never a secret field, flags as booleans. */
+/** What an entry stores: its readable changes, or null when none is left. */
 function entryChanges(changes: AuditChanges | null | undefined): AuditChanges | null {
   if (!changes) return null;
-  const kept = readableChanges(changes, true);
+  const kept = readableChanges(changes);
   return Object.keys(kept).length ? kept : null;
 }
 
@@ -196,7 +196,7 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   if (f.entity_id !== undefined) q = q.where('audit_log.entity_id', '=', f.entity_id);
   if (f.before !== undefined) q = q.where('audit_log.id', '<', f.before);
   const rows = await q.orderBy('audit_log.id', 'desc').limit(f.limit).execute();
-  return rows.map((r) => ({ ...r, changes: r.changes ? readableChanges(JSON.parse(r.changes) as AuditChanges, false) : null }));
+  return rows.map((r) => ({ ...r, changes: r.changes ? readableChanges(JSON.parse(r.changes) as AuditChanges) : null }));
 }
 
 /**

@@ -99,10 +99,6 @@ export async function changeCompanySettings(
 ): Promise<CompanyDto> {
   assertCompanyAccess(actor, id);
   const { db } = deps;
-  if (settings.slug) {
-    const holder = await findCompanyBySlug(db, settings.slug);
-    if (holder && holder.id !== id) throw slugTaken();
-  }
   // A new reminder_hours_before re-times the pending reminders in the same transaction: the update
   // holds the company row, so a booking writing a reminder meanwhile waits for it and then reads the
   // new setting (appointments/booking-transaction.service.ts, lockCompanyForBooking).
@@ -125,7 +121,7 @@ export async function changeCompanySettings(
       return row;
     })
     .catch((err: unknown) => {
-      // Another company took the slug between the check and the write (the column is unique).
+      // Another company holds the slug: the column is unique, so the write itself is the check.
       if (settings.slug && isUniqueViolation(err)) throw slugTaken();
       throw err;
     });

@@ -219,9 +219,10 @@ export function createDispatcher(opts: {
 
   /**
    * What waits because its channel is not configured, never an address, a body or a link: once per
-   * process how many wait, then each email queued after that once, by id and kind (docs/decisions/10-reminders-and-sms.md:
-   * "pending messages are logged once, without secrets"), so an email queued while SMTP is unset
-   * shows in the log whenever it was queued (docs/decisions/22-messaging.md).
+   * process how many wait, then each email queued after that once, by id and kind ("pending
+   * messages are logged once, without secrets", docs/decisions/10-reminders-and-sms.md), so an
+   * email queued while SMTP is unset shows in the log whenever it was queued
+   * (docs/decisions/22-messaging.md).
    */
   async function logUnconfigured(): Promise<void> {
     if (!loggedUnconfigured) {
