@@ -61,10 +61,12 @@ describe('Twilio SMS sender', () => {
     expect(err.message).toBe('Twilio answered 500, error 20500: Internal Server Error');
   });
 
-  it("429 (Twilio's too many requests) is retried too", async () => {
+  it("429 (Twilio's too many requests) is a 4xx like any other: permanent, not retried", async () => {
     twilio.answerNext({ kind: 'error', status: 429, code: 20429, message: 'Too Many Requests' });
     const err = await failure(createTwilioSms(config).send('+14155552671', 'x'));
-    expect(err).not.toBeInstanceOf(DeliveryError);
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect(err).toMatchObject({ permanent: true, optOut: false, providerCode: 20429 });
+    expect(err.message).toBe('Twilio answered 429, error 20429: Too Many Requests');
   });
 
   it("a 4xx is permanent with Twilio's message and code", async () => {

@@ -4,10 +4,10 @@
 //
 // What an answer means for the dispatcher (delivery-error.ts):
 // - 2xx: sent.
-// - 5xx, 429 (Twilio's "too many requests", which asks us to come back later), a network error or
-//   no answer within the timeout: a plain Error, retried with backoff.
-// - any other 4xx: a DeliveryError that is permanent (the message is dead at once), carrying
-//   Twilio's own message and code so the outbox list shows the reason;
+// - 5xx, a network error or no answer within the timeout: a plain Error, retried with backoff.
+// - any 4xx, 429 ("too many requests") included: a DeliveryError that is permanent (the message is
+//   dead at once, as the messaging contract says of every 4xx), carrying Twilio's own message and
+//   code so the outbox list shows the reason; an admin's retry puts it back to pending;
 // - code 21610 ("Attempt to send to unsubscribed recipient": the customer replied STOP): a
 //   DeliveryError with optOut, so the customer is marked opted out and gets no SMS again.
 import type { Config } from '../../config.ts';
@@ -82,7 +82,7 @@ export function createTwilioSms(config: TwilioConfig, opts: { timeoutMs?: number
       }
       const { code, message } = await readError(res);
       const reason = `Twilio answered ${res.status}${code !== undefined ? `, error ${code}` : ''}${message ? `: ${message}` : ''}`;
-      if (res.status >= 500 || res.status === 429) throw new Error(reason);
+      if (res.status >= 500) throw new Error(reason);
       if (code === TWILIO_UNSUBSCRIBED)
         throw new DeliveryError(`${reason} (the recipient replied STOP)`, { permanent: true, optOut: true, providerCode: code });
       throw new DeliveryError(reason, { permanent: true, providerCode: code ?? null });
