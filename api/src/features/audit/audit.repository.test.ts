@@ -68,16 +68,46 @@ describe.each(testDialects())('audit repository on %s', (dialect) => {
     expect(diffChanges({ a: 1, b: 'x', c: null }, { a: 1, b: 'y', c: undefined })).toEqual({ b: { old: 'x', new: 'y' } });
   });
 
-  it('replaceAuditValues rewrites erased values in earlier entries only where they appear', async () => {
-    await recordAudit(h.db, who, {
-      company_id: 4,
-      action: 'create',
-      entity: 'appointment',
-      entity_id: 1,
-      changes: { customer_name: { new: 'Ann O_Neil' }, customer_email: { new: 'Ann@Example.test' }, notes: { new: 'kept' } },
+  it('replaceAuditValues rewrites the erased values in contact fields of their own company only', async () => {
+    const entry = (
+      company_id: number | null,
+      entity: 'appointment' | 'user',
+      entity_id: number | null,
+      changes: object,
+      action = 'create',
+    ) => recordAudit(h.db, who, { company_id, action, entity, entity_id, changes: changes as never });
+    // Another booking of company 4 that names the same person, and a status equal to their name.
+    await entry(4, 'appointment', 1, {
+      customer_name: { new: 'Ann O_Neil' },
+      customer_email: { new: 'Ann@Example.test' },
+      notes: { new: 'kept' },
     });
-    expect(await replaceAuditValues(h.db, ['ann o_neil', 'ann@example.test'])).toBe(1);
-    const [row] = await listAuditEntries(h.db, { company_id: 4, limit: 1 });
-    expect(row!.changes).toEqual({ customer_name: { new: '[erased]' }, customer_email: { new: '[erased]' }, notes: { new: 'kept' } });
+    await entry(4, 'appointment', 2, { status: { old: 'booked', new: 'Booked' }, customer_name: { new: 'Bob' } });
+    // Their own row, under the name they had before (no value of today's equals it).
+    await entry(4, 'user', 50, { name: { old: 'Ann Smith', new: 'Ann O_Neil' }, role: { new: 'customer' } }, 'update');
+    // Their booking, typed under another spelling.
+    await entry(4, 'appointment', 3, { customer_name: { new: 'A. O.' }, customer_phone: { new: '+12025550100' } });
+    // The same email at another company, and a failed sign-in with it that no company saw.
+    await entry(5, 'appointment', 9, { customer_email: { new: 'ann@example.test' } });
+    await entry(null, 'user', null, { email: { new: 'ANN@example.test' } }, 'login_failed');
+
+    const changed = await replaceAuditValues(h.db, {
+      companyId: 4,
+      userId: 50,
+      appointmentIds: [3],
+      values: ['ann o_neil', 'ann@example.test', 'booked'],
+      email: 'ann@example.test',
+    });
+    expect(changed).toBe(4);
+    const changesOf = async (company_id: number) => (await listAuditEntries(h.db, { company_id, limit: 10 })).map((r) => r.changes);
+    expect(await changesOf(4)).toEqual([
+      { customer_name: { new: '[erased]' }, customer_phone: { new: '[erased]' } },
+      { name: { old: '[erased]', new: '[erased]' }, role: { new: 'customer' } },
+      { status: { old: 'booked', new: 'Booked' }, customer_name: { new: 'Bob' } },
+      { customer_name: { new: '[erased]' }, customer_email: { new: '[erased]' }, notes: { new: 'kept' } },
+    ]);
+    expect(await changesOf(5)).toEqual([{ customer_email: { new: 'ann@example.test' } }]);
+    const [failed] = await listAuditEntries(h.db, { entity: 'user', limit: 1 });
+    expect(failed!.changes).toEqual({ email: { new: '[erased]' } });
   });
 });

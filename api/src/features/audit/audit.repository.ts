@@ -199,33 +199,78 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   return rows.map((r) => ({ ...r, changes: r.changes ? readableChanges(JSON.parse(r.changes) as AuditChanges) : null }));
 }
 
+/** The fields of an entry that hold a person's contact: only these are rewritten by an erasure. */
+const CONTACT_FIELD = /^(customer_)?(name|email|phone)$/;
+
+/** Whose values an erasure takes out of the log (docs/decisions/32-privacy-and-operations.md). */
+export interface ErasedPerson {
+  companyId: number;
+  userId: number;
+  /** Their bookings: every contact these entries name was theirs, whatever its spelling then. */
+  appointmentIds: number[];
+  /** Their current name, email and phone, and the contact typed on their bookings. */
+  values: string[];
+  /** Their email, to find failed sign-ins with it that no company saw (an unknown email then). */
+  email: string | null;
+}
+
 /**
- * Privacy erasure (docs/decisions/12-operations-security-privacy.md): every string value in earlier entries' changes equal to one of
- * `values` (compared case-insensitively, trimmed) becomes `replacement`. Candidates are found with
- * LIKE on the stored JSON, then rewritten in JS; run it in the erasure's transaction.
+ * Privacy erasure (docs/decisions/32-privacy-and-operations.md), inside the erasure's transaction.
+ * Only the person's own company's entries are looked at (and the company-less failed sign-ins with
+ * their email), and only contact fields (name, email, phone and their `customer_` forms) change:
+ * - in entries about the person or their bookings, every such value becomes `replacement`, earlier
+ *   spellings too;
+ * - in the company's other entries, a value equal to one of theirs (trimmed, case aside) does.
+ * So an account made to be erased cannot blank another company's log, or a status that happens to
+ * equal its name. Candidates are found with the company's index and LIKE, then rewritten in JS.
  */
-export async function replaceAuditValues(tx: DbOrTx, values: string[], replacement = '[erased]'): Promise<number> {
-  const wanted = new Set(values.map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
-  if (!wanted.size) return 0;
+export async function replaceAuditValues(tx: DbOrTx, person: ErasedPerson, replacement = '[erased]'): Promise<number> {
+  const wanted = new Set(person.values.map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
+  // % and _ in a value only widen the match (filtered below); a backslash (LIKE's escape on
+  // PostgreSQL) becomes _, which matches it.
+  const pattern = (v: string) => `%${JSON.stringify(v.trim().toLowerCase()).slice(1, -1).replace(/\\/g, '_')}%`;
+  const email = person.email?.trim() ? person.email : null;
   const rows = await tx
     .selectFrom('audit_log')
-    .select(['id', 'changes'])
-    // % and _ in a value only widen the match (filtered below); a backslash (LIKE's escape on
-    // PostgreSQL) becomes _, which matches it.
+    .select(['id', 'entity', 'entity_id', 'changes'])
+    .where('changes', 'is not', null)
     .where((eb) =>
-      eb.or([...wanted].map((v) => eb(eb.fn('lower', ['changes']), 'like', `%${JSON.stringify(v).slice(1, -1).replace(/\\/g, '_')}%`))),
+      eb.or([
+        eb.and([
+          eb('company_id', '=', person.companyId),
+          eb.or([
+            eb.and([eb('entity', '=', 'user'), eb('entity_id', '=', person.userId)]),
+            ...(person.appointmentIds.length
+              ? [eb.and([eb('entity', '=', 'appointment'), eb('entity_id', 'in', person.appointmentIds)])]
+              : []),
+            ...[...wanted].map((v) => eb(eb.fn('lower', ['changes']), 'like', pattern(v))),
+          ]),
+        ]),
+        ...(email
+          ? [
+              eb.and([
+                eb('company_id', 'is', null),
+                eb('action', '=', 'login_failed'),
+                eb(eb.fn('lower', ['changes']), 'like', pattern(email)),
+              ]),
+            ]
+          : []),
+      ]),
     )
     .execute();
-  const scrub = (v: unknown): unknown => {
-    if (typeof v === 'string') return wanted.has(v.trim().toLowerCase()) ? replacement : v;
-    if (Array.isArray(v)) return v.map(scrub);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
-    return v;
-  };
+  const theirs = (entity: string, id: number | null) =>
+    id !== null && ((entity === 'user' && id === person.userId) || (entity === 'appointment' && person.appointmentIds.includes(id)));
   let changed = 0;
   for (const row of rows) {
-    if (!row.changes) continue;
-    const next = JSON.stringify(scrub(JSON.parse(row.changes)));
+    const all = theirs(row.entity, row.entity_id);
+    const scrub = (v: unknown) => (typeof v === 'string' && (all || wanted.has(v.trim().toLowerCase())) ? replacement : v);
+    const changes = JSON.parse(row.changes!) as AuditChanges;
+    for (const [field, change] of Object.entries(changes)) {
+      if (!CONTACT_FIELD.test(field) || !change || typeof change !== 'object') continue;
+      if ('old' in change) change.old = scrub(change.old);
+      if ('new' in change) change.new = scrub(change.new);
+    }
+    const next = JSON.stringify(changes);
     if (next === row.changes) continue;
     await tx.updateTable('audit_log').set({ changes: next }).where('id', '=', row.id).execute();
     changed++;

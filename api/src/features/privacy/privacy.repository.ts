@@ -177,6 +177,37 @@ export async function anonymiseBookings(db: DbOrTx, ids: number[], now: Date): P
     .execute();
 }
 
+/**
+ * Stored idempotent answers about their bookings (a staff member's or an anonymous booker's keyed
+ * write, kept for 30 days) show the booking as it is now: no person, "Deleted customer", no contact.
+ * They are rewritten, not deleted: a replay of the key must still answer instead of booking again.
+ * An appointment answer starts with its id (appointment.mapper.ts), which is how they are found.
+ */
+export async function scrubStoredAnswers(db: DbOrTx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  const rows = await db
+    .selectFrom('idempotency_keys')
+    .select(['id', 'response_body'])
+    .where('state', '=', 'done')
+    .where((eb) => eb.or(ids.map((id) => eb('response_body', 'like', `{"id":${id},%`))))
+    .execute();
+  for (const row of rows) {
+    const body = JSON.parse(row.response_body!) as Record<string, unknown>;
+    if (!ids.includes(body.id as number)) continue;
+    body.user_id = null;
+    body.customer_name = ERASED_NAME;
+    if ('customer_email' in body) body.customer_email = null;
+    if ('customer_phone' in body) body.customer_phone = null;
+    if ('booking_contact' in body) body.booking_contact = null;
+    if ('sms_consent' in body) body.sms_consent = false;
+    await db
+      .updateTable('idempotency_keys')
+      .set({ response_body: JSON.stringify(body) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}
+
 /** The person's row loses name, email, phone and password; sessions and links die with the token version. */
 export async function eraseUserRow(db: DbOrTx, id: number, now: Date): Promise<void> {
   const iso = now.toISOString();

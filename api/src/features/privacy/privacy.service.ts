@@ -19,6 +19,7 @@ import {
   isErased,
   messagesTo,
   scrubMessages,
+  scrubStoredAnswers,
 } from './privacy.repository.ts';
 import type { ErasureDto, PersonExport } from './privacy.schema.ts';
 
@@ -119,16 +120,20 @@ export async function erasePerson(deps: PrivacyDeps, actor: Actor, who: AuditCon
     const cancelled = await cancelPendingMessages(trx, user.company_id, addresses, ids);
     await scrubMessages(trx, user.company_id, addresses, ids);
     await anonymiseBookings(trx, ids, now);
+    await scrubStoredAnswers(trx, ids);
     for (const b of bookings) await recordSyncChange(trx, user.company_id, b.id, 'upsert', now);
     await eraseUserRow(trx, user.id, now);
     // The audit log keeps who did what, but not their details: earlier entries lose every value
     // that was theirs, and the erasure itself is recorded without any (docs/decisions/12-operations-security-privacy.md).
     if (!isErased(user)) {
       const typed = bookings.flatMap((b) => [b.customer_name, b.customer_email, b.customer_phone]);
-      await replaceAuditValues(
-        trx,
-        [user.name, user.email, user.phone, ...typed].filter((v): v is string => !!v),
-      );
+      await replaceAuditValues(trx, {
+        companyId: user.company_id,
+        userId: user.id,
+        appointmentIds: ids,
+        values: [user.name, user.email, user.phone, ...typed].filter((v): v is string => !!v),
+        email: user.email,
+      });
     }
     await recordAudit(trx, who, { company_id: user.company_id, action: 'erase', entity: 'user', entity_id: user.id });
     return { id: user.id, erased: true as const, appointments_kept: bookings.length, messages_cancelled: cancelled };

@@ -172,6 +172,57 @@ describe.each(testDialects())('privacy on %s', (dialect) => {
     expect(exported.body.appointments).toEqual([]);
   });
 
+  it("an erasure rewrites its own company's contact fields only, and a staff member's keyed booking replays without the person", async () => {
+    // A customer whose name is a word other entries hold ("cancelled" is a status), booked by staff with a key.
+    const c = await bookedCustomer('2026-11-24T12:00:00.000Z', 'cancelled', ['+442079460055', '+442079460056']);
+    const keyed = {
+      body: {
+        company_id: a.companyId,
+        service_type_ids: [a.serviceId],
+        start_time: '2026-11-25T12:00:00.000Z',
+        customer: { ...c.contact, phone: '+442079460056' },
+      },
+      token: a.admin.token,
+      headers: { 'idempotency-key': `erase-replay-${dialect}` },
+    };
+    const booked = await t.call('POST', '/appointments', keyed);
+    expect(booked.status, booked.text).toBe(201);
+    expect(booked.body).toMatchObject({ user_id: c.id, customer_email: c.contact.email });
+    // The same email at another company, and a cancellation at this one: neither is about this person.
+    await recordAudit(t.db, SYSTEM_AUDIT, {
+      company_id: b.companyId,
+      action: 'create',
+      entity: 'user',
+      entity_id: b.customer.id,
+      changes: { email: { new: c.contact.email }, name: { new: 'cancelled' } },
+    });
+    await recordAudit(t.db, SYSTEM_AUDIT, {
+      company_id: a.companyId,
+      action: 'cancel',
+      entity: 'appointment',
+      entity_id: 999_999,
+      changes: { status: { old: 'booked', new: 'cancelled' } },
+    });
+
+    expect((await t.call('POST', `/users/${c.id}/erase`, { token: a.admin.token })).status).toBe(200);
+
+    const changesAt = async (companyId: number, entityId: number) =>
+      (
+        await t.db.selectFrom('audit_log').select('changes').where('company_id', '=', companyId).where('entity_id', '=', entityId).execute()
+      ).map((r) => JSON.parse(r.changes!));
+    expect(await changesAt(b.companyId, b.customer.id)).toContainEqual({ email: { new: c.contact.email }, name: { new: 'cancelled' } });
+    expect(await changesAt(a.companyId, 999_999)).toEqual([{ status: { old: 'booked', new: 'cancelled' } }]);
+    // The booking's own entry lost the contact that was typed on it.
+    const own = await changesAt(a.companyId, booked.body.id);
+    expect(JSON.stringify(own)).not.toContain(c.contact.email);
+    // The key still answers (no second booking), as the booking is now: no person, no contact.
+    const replay = await t.call('POST', '/appointments', keyed);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toMatchObject({ id: booked.body.id, user_id: null, customer_name: 'Deleted customer', customer_email: null });
+    expect(replay.text).not.toContain(c.contact.email);
+    expect(replay.text).not.toContain('+442079460056');
+  });
+
   it('refuses to erase staff, and other companies answer 404 without writing', async () => {
     const employee = await t.call('POST', `/users/${a.employee.id}/erase`, { token: a.admin.token });
     expect(employee.status).toBe(403);
