@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, uniqueEmail, type TestServer } from '../testing/harness.ts';
-import { findText, isUnsafeText } from './validation.ts';
+import { findText, isUnsafeText, MAX_BODY_DEPTH } from './validation.ts';
 
 describe('isUnsafeText / findText', () => {
   it('flags NUL and lone surrogates, not whole pairs', () => {
@@ -19,6 +19,10 @@ describe('isUnsafeText / findText', () => {
     expect(findText({ ['k\0']: 1 }, isUnsafeText)).toBe('k\\0');
     expect(findText('\uD800', isUnsafeText)).toBe('body');
     expect(findText({ a: 1, b: [true, null, 'fine'] }, isUnsafeText)).toBeNull();
+    // Our bodies nest four levels; a deep one is the caller's error, not a stack overflow.
+    const deep = (n: number): unknown => (n === 0 ? 'x' : [deep(n - 1)]);
+    expect(findText(deep(MAX_BODY_DEPTH), isUnsafeText)).toBeNull();
+    expect(() => findText(deep(MAX_BODY_DEPTH + 1), isUnsafeText)).toThrow(`body must not nest deeper than ${MAX_BODY_DEPTH} levels`);
   });
 });
 
@@ -56,6 +60,14 @@ describe.each(testDialects())('unsafe text on %s', (dialect) => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).details[0].path).toBe('name');
     expect(await users()).toBe(before);
+  });
+
+  it('refuses a body nested deeper than our bodies ever are with a 400, not a stack overflow', async () => {
+    // About 10 KB of brackets, sent anonymously to sign-in: it answered 500 (RangeError).
+    const raw = `{"email":${'['.repeat(5000)}${']'.repeat(5000)},"password":"x"}`;
+    const res = await t.call('POST', '/login', { raw });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation', error: `body must not nest deeper than ${MAX_BODY_DEPTH} levels` });
   });
 
   it('refuses invalid UTF-8 in a write sent with an Idempotency-Key, as without one', async () => {

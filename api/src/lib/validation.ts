@@ -143,9 +143,22 @@ function shown(key: string): string {
   return key.replaceAll('\0', '\\0').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD');
 }
 
-/** The path (as in validation details, `items.0.name`) of the first string in `value` that `bad` flags, keys included. */
+/**
+ * How deep a request body may nest: ours go four levels at most. Deeper ones (a few kilobytes of
+ * `[[[[...` reach the stack's limit in any walk over them) are refused with a 400, not a 500.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * The path (as in validation details, `items.0.name`) of the first string in `value` that `bad`
+ * flags, keys included. Throws the 400 for a value nested deeper than MAX_BODY_DEPTH.
+ */
 export function findText(value: unknown, bad: (s: string) => boolean, path: string[] = []): string | null {
   if (typeof value === 'string') return bad(value) ? label(path) : null;
+  if (path.length >= MAX_BODY_DEPTH && value !== null && typeof value === 'object') {
+    const message = `body must not nest deeper than ${MAX_BODY_DEPTH} levels`;
+    throw new AppError('validation', message, { details: [{ path: 'body', message }] });
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findText(value[i], bad, [...path, String(i)]);
