@@ -1003,6 +1003,10 @@ const performersHoursRows = prepared<[companyId: number, serviceTypeId: number],
     .where('user_id', 'is not', null)
     .where(performs(arg(1))),
 );
+// A performer with hours of their own on other weekdays but none on this one is off that day, not on
+// the company's hours: each such person comes back with one row of weekday 0 (no interval), so they
+// have a week of their own like everyone read with their whole week (session 36: "any employee"
+// handed a booking to someone on their weekly day off).
 const performersDayRows = prepared<[companyId: number, serviceTypeId: number, weekday: number], HoursRow>((db) =>
   db
     .selectFrom('operating_hours')
@@ -1010,7 +1014,22 @@ const performersDayRows = prepared<[companyId: number, serviceTypeId: number, we
     .where('company_id', '=', arg(0))
     .where('day_of_week', '=', arg(2))
     .where('user_id', 'is not', null)
-    .where(performs(arg(1))),
+    .where(performs(arg(1)))
+    .unionAll(
+      db
+        .selectFrom('operating_hours')
+        .select([
+          'user_id',
+          sql<number>`0`.as('day_of_week'),
+          sql<string | null>`null`.as('open_time'),
+          sql<string | null>`null`.as('close_time'),
+          sql<number>`1`.as('is_closed'),
+        ])
+        .where('company_id', '=', arg(0))
+        .where('user_id', 'is not', null)
+        .where(performs(arg(1)))
+        .groupBy('user_id'),
+    ),
 );
 
 /**

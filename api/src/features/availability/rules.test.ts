@@ -502,6 +502,68 @@ describe.each(testDialects())('scheduling rules over HTTP on %s', (dialect) => {
     expect((await book(c, '2026-11-24T15:00:00.000Z')).body.employee_id).toBe(low);
   });
 
+  // A performer with hours of their own on Mondays only is off on Tuesdays, not on the company's hours.
+  const weeklyDayOff = async (server: TestServer) => {
+    const c = await bookableCompany(server, { name: 'Day Off Team', employeeBooking: true });
+    const [off, on] = [c.employee.id, c.manager.id].sort((x, y) => x - y);
+    await server.db
+      .insertInto('service_employees')
+      .values([off, on].map((user_id) => ({ service_type_id: c.serviceId, user_id })))
+      .execute();
+    await server.db
+      .insertInto('operating_hours')
+      .values({ company_id: c.companyId, user_id: off, day_of_week: 1, open_time: '09:00:00', close_time: '17:00:00', is_closed: 0 })
+      .execute();
+    // Whoever else is free: the one working that day is busy at 11:00.
+    const busy = await server.call('POST', '/appointments', {
+      token: c.admin.token,
+      body: {
+        company_id: c.companyId,
+        service_type_ids: [c.serviceId],
+        employee_id: on,
+        start_time: '2026-11-24T11:00:00.000Z',
+        customer: customerContact(),
+      },
+    });
+    expect(busy.status, busy.text).toBe(201);
+    return { c, off, on };
+  };
+  const anyEmployeeSkipsTheDayOff = async (server: TestServer) => {
+    const { c, off, on } = await weeklyDayOff(server);
+    const slots = async (extra = '') =>
+      (
+        await server.call(
+          'GET',
+          `/appointments/available-slots?company_id=${c.companyId}&service_type_id=${c.serviceId}&date=2026-11-24${extra}`,
+        )
+      ).body.slots.map((x: { value: string }) => x.value);
+    expect(await slots(`&employee_id=${off}`)).toEqual([]);
+    const any = await slots();
+    expect(any).toContain('10:00');
+    expect(any).not.toContain('11:00');
+    const bookAt = (start: string) =>
+      server.call('POST', '/appointments', {
+        body: { company_id: c.companyId, service_type_ids: [c.serviceId], start_time: start, customer: customerContact() },
+      });
+    const first = await bookAt('2026-11-24T10:00:00.000Z');
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.employee_id).toBe(on);
+    expect((await bookAt('2026-11-24T11:00:00.000Z')).status).toBe(409);
+  };
+
+  it('"any employee" never picks a performer on their weekly day off, in slots or in the booking', async () => {
+    await anyEmployeeSkipsTheDayOff(t);
+  });
+
+  it('"any employee" slots skip a weekly day off also when the settings are read every request', async () => {
+    const fresh = await startTestServer(dialect, { now: () => clock, env: { SETTINGS_MEMO: 'off' } });
+    try {
+      await anyEmployeeSkipsTheDayOff(fresh);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('minimum notice and window: public answers follow the company settings, staff keep their freedom', async () => {
     const c = await bookableCompany(t, { name: 'Notice Salon' });
     await t.db.updateTable('companies').set({ min_notice_minutes: 120, booking_window_days: 7 }).where('id', '=', c.companyId).execute();
