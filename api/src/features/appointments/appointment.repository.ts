@@ -365,9 +365,13 @@ export async function durationOptionMinutes(db: DbOrTx, optionId: number): Promi
 export async function servicesByIds(
   db: DbOrTx,
   ids: number[],
-): Promise<{ id: number; name: string; duration_minutes: number; available_slots: number }[]> {
+): Promise<{ id: number; name: string; duration_minutes: number; available_slots: number; archived_at: string | null }[]> {
   if (!ids.length) return [];
-  return db.selectFrom('service_types').select(['id', 'name', 'duration_minutes', 'available_slots']).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('service_types')
+    .select(['id', 'name', 'duration_minutes', 'available_slots', 'archived_at'])
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** The capacity of each of these services, archived ones included. */

@@ -120,4 +120,42 @@ describe.each(testDialects())('self-service moves under the scheduling rules on 
     expect(last.status, last.text).toBe(200);
     expect(last.body).toMatchObject({ start_time: `${LAST_DAY}T16:30:00.000Z`, version: 3 });
   });
+
+  it('cannot move online what the booking page no longer offers: a service withdrawn, an employee removed or taken off it', async () => {
+    // Each its own company, booked with its employee, then one thing changes.
+    const cases: [string, (c: BookableCompany, serviceId: number) => Promise<unknown>][] = [
+      [
+        'employee taken off the service',
+        (c, serviceId) => t.call('PUT', `/service-types/${serviceId}`, { token: c.admin.token, body: { employee_ids: [c.manager.id] } }),
+      ],
+      ['employee removed', (c) => t.call('DELETE', `/users/${c.employee.id}`, { token: c.admin.token })],
+      ['service withdrawn', (c, serviceId) => t.call('DELETE', `/service-types/${serviceId}`, { token: c.admin.token })],
+    ];
+    for (const [why, change] of cases) {
+      const c = await bookableCompany(t, { name: `Changed ${why}`, employeeBooking: true });
+      const booked = await t.call('POST', '/appointments', {
+        body: {
+          company_id: c.companyId,
+          service_type_ids: [c.serviceId],
+          employee_id: c.employee.id,
+          start_time: '2026-11-24T10:00:00Z',
+          customer: customerContact(),
+        },
+      });
+      expect(booked.status, booked.text).toBe(201);
+      const row = await t.db.selectFrom('appointments').select('manage_nonce').where('id', '=', booked.body.id).executeTakeFirstOrThrow();
+      const link = manageToken(manageLinkKey(t.server.deps.jwtKey), row.manage_nonce!);
+      expect((await t.call('GET', `/manage/${link}`)).body.can_reschedule, why).toBe(true);
+
+      const changed = (await change(c, c.serviceId)) as { status: number; text: string };
+      expect(changed.status, `${why}: ${changed.text}`).toBeLessThan(300);
+      const seen = await t.call('GET', `/manage/${link}`);
+      expect(seen.body, why).toMatchObject({ can_reschedule: false, can_cancel: true });
+      const res = await t.call('POST', `/manage/${link}/reschedule`, { body: { start_time: '2026-11-24T11:00:00Z' } });
+      expect(res.status, `${why}: ${res.text}`).toBe(409);
+      expect(res.body.error).toBe(`This appointment cannot be moved online. Please contact Changed ${why}.`);
+      // Cancelling still works.
+      expect((await t.call('POST', `/manage/${link}/cancel`)).status, why).toBe(200);
+    }
+  });
 });

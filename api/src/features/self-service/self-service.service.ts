@@ -8,7 +8,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts';
 import { canonicalInstant, isoWeekday, localDateOf, parseInstant } from '../../lib/zoned-time.ts';
 import { bookableSlots } from '../availability/availability.ts';
-import { findBookingCompany, loadSchedules, type BookingCompany } from '../availability/availability.repository.ts';
+import { findBookingCompany, loadSchedules, performsService, type BookingCompany } from '../availability/availability.repository.ts';
 import { notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
 import { findAppointmentView, servicesByIds, type AppointmentView } from '../appointments/appointment.repository.ts';
 import { inBookingTransaction, updateAppointmentChecked, type AppointmentEdit } from '../appointments/booking-transaction.service.ts';
@@ -27,6 +27,11 @@ interface Managed {
   view: AppointmentView;
   company: BookingCompany;
   services: { id: number; name: string; duration_minutes: number; available_slots: number }[];
+  /**
+   * Whether the booking page would still offer it: every service still offered, and its employee (if
+   * any) still on the staff and performing each of them. Otherwise it cannot be moved online.
+   */
+  movable: boolean;
 }
 
 /** Start minus the company's notice hours: the last moment a customer may change it themselves. */
@@ -48,7 +53,13 @@ async function managed(deps: SelfServiceDeps, token: string): Promise<Managed> {
     deps.db,
     view.service_types.map((s) => s.id),
   );
-  return { ref, view, company, services: services.sort((a, b) => a.id - b.id) };
+  const employeeId = view.employee_id;
+  const movable =
+    services.length > 0 &&
+    services.every((s) => s.archived_at === null) &&
+    (employeeId === null ||
+      (await Promise.all(services.map((s) => performsService(deps.db, company.id, s.id, employeeId)))).every(Boolean));
+  return { ref, view, company, services: services.sort((a, b) => a.id - b.id), movable };
 }
 
 function toDto(m: Managed, now: Date): ManagedAppointmentDto {
@@ -78,8 +89,9 @@ function toDto(m: Managed, now: Date): ManagedAppointmentDto {
     booking_window_days: company.booking_window_days,
     deadline: deadline.toISOString(),
     can_cancel: open,
-    // Moving needs the business to take online bookings (as the booking page does) and a service to book.
-    can_reschedule: open && subscriptionActive(company, now) && m.services.length > 0,
+    // Moving needs the business to take online bookings (as the booking page does), and the services
+    // and employee to be ones the booking page still offers.
+    can_reschedule: open && subscriptionActive(company, now) && m.movable,
   };
 }
 
@@ -140,7 +152,7 @@ export async function rescheduleManagedAppointment(
   if (now.getTime() >= deadlineOf(m.ref, m.view.start_time).getTime()) throw tooLate(m);
   if (!subscriptionActive(m.company, now)) throw notAcceptingBookings();
   const service = m.services[0];
-  if (!service) throw new AppError('conflict', `This appointment cannot be moved online. Please contact ${m.company.name}.`);
+  if (!service || !m.movable) throw new AppError('conflict', `This appointment cannot be moved online. Please contact ${m.company.name}.`);
 
   const start = canonicalInstant(startTime);
   const lengthMs = Date.parse(m.view.end_time) - Date.parse(m.view.start_time);
