@@ -4,6 +4,7 @@ import type { CompanyRow } from '@bookwell/db';
 import { isStaff } from '../../lib/authorize.ts';
 import type { Actor } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { formatForPeople } from '../notifications/appointment-emails.ts';
 
 export const NOT_ACCEPTING = 'This business is not taking online bookings right now';
 
@@ -30,4 +31,31 @@ export function hasStaffLimit(company: Pick<CompanyRow, 'subscription_plan'>): b
  */
 export function isCompanyInsider(actor: Actor | null, companyId: number): boolean {
   return actor !== null && (actor.role === 'global_admin' || (isStaff(actor.role) && actor.company_id === companyId));
+}
+
+/**
+ * The company's cancellation notice (docs/decisions/09-customer-self-service.md): a customer's own
+ * change (through the link or signed in) is possible until this many hours before the start; staff
+ * are never bound by it.
+ */
+export interface ChangeNotice {
+  cancellation_notice_hours: number;
+  name: string;
+  email: string | null;
+  timezone: string;
+}
+
+/** Start minus the company's notice hours: the last moment a customer may change it themselves. */
+export function changeDeadline(notice: Pick<ChangeNotice, 'cancellation_notice_hours'>, start: string): Date {
+  return new Date(Date.parse(start) - notice.cancellation_notice_hours * 3600_000);
+}
+
+/** 403 too_late naming the deadline in the company's zone and how to reach the business. */
+export function tooLateToChange(notice: ChangeNotice, start: string): AppError {
+  const deadline = changeDeadline(notice, start).toISOString();
+  return new AppError(
+    'too_late',
+    `Changes online were possible until ${formatForPeople(deadline, notice.timezone)} (${notice.cancellation_notice_hours} hours before the start). Please contact ${notice.name}${notice.email ? ` at ${notice.email}` : ''}.`,
+    { extra: { deadline } },
+  );
 }

@@ -9,12 +9,17 @@ import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts
 import { canonicalInstant, isoWeekday, localDateOf, parseInstant } from '../../lib/zoned-time.ts';
 import { bookableSlots } from '../availability/availability.ts';
 import { findBookingCompany, loadSchedules, performsService, type BookingCompany } from '../availability/availability.repository.ts';
-import { notAcceptingBookings, subscriptionActive } from '../companies/company.rules.ts';
+import {
+  changeDeadline,
+  notAcceptingBookings,
+  subscriptionActive,
+  tooLateToChange,
+  type ChangeNotice,
+} from '../companies/company.rules.ts';
 import { findAppointmentView, servicesByIds, type AppointmentView } from '../appointments/appointment.repository.ts';
 import { inBookingTransaction, updateAppointmentChecked, type AppointmentEdit } from '../appointments/booking-transaction.service.ts';
 // The same write context as staff changes, so a customer's move keeps an SMS reminder where SMS is on.
 import { writeContext } from '../appointments/appointment.service.ts';
-import { formatForPeople } from '../notifications/appointment-emails.ts';
 import { findByManageTokenHash, type ManagedAppointmentRef } from './self-service.repository.ts';
 import type { ManagedAppointmentDto } from './self-service.schema.ts';
 
@@ -32,11 +37,6 @@ interface Managed {
    * any) still on the staff and performing each of them. Otherwise it cannot be moved online.
    */
   movable: boolean;
-}
-
-/** Start minus the company's notice hours: the last moment a customer may change it themselves. */
-function deadlineOf(ref: Pick<ManagedAppointmentRef, 'cancellation_notice_hours'>, start: string): Date {
-  return new Date(Date.parse(start) - ref.cancellation_notice_hours * 3600_000);
 }
 
 /**
@@ -64,7 +64,7 @@ async function managed(deps: SelfServiceDeps, token: string): Promise<Managed> {
 
 function toDto(m: Managed, now: Date): ManagedAppointmentDto {
   const { view, company, ref } = m;
-  const deadline = deadlineOf(ref, view.start_time);
+  const deadline = changeDeadline(ref, view.start_time);
   const open = view.status === 'booked' && now.getTime() < deadline.getTime();
   return {
     id: view.id,
@@ -96,12 +96,16 @@ function toDto(m: Managed, now: Date): ManagedAppointmentDto {
 }
 
 function tooLate(m: Managed): AppError {
-  const when = formatForPeople(deadlineOf(m.ref, m.view.start_time).toISOString(), m.company.timezone);
-  return new AppError(
-    'too_late',
-    `Changes online were possible until ${when} (${m.ref.cancellation_notice_hours} hours before the start). Please contact ${m.company.name}${m.ref.company_email ? ` at ${m.ref.company_email}` : ''}.`,
-    { extra: { deadline: deadlineOf(m.ref, m.view.start_time).toISOString() } },
-  );
+  return tooLateToChange(noticeOf(m), m.view.start_time);
+}
+
+function noticeOf(m: Managed): ChangeNotice {
+  return {
+    cancellation_notice_hours: m.ref.cancellation_notice_hours,
+    name: m.company.name,
+    email: m.ref.company_email,
+    timezone: m.company.timezone,
+  };
 }
 
 /** A change as any customer change: staffView false, so the employee is told and no contact details come back. */
@@ -129,7 +133,7 @@ export async function cancelManagedAppointment(deps: SelfServiceDeps, token: str
   const now = deps.now();
   const m = await managed(deps, token);
   if (m.view.status === 'cancelled') return toDto(m, now);
-  if (now.getTime() >= deadlineOf(m.ref, m.view.start_time).getTime()) throw tooLate(m);
+  if (now.getTime() >= changeDeadline(m.ref, m.view.start_time).getTime()) throw tooLate(m);
   await applyEdit(deps, m, { status: 'cancelled' }, now, who);
   return toDto(await managed(deps, token), now);
 }
@@ -149,7 +153,7 @@ export async function rescheduleManagedAppointment(
   const now = deps.now();
   const m = await managed(deps, token);
   if (m.view.status === 'cancelled') throw new AppError('conflict', 'This appointment is cancelled. Please book a new one.');
-  if (now.getTime() >= deadlineOf(m.ref, m.view.start_time).getTime()) throw tooLate(m);
+  if (now.getTime() >= changeDeadline(m.ref, m.view.start_time).getTime()) throw tooLate(m);
   if (!subscriptionActive(m.company, now)) throw notAcceptingBookings();
   const service = m.services[0];
   if (!service || !m.movable) throw new AppError('conflict', `This appointment cannot be moved online. Please contact ${m.company.name}.`);

@@ -153,6 +153,24 @@ describe.each(testDialects())('self-service link on %s', (dialect) => {
     expect(staff.status, staff.text).toBe(200);
   });
 
+  it('binds a signed-in customer cancelling in the app by the same notice as the link', async () => {
+    const mine = await t.call('POST', '/appointments', {
+      token: co.customer.token,
+      body: { company_id: co.companyId, service_type_ids: [co.serviceId], start_time: '2026-11-24T15:00:00Z' },
+    });
+    expect(mine.status, mine.text).toBe(201);
+    await t.call('PUT', `/companies/${co.companyId}`, { token: co.admin.token, body: { cancellation_notice_hours: 48 } });
+    const late = await t.call('PUT', `/appointments/${mine.body.id}`, { token: co.customer.token, body: { status: 'cancelled' } });
+    expect(late.status, late.text).toBe(403);
+    expect(late.body).toMatchObject({ code: 'too_late', deadline: '2026-11-22T15:00:00.000Z' });
+    expect(late.body.error).toContain('Please contact Link Salon at desk@link-salon.example.');
+    // Inside the notice it cancels as before.
+    await t.call('PUT', `/companies/${co.companyId}`, { token: co.admin.token, body: { cancellation_notice_hours: 24 } });
+    const ok = await t.call('PUT', `/appointments/${mine.body.id}`, { token: co.customer.token, body: { status: 'cancelled' } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.status).toBe('cancelled');
+  });
+
   it('moves only to an offered slot: a taken one is 409 slot_taken; off the grid, outside hours, past or beyond the window is 400', async () => {
     const first = await book('2026-11-26T10:00:00Z');
     await book('2026-11-26T11:00:00Z');
