@@ -6,6 +6,7 @@ import { assertCompanyAccess } from '../../lib/authorize.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { companyExists, findCompanyMessage, listCompanyMessages, requeueMessage, smsOptedOut } from './outbox.repository.ts';
 import { toMessageDto } from './messages.mapper.ts';
+import { ERASED_ADDRESS } from '../privacy/privacy.repository.ts';
 import { DEFAULT_MESSAGE_LIMIT, type MessageKind, type OutboxMessageDto } from './messages.schema.ts';
 
 async function assertCompany(db: DbOrTx, actor: Actor, companyId: number): Promise<void> {
@@ -43,6 +44,10 @@ export async function retryMessage(db: DbOrTx, actor: Actor, companyId: number, 
     throw new AppError('conflict', 'The recipient replied STOP to our texts: no SMS can be sent to them again', {
       extra: { state: before.state },
     });
+  }
+  // An erasure emptied it: there is no one to send it to, nor anything to send (docs/decisions/32-privacy-and-operations.md).
+  if (before.to_address === ERASED_ADDRESS) {
+    throw new AppError('conflict', "The recipient's data was erased: this message cannot be sent", { extra: { state: before.state } });
   }
   const requeued = await requeueMessage(db, companyId, messageId, now);
   if (!requeued) {

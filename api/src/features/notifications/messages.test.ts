@@ -118,4 +118,21 @@ describe.each(testDialects())('company messages (%s)', (dialect) => {
     for (const [path, token, status] of denied) expect((await t.call('POST', path, { token })).status, path).toBe(status);
     expect((await messages()).body.find((m: { id: number }) => m.id === dead)).toMatchObject({ state: 'dead' });
   });
+
+  it('answers 409 for a message whose recipient was erased: nobody to send it to, nothing to send', async () => {
+    const gone = `reject-always.gone.${tag}@example.test`;
+    const made = await t.call('POST', '/users', { token: a.admin.token, body: { name: 'Gone Soon', email: gone, role: 'customer' } });
+    expect(made.status).toBe(201);
+    await t.server.dispatcher.runOnce();
+    const dead = await idOf(gone);
+    expect((await t.call('POST', `/users/${made.body.id}/erase`, { token: a.admin.token })).status).toBe(200);
+    const res = await t.call('POST', `/companies/${a.companyId}/messages/${dead}/retry`, { token: a.admin.token });
+    expect(res.status, res.text).toBe(409);
+    expect(res.body).toMatchObject({
+      code: 'conflict',
+      error: "The recipient's data was erased: this message cannot be sent",
+      state: 'dead',
+    });
+    expect((await messages()).body.find((m: { id: number }) => m.id === dead)).toMatchObject({ state: 'dead', to: 'erased' });
+  });
 });
