@@ -177,6 +177,12 @@ describe('production build under NODE_ENV=test', () => {
       for (const p of ['/', '/pricing', '/faq', '/login', '/register', '/public/booking/demo', '/manage/abc'])
         expect(await shellOf(p), p).toBe('public/');
       for (const p of ['/calendar', '/settings', '/admin', '/success', '/index.html']) expect(await shellOf(p), p).toBe('react');
+      // A script or style an older build had is a 404, never the app shell.
+      for (const p of ['/assets/index-gone.js', '/assets/public/gone.css']) {
+        const gone = await get(`${server.url}${p}`, null);
+        expect(gone.status, p).toBe(404);
+        expect(gone.body.toString(), p).not.toContain('<html');
+      }
       const doc = await get(`${server.url}/api/openapi.json`, 'gzip;q=1, br;q=0.5');
       expect(doc.status).toBe(200);
       expect(doc.headers['content-encoding']).toBe('gzip');

@@ -123,6 +123,9 @@ function staticApp(app: ReturnType<typeof createApp>, config: Config, distDir: s
       },
     }),
   );
+  // A built file that is not there (an old page asking for a script a newer build replaced) is a 404,
+  // not the app shell: HTML where a script was expected fails in the page without saying why.
+  app.get('/assets/*', (c) => c.text('Not found', 404, { 'Cache-Control': 'no-cache' }));
   app.use(
     '*',
     serveStatic({
