@@ -117,7 +117,8 @@ export function createApp(deps: AppDeps) {
         origin: deps.config.corsOrigins,
         allowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key'],
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['ETag', 'X-Request-Id'],
+        // What the web app reads from answers: versions, request ids, when to retry, replays, downloads.
+        exposeHeaders: ['ETag', 'X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Content-Disposition'],
         maxAge: 600,
       }),
     );

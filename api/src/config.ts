@@ -75,10 +75,32 @@ const schema = z
         message: 'SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
       });
     }
+    // Each entry is compared with the browser's Origin header as it is: scheme, host and port only.
+    for (const origin of (c.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      if (!isOrigin(origin))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CORS_ORIGINS'],
+          message: `CORS_ORIGINS entries must be origins like https://shop.example.com (scheme, host, optional port; no path, no *): "${origin}"`,
+        });
+    }
     if (c.DATABASE_URL && !/^(postgres(ql)?:\/\/|file:|sqlite:)/.test(c.DATABASE_URL) && c.DATABASE_URL !== ':memory:') {
       ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'DATABASE_URL must start with postgres://, postgresql:// or file:' });
     }
   });
+
+/** Whether `s` is an origin exactly as a browser sends it: http(s)://host[:port], nothing after. */
+function isOrigin(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === s;
+  } catch {
+    return false;
+  }
+}
 
 export type RawConfig = z.infer<typeof schema>;
 export interface Config extends RawConfig {

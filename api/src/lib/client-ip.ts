@@ -1,5 +1,6 @@
 // Where the caller's address comes from: the socket, or X-Forwarded-For when TRUST_PROXY says a proxy sets it.
 import type { Context } from 'hono';
+import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 export function clientIp(c: Context, trustProxy: boolean): string {
@@ -11,7 +12,8 @@ export function clientIp(c: Context, trustProxy: boolean): string {
       .map((s) => s.trim())
       .filter(Boolean)
       .pop();
-    if (last) return last;
+    // Only an address: anything else (a proxy that passed junk on) falls back to the socket's.
+    if (last && isIP(last)) return last;
   }
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
