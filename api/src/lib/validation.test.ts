@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, uniqueEmail, type TestServer } from '../testing/harness.ts';
-import { findText, isUnsafeText, MAX_BODY_DEPTH } from './validation.ts';
+import { findText, isUnsafeText, issuesToDetails, MAX_BODY_DEPTH } from './validation.ts';
 
 describe('isUnsafeText / findText', () => {
   it('flags NUL and lone surrogates, not whole pairs', () => {
@@ -23,6 +23,25 @@ describe('isUnsafeText / findText', () => {
     const deep = (n: number): unknown => (n === 0 ? 'x' : [deep(n - 1)]);
     expect(findText(deep(MAX_BODY_DEPTH), isUnsafeText)).toBeNull();
     expect(() => findText(deep(MAX_BODY_DEPTH + 1), isUnsafeText)).toThrow(`body must not nest deeper than ${MAX_BODY_DEPTH} levels`);
+  });
+});
+
+describe('issuesToDetails', () => {
+  it('names the field in every message, says "an object", and keeps one problem per field', () => {
+    expect(
+      issuesToDetails([
+        { path: ['id'], message: 'must be a positive integer' },
+        { path: [], message: 'Invalid input: expected object, received string' },
+        { path: ['date'], message: 'date must be YYYY-MM-DD' },
+        { path: ['date'], message: 'must be a real date' },
+        { path: ['name'], message: 'Invalid input: expected string, received undefined' },
+      ]),
+    ).toEqual([
+      { path: 'id', message: 'id must be a positive integer' },
+      { path: 'body', message: 'body must be an object (got string)' },
+      { path: 'date', message: 'date must be YYYY-MM-DD' },
+      { path: 'name', message: 'name is required' },
+    ]);
   });
 });
 

@@ -11,16 +11,22 @@ function label(path: PropertyKey[]): string {
 
 /** Turns zod issues into readable details; missing fields say "x is required" instead of type jargon. */
 export function issuesToDetails(issues: readonly Issue[]): ErrorDetail[] {
-  return issues.map((i) => {
+  const details: ErrorDetail[] = [];
+  for (const i of issues) {
     const path = label(i.path);
+    // One problem per field: the first is the one a form shows next to it.
+    if (details.some((d) => d.path === path)) continue;
     let message = i.message;
     if (/received undefined/.test(message)) message = `${path} is required`;
     else if (/^Invalid input: expected (\w+), received (\w+)/.test(message)) {
       const [, expected, received] = /^Invalid input: expected (\w+), received (\w+)/.exec(message)!;
-      message = `${path} must be a ${expected} (got ${received})`;
+      message = `${path} must be ${/^[aeiou]/.test(expected!) ? 'an' : 'a'} ${expected} (got ${received})`;
     } else if (/^Unrecognized key/.test(message)) message = `${message} in ${path}`;
-    return { path, message };
-  });
+    // Messages shared by many fields ("must be a positive integer") name the field they are about.
+    else if (/^(must|is|should|cannot) /.test(message)) message = `${path} ${message}`;
+    details.push({ path, message });
+  }
+  return details;
 }
 
 /** The message shown for a failed validation: the first problem, which is what a form can show. */
