@@ -229,6 +229,44 @@ test("a wrong password on /login says the page's own words; no answer, a server 
   await expect(page).toHaveURL(/\/calendar/);
 });
 
+test("forgot and reset password say SPEC's words when the server fails, never its own; a refusal keeps the server's", async ({ page }) => {
+  const SEND_FAILED = 'Failed to send password reset email. Please try again.';
+  const RESET_FAILED = 'Failed to reset password. Please try again.';
+  const rateLimited = (route: Route) =>
+    route.fulfill({ status: 429, json: { error: 'Too many requests. Please try again in 60 seconds.', code: 'rate_limited' } });
+  const answers: [string, (route: Route) => Promise<void>, string, string][] = [
+    ['server error', (route) => route.fulfill({ status: 500, json: { error: 'boom' } }), SEND_FAILED, RESET_FAILED],
+    [
+      'unavailable',
+      (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
+      SEND_FAILED,
+      RESET_FAILED,
+    ],
+    ['rate limit', rateLimited, 'Too many requests. Please try again in 60 seconds.', 'Too many requests. Please try again in 60 seconds.'],
+  ];
+
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email address').fill(uniqueEmail('reset-fail'));
+  for (const [what, answer, text] of answers) {
+    await page.route('**/api/password-reset/request', answer);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('alert'), what).toHaveText(text);
+    await page.unroute('**/api/password-reset/request');
+  }
+
+  // A link whose token checks out, then a confirm that fails.
+  await page.route('**/api/password-reset/validate**', (route) => route.fulfill({ status: 200, json: { valid: true } }));
+  await page.goto('/reset-password?token=held-by-the-test');
+  await page.getByLabel('New password').fill('new-pass-9');
+  await page.getByLabel('Confirm password').fill('new-pass-9');
+  for (const [what, answer, , text] of answers) {
+    await page.route('**/api/password-reset/confirm', answer);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page.getByRole('alert'), what).toHaveText(text);
+    await page.unroute('**/api/password-reset/confirm');
+  }
+});
+
 test('forgot and reset password end to end from the emailed link', async ({ page, context }) => {
   const email = uniqueEmail('reset-owner');
   const oldPassword = 'old-pass-1';

@@ -1,12 +1,14 @@
 // Request a password reset link (docs/product/02-screens.md and 08-errors.md).
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { messageFor } from '../../lib/api-errors.ts';
+import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { requestPasswordReset } from '../../data/auth.ts';
 import { AuthCard, AuthEmailField, AuthSubmit } from './auth-card.tsx';
+import { failureText } from './failure-text.ts';
 
+const SEND_FAILED = 'Failed to send password reset email. Please try again.';
 const SENT_FALLBACK = 'If an account exists for that email, a password reset link is on its way.';
 
 export default function ForgotPasswordPage() {
@@ -25,10 +27,12 @@ export default function ForgotPasswordPage() {
     } catch (err) {
       setResult({
         tone: 'error',
-        text: messageFor(err, {
-          byStatus: { 400: 'Invalid email address' },
-          fallback: 'Failed to send password reset email. Please try again.',
-        }),
+        // docs/product/08-errors.md: 400 'Invalid email address', a server failure the page's own words
+        // (never "Service Unavailable"); a refusal such as a rate limit keeps the server's.
+        text:
+          isApiError(err) && err.status === 400
+            ? 'Invalid email address'
+            : failureText(err, { otherwise: SEND_FAILED, fallback: SEND_FAILED }),
       });
     } finally {
       setSubmitting(false);

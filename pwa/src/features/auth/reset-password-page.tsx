@@ -10,6 +10,7 @@ import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { confirmPasswordReset, validateResetToken } from '../../data/auth.ts';
+import { failureText } from './failure-text.ts';
 import { AuthCard, AuthSubmit, NewPasswordFields } from './auth-card.tsx';
 
 export const RESET_TEXT = {
@@ -87,7 +88,13 @@ export default function ResetPasswordPage() {
       const res = await confirmPasswordReset({ token, new_password: password });
       setSuccess(res?.message ? `${res.message} Redirecting to login...` : RESET_TEXT.done);
     } catch (err) {
-      setError(messageFor(err, { byStatus: { 400: RESET_TEXT.invalidToken }, fallback: RESET_TEXT.failed }));
+      // docs/product/08-errors.md: 400 the token's text, a server failure the page's own words (never
+      // "Service Unavailable"); a refusal such as a rate limit keeps the server's.
+      setError(
+        isApiError(err) && err.status === 400
+          ? RESET_TEXT.invalidToken
+          : failureText(err, { otherwise: RESET_TEXT.failed, fallback: RESET_TEXT.failed }),
+      );
     } finally {
       setSubmitting(false);
     }
