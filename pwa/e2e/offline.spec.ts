@@ -134,11 +134,17 @@ test('the calendar, the directory and the services open offline; an offline book
   await openEvent(page, edited);
   await d.getByRole('button', { name: 'Delete Appointment' }).click();
   await d.getByRole('button', { name: 'Yes, Delete' }).click();
-  await expect(d.getByText('Appointment deleted successfully!')).toBeVisible();
+  await expect(
+    d.getByText('Appointment deleted successfully! Saved on this device: it will be sent when the connection returns.'),
+  ).toBeVisible();
   await expect(d).toBeHidden({ timeout: 5_000 });
-  await expect(page.locator('.fc-event', { hasText: edited })).toHaveCount(0);
+  // Shown as pending like any change made offline (struck through), until the server has it.
+  const deleting = page.locator('.fc-event.is-pending.is-deleting', { hasText: edited });
+  await expect(deleting).toHaveCount(1);
+  await expect(deleting).toHaveAttribute('aria-label', /deleted on this device, waiting to sync/);
   await restoreApi(page);
   await expect.poll(onServerNow, { timeout: 15_000 }).toEqual([]);
+  await expect(page.locator('.fc-event', { hasText: edited })).toHaveCount(0);
 });
 
 test('a tablet that only showed the calendar online books offline: the form opens from the local store', async ({ page }) => {

@@ -16,6 +16,8 @@ import { isUnreachable, sessionForFallback } from './local-first.ts';
 export type Appointment = InferResponseType<typeof client.appointments.$get, 200>[number] & {
   pending?: boolean;
   needsAttention?: boolean;
+  /** The pending change is a delete: shown, marked, until the server has it. */
+  deleting?: boolean;
 };
 export type AppointmentStatus = Appointment['status'];
 export type AppointmentInput = InferRequestType<typeof client.appointments.$post>['json'];
@@ -148,16 +150,21 @@ export function updateAppointment(id: number, version: number, changes: Appointm
   );
 }
 
-/** DELETE /appointments/{id} (staff only), checked with If-Match like an update. */
-export async function deleteAppointment(id: number, version: number, idempotencyKey?: string): Promise<void> {
+/**
+ * DELETE /appointments/{id} (staff only), checked with If-Match like an update. Answers whether it
+ * was queued on this device (no connection) rather than done.
+ */
+export async function deleteAppointment(id: number, version: number, idempotencyKey?: string): Promise<{ queued: boolean }> {
   const header = { 'if-match': ifMatch(version), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
-  await writeOrQueue<void>(
+  return writeOrQueue<{ queued: boolean }>(
     id < 0,
     async () => {
       await rpc(client.appointments[':id'].$delete({ param: { id: String(id) }, header }));
+      return { queued: false };
     },
     async (session) => {
       await session.outbox.enqueue({ kind: 'delete', appointmentId: id, idempotencyKey });
+      return { queued: true };
     },
     async (session) => {
       await session.db.appointments.delete(id);

@@ -7,7 +7,7 @@ import { Outbox } from './outbox.ts';
 const range = { start: '2026-11-24', end: '2026-11-24' };
 
 describe("the calendar's local rows", () => {
-  it('keeps the server list, and returns it with queued changes on top, marked pending', async () => {
+  it('keeps the server list, and returns it with queued changes on top, marked pending (a delete marked deleting)', async () => {
     const db = await freshDb();
     await db.company.put({ id: 1, key: 'company:1', data: { id: 1, timezone: 'UTC' } });
     const a = serverAppointment(1, '2026-11-24T09:00:00.000Z');
@@ -20,13 +20,15 @@ describe("the calendar's local rows", () => {
     const id = await outbox.enqueue(await createChange(db, { start_time: '2026-11-24T08:00:00.000Z', description: 'new' }, 1));
 
     const shown = await keepServerList(db, range, [a, b]);
-    expect(shown.map((r) => [r.id, r.description, r.pending ?? false])).toEqual([
-      [id, 'new', true],
-      [1, 'mine', true],
+    expect(shown.map((r) => [r.id, r.description, r.pending ?? false, r.deleting ?? false])).toEqual([
+      [id, 'new', true, false],
+      [1, 'mine', true, false],
+      [2, b.description, true, true],
     ]);
-    expect((await localAppointments(db, range)).map((r) => [r.id, r.pending ?? false])).toEqual([
-      [id, true],
-      [1, true],
+    expect((await localAppointments(db, range)).map((r) => [r.id, r.pending ?? false, r.deleting ?? false])).toEqual([
+      [id, true, false],
+      [1, true, false],
+      [2, true, true],
     ]);
     expect(await localAppointments(db, { start: '2026-11-25', end: '2026-11-25' })).toEqual([]);
   });

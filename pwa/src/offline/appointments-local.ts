@@ -7,7 +7,7 @@ import { addDays, browserZone, isKnownZone, zonedTimeToUtc } from '../lib/zoned-
 import { appointmentsBetween, type LocalAppointment, type LocalDb, type ServerAppointment } from './local-db.ts';
 import type { Change } from './outbox.ts';
 
-export type ShownAppointment = ServerAppointment & { pending?: boolean; needsAttention?: boolean };
+export type ShownAppointment = ServerAppointment & { pending?: boolean; needsAttention?: boolean; deleting?: boolean };
 
 /** A range of company-local days, as the calendar asks for it. */
 export interface DayRange {
@@ -17,9 +17,10 @@ export interface DayRange {
 
 /** A row as the screens get it; `refused` holds the appointments with a refused change. */
 export function shown(row: LocalAppointment, refused: ReadonlySet<number> = new Set()): ShownAppointment {
-  const { pending, ...rest } = row;
-  if (refused.has(row.id)) return { ...rest, pending: true, needsAttention: true };
-  return pending ? { ...rest, pending: true } : rest;
+  const { pending, deleting, ...rest } = row;
+  const marks = deleting ? { deleting: true } : {};
+  if (refused.has(row.id)) return { ...rest, ...marks, pending: true, needsAttention: true };
+  return pending ? { ...rest, ...marks, pending: true } : rest;
 }
 
 /** The appointments whose change the server refused (they wait in "Needs attention"). */
@@ -57,7 +58,7 @@ export async function localAppointments(db: LocalDb, range: DayRange): Promise<S
 
 /**
  * Keeps the server's list of a range and returns it with the queued changes on top: a row with a
- * waiting change shows the local version (marked pending), a queued delete hides its row, and rows
+ * waiting change shows the local version (marked pending), a queued delete its row marked deleting, and rows
  * created offline appear in their place. The outbox is read and the server's rows written in one
  * transaction: a change queued between the two (an edit saved while a refetch was answered) had
  * its optimistic row overwritten by the server's older one, and the calendar showed the old text

@@ -15,7 +15,12 @@ export type ServerAppointment = Extract<SyncPage['changes'][number], { op: 'upse
  * cannot index booleans); `version` stays the server's version the local change was based on.
  * Appointments created offline carry a temporary negative id until the server answers.
  */
-export type LocalAppointment = ServerAppointment & { pending: 0 | 1 };
+/**
+ * A kept appointment: `pending` while a change made on this device waits for the server, and
+ * `deleting` while that change is a delete (the row stays on the calendar, marked, until the server
+ * has it: docs/decisions/08-offline-pwa.md).
+ */
+export type LocalAppointment = ServerAppointment & { pending: 0 | 1; deleting?: 1 };
 
 /**
  * Directory and settings rows (users, services, duration options, hours, the company). Their

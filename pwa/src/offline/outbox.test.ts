@@ -112,11 +112,13 @@ describe('outbox: queueing and sending', () => {
     const { db, server, outbox } = await setup();
     const tempId = await outbox.enqueue(create(NINE));
     await outbox.enqueue({ kind: 'delete', appointmentId: tempId });
-    expect(await db.appointments.count()).toBe(0);
+    // Still on the calendar, marked, until the server has the delete.
+    expect(await db.appointments.get(tempId)).toMatchObject({ pending: 1, deleting: 1 });
     await outbox.start();
     expect(server.received[1]).toMatchObject({ kind: 'delete', appointmentId: 100, ifMatch: 1 });
     expect(server.rows.size).toBe(0);
     expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.count()).toBe(0);
   });
 
   it('gives temporary ids that never repeat, even after sign-out cleared the rows', async () => {

@@ -193,7 +193,8 @@ export class Outbox {
       if (change.kind === 'update') {
         await db.appointments.put({ ...before, ...change.row, id: before.id, version: before.version, pending: 1 });
       } else {
-        await db.appointments.delete(before.id);
+        // Kept and marked until the server has the delete, as edits are shown until it has them.
+        await db.appointments.put({ ...before, pending: 1, deleting: 1 });
       }
       await db.outbox.add({
         ...base,

@@ -44,6 +44,7 @@ function eventClasses(a: Appointment): string[] {
     'appt-event',
     ...(a.status === 'cancelled' ? ['is-cancelled'] : []),
     ...(isPending(a) ? ['is-pending'] : []),
+    ...(a.deleting ? ['is-deleting'] : []),
     ...(needsAttention(a) ? ['needs-attention'] : []),
   ];
 }
@@ -62,7 +63,7 @@ export function toEvents(list: Appointment[], zone: string, colours: Map<number,
       borderColor: cancelled ? '#94a3b8' : colour,
       textColor: cancelled ? '#334155' : '#ffffff',
       classNames: eventClasses(a),
-      editable: canEdit && !cancelled,
+      editable: canEdit && !cancelled && !a.deleting,
       extendedProps: { appointment: a },
     };
   });
@@ -93,7 +94,9 @@ export function eventLabel(title: string, a: Appointment, zone: string): string 
   const e = toWallTime(a.end_time, zone);
   return `${title}, ${formatDate(s.date)} ${formatWallTime(s.time)} to ${formatWallTime(e.time)}${
     a.employee_name ? `, with ${a.employee_name}` : ''
-  }${a.status === 'cancelled' ? ', cancelled' : ''}${isPending(a) ? ', waiting to sync' : ''}${needsAttention(a) ? ', needs attention' : ''}`;
+  }${a.status === 'cancelled' ? ', cancelled' : ''}${a.deleting ? ', deleted on this device' : ''}${isPending(a) ? ', waiting to sync' : ''}${
+    needsAttention(a) ? ', needs attention' : ''
+  }`;
 }
 
 /**

@@ -110,7 +110,8 @@ export default function StaffCalendar() {
     // modal returns the focus here when it closes.
     arg.el.focus({ preventScroll: true });
     const appointment = arg.event.extendedProps.appointment as Appointment;
-    if (canEdit) setModal({ open: true, initial: { appointment } });
+    // Deleted on this device and waiting to sync: nothing left to edit.
+    if (canEdit && !appointment.deleting) setModal({ open: true, initial: { appointment } });
   };
 
   // FullCalendar re-renders its events whenever an option changes identity, which would replace

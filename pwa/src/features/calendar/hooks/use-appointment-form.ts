@@ -197,10 +197,10 @@ export function useAppointmentForm({
     setProblem(null);
     const key = attempts.keyFor({ delete: base.id, v: base.version });
     try {
-      await deleteAppointment(base.id, base.version, key);
+      const { queued } = await deleteAppointment(base.id, base.version, key);
       attempts.succeeded();
       setConfirmingDelete(false);
-      finish('Appointment deleted successfully!', 'deleted', null);
+      finish(queued ? `Appointment deleted successfully! ${SAVED_ON_DEVICE}` : 'Appointment deleted successfully!', 'deleted', null);
     } catch (err) {
       const p = describeWriteError(err, 'Failed to delete appointment');
       attempts.failed(p.kind === 'other' && p.retryable);
