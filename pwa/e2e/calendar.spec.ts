@@ -126,6 +126,15 @@ test.describe('staff calendar', () => {
       .filter({ has: page.locator('.fc-list-event-time', { hasText: shown }) })
       .first();
     await expect(row).toBeVisible();
+    // Each day's header says which date it is, not only the weekday.
+    const [y, mo, dd] = day.split('-').map(Number);
+    const dayHeader = new Date(Date.UTC(y!, mo! - 1, dd!)).toLocaleDateString('en-US', {
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
+    await expect(page.getByRole('columnheader', { name: dayHeader })).toBeVisible();
 
     // Week view: every appointment of the visible week from the API is on the page.
     await page.getByRole('button', { name: 'Week', exact: true }).click();

@@ -171,6 +171,10 @@ export default function StaffCalendar() {
         ) : (
           <span>{arg.text}</span>
         ),
+      // The list's day headers go through dayHeaderContent's text, which is only the main format:
+      // the date goes in it ("Monday, November 30"), or the list said "Monday" alone.
+      listDayFormat: { weekday: 'long', month: 'long', day: 'numeric' },
+      listDaySideFormat: false,
       noEventsText: 'No appointments in this period.',
       eventDidMount: (info) => {
         const a = info.event.extendedProps.appointment as Appointment;
