@@ -23,7 +23,7 @@ async function editOffline(page: Page, from: string, to: string) {
   await expect(d).toBeHidden();
   const strip = page.getByTestId('offline-strip');
   await expect(strip.getByTestId('outbox-count')).toHaveText('1 change waiting to sync');
-  await expect(strip.getByTestId('offline-indicator')).toHaveText('Offline: changes are saved on this device');
+  await expect(strip.getByTestId('offline-indicator')).toHaveText('Offline: appointment changes are saved on this device');
   await expect(page.locator('.fc-event.is-pending', { hasText: to })).toBeVisible();
 }
 

@@ -3,7 +3,8 @@
 // (docs/decisions/08-offline-pwa.md). Pure functions, no React.
 import { formatDate, formatWallTime, toWallTime } from '../../lib/zoned-time.ts';
 
-export const OFFLINE_TEXT = 'Offline: changes are saved on this device';
+// Only appointment changes are queued offline (docs/decisions/08-offline-pwa.md): settings and people need the server.
+export const OFFLINE_TEXT = 'Offline: appointment changes are saved on this device';
 export const NEEDS_ATTENTION_TEXT = 'Needs attention';
 export const SIGN_IN_TO_SEND_TEXT = 'Sign in to send your changes';
 
