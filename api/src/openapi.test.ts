@@ -70,6 +70,15 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('writes every value of a field that takes several literal values (the generator keeps only the first)', () => {
+    const schemas = JSON.stringify(doc.components?.schemas ?? {}) + JSON.stringify(doc.paths);
+    const increments = [...schemas.matchAll(/"time_increment_minutes":\{([^}]*)\}/g)].map((m) => JSON.parse(`{${m[1]}}`));
+    // The company's answer has it as a plain integer; the settings bodies list the values taken.
+    const listed = increments.filter((f) => 'enum' in f);
+    expect(listed.length).toBeGreaterThan(0);
+    for (const field of listed) expect(field).toEqual({ type: 'integer', enum: [15, 30, 45, 60] });
+  });
+
   it('serves a readable reference page whose assets come from this server', async () => {
     const page = await t.call('GET', '/docs');
     expect(page.status).toBe(200);

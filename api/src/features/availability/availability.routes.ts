@@ -29,7 +29,8 @@ const availableDates = defineRoute({
   path: '/appointments/available-dates',
   access: 'public',
   tags: ['availability'],
-  summary: 'The dates of the next 30 company-local days that still have at least one free slot',
+  summary:
+    "The dates within the company's booking window (booking_window_days, default 30 company-local days) that still have at least one free slot",
   request: { query: DatesQuery },
   responses: { 200: jsonResponse(DatesResponse, 'Dates as YYYY-MM-DD'), ...errorResponses },
 });

@@ -60,7 +60,11 @@ const settingsShape = {
   logo_url: LogoUrl.optional(),
   timezone: TimeZone.optional(),
   enable_employee_booking: Flag('enable_employee_booking').optional(),
-  time_increment_minutes: z.literal(TIME_INCREMENTS, { message: 'Time increment must be 15, 30, 45 or 60 minutes' }).optional(),
+  // The document generator writes only a multi-value literal's first value: the enum is given whole.
+  time_increment_minutes: z
+    .literal(TIME_INCREMENTS, { message: 'Time increment must be 15, 30, 45 or 60 minutes' })
+    .openapi({ type: 'integer', enum: [...TIME_INCREMENTS] })
+    .optional(),
   listed_publicly: Flag('listed_publicly').optional(),
   hide_customer_names_in_feeds: Flag('hide_customer_names_in_feeds').optional(),
   reminder_hours_before: Hours('reminder_hours_before', 1, 168).optional(),
