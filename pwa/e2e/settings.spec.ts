@@ -234,7 +234,7 @@ test("a failed save shows 'Failed to save settings: {message}'", async ({ page }
 test('the two Coming Soon entries say what is planned and offer no controls that do nothing', async ({ page }) => {
   await signInAs(page, DEMO.employee, '/coming-soon-1');
   const main = page.locator('main');
-  await expect(main.getByRole('heading', { name: 'Time off and breaks' })).toBeVisible();
+  await expect(main.getByRole('heading', { name: 'Time-off requests' })).toBeVisible();
   await expect(main.getByText('This page is not built yet.', { exact: false })).toBeVisible();
   await expect(main.locator('button, input, select, textarea')).toHaveCount(0);
   await expect(main.getByRole('link', { name: 'Open your settings' })).toHaveAttribute('href', '/settings');

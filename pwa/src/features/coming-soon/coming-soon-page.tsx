@@ -12,15 +12,16 @@ interface Upcoming {
 
 const PAGES: Record<string, Upcoming> = {
   '/coming-soon-1': {
-    title: 'Time off and breaks',
-    summary: 'Block out holidays, sick days and lunch breaks so customers cannot book you then.',
+    // Breaks and dated time off exist (Settings: "Add break", "Time off"); what is planned is around them.
+    title: 'Time-off requests',
+    summary: 'Ask for time off and have it approved, with the appointments it touches listed for you to move.',
     planned: [
-      'Days off on particular dates, not just weekdays',
-      'Recurring breaks inside your working day',
+      'Time-off requests a manager approves',
       'Appointments already booked in that time listed for you to move',
+      "Your team's time off on one page",
     ],
     today: {
-      text: 'Until then, set the weekdays and hours you work in your settings.',
+      text: 'Breaks and days off already work: add a break to a weekday, or a date under Time off, in your settings.',
       to: '/settings',
       label: 'Open your settings',
     },
