@@ -4,9 +4,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { registerCompany, startTestServer, uniqueEmail, type TestServer } from '../testing/harness.ts';
-import { MemoryRateLimiter, consume } from './rate-limit.ts';
+import { MemoryRateLimiter, consume, waitInWords } from './rate-limit.ts';
 
 describe('MemoryRateLimiter', () => {
+  it('says a wait in the words a person would use', () => {
+    expect([1, 30, 59, 60, 61, 846, 900].map(waitInWords)).toEqual([
+      '1 second',
+      '30 seconds',
+      '59 seconds',
+      '1 minute',
+      '2 minutes',
+      '15 minutes',
+      '15 minutes',
+    ]);
+  });
+
   it('admits the limit per key per window, says how long to wait, and starts afresh each window', () => {
     const limiter = new MemoryRateLimiter(2, 60_000);
     const t0 = 1_800_000_000_000; // a whole minute
@@ -71,7 +83,12 @@ describe.each(testDialects())('rate limits on %s', (dialect) => {
     expect(answers.filter((a) => a.status === 400)).toHaveLength(3);
     const limited = answers.filter((a) => a.status === 429);
     expect(limited).toHaveLength(9);
-    for (const a of limited) expectRetryAfter(a.headers, 900);
+    for (const a of limited) {
+      expectRetryAfter(a.headers, 900);
+      // The text says the wait the header says, in minutes rounded up.
+      const minutes = Math.ceil(Number(a.headers.get('retry-after')) / 60);
+      expect(a.body.error).toBe(`Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    }
     // From elsewhere the owner still signs in.
     expect((await t.call('POST', '/login', { body: { email: owner.email, password: owner.password }, headers: from() })).status).toBe(200);
   });
@@ -101,7 +118,10 @@ describe.each(testDialects())('rate limits on %s', (dialect) => {
         headers,
       });
       statuses.push(res.status);
-      if (res.status === 429) expectRetryAfter(res.headers, 900);
+      if (res.status === 429) {
+        expectRetryAfter(res.headers, 900);
+        expect(res.body.error).toMatch(/^Too many password change attempts\. Please try again in \d+ minutes?\.$/);
+      }
     }
     expect(statuses).toEqual([400, 400, 400, 429]);
   });

@@ -85,14 +85,27 @@ export async function retryAfterSeconds(db: Kysely<Database>, bucket: string, ke
 }
 
 /** A 429 `rate_limited` answer with `Retry-After` in seconds. */
-export function rateLimited(message: string, retryAfter: number): AppError {
-  return new AppError('rate_limited', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } });
+/**
+ * A 429 with `Retry-After`. A message given as a function gets the wait in words ("14 minutes"), so
+ * the text says what the header says rather than the whole window.
+ */
+export function rateLimited(message: string | ((wait: string) => string), retryAfter: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfter));
+  const text = typeof message === 'string' ? message : message(waitInWords(seconds));
+  return new AppError('rate_limited', text, { headers: { 'Retry-After': String(seconds) } });
+}
+
+/** "30 seconds", "1 minute", "14 minutes": a wait rounded up to what a person would wait. */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
 /** `consume`, throwing a 429 with the seconds until a request would be admitted again. */
 export async function enforceLimit(
   db: Kysely<Database>,
-  limit: { bucket: string; key: string; max: number; windowMs: number; now: Date; message: string },
+  limit: { bucket: string; key: string; max: number; windowMs: number; now: Date; message: string | ((wait: string) => string) },
 ): Promise<void> {
   if (await consume(db, limit.bucket, limit.key, limit.max, limit.windowMs, limit.now)) return;
   throw rateLimited(limit.message, await retryAfterSeconds(db, limit.bucket, limit.key, limit.windowMs, limit.now));

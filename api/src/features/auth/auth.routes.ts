@@ -125,7 +125,7 @@ export const authRoutes = createRouter()
       max: deps.config.RATE_LIMIT_LOGIN,
       windowMs: 15 * 60_000,
       now: deps.now(),
-      message: 'Too many password change attempts. Please try again in 15 minutes.',
+      message: (wait) => `Too many password change attempts. Please try again in ${wait}.`,
     });
     const { current_password, new_password } = c.req.valid('json');
     const token = await changeOwnPassword(c.get('deps'), currentActor(c).id, current_password, new_password, auditContext(c));

@@ -149,7 +149,7 @@ export async function login(deps: AuthDeps, clientIp: string, email: string, pas
   // limited is failures since the last success.
   if (!(await consume(db, 'login-attempt', key, config.RATE_LIMIT_LOGIN, LOGIN_WINDOW_MS, at))) {
     throw rateLimited(
-      'Too many failed sign-in attempts. Please try again in 15 minutes.',
+      (wait) => `Too many failed sign-in attempts. Please try again in ${wait}.`,
       await retryAfterSeconds(db, 'login-attempt', key, LOGIN_WINDOW_MS, at),
     );
   }
