@@ -11,6 +11,7 @@ export {
   type Dialect,
 } from './connect.ts';
 export { isoNow, toIso } from './time.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export { arg, keptPlans, prepared, preparedWrite } from './prepared.ts';
 export { deferredWrite, readTogether } from './deferred-writes.ts';
 export { perRound } from './round-batch.ts';

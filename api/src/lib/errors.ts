@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isDatabaseUnavailable } from '@bookwell/db';
 
 export type ErrorCode =
   | 'validation'
@@ -19,6 +20,7 @@ export type ErrorCode =
   | 'not_accepting_bookings'
   | 'not_configured'
   | 'too_late'
+  | 'unavailable'
   | 'internal';
 
 export interface ErrorDetail {
@@ -42,6 +44,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_accepting_bookings: 403,
   not_configured: 503,
   too_late: 403,
+  unavailable: 503,
   internal: 500,
 };
 
@@ -110,6 +113,16 @@ export function handleError(err: Error, c: Context, log: (msg: string, extra?: u
   }
   // Malformed bodies that slipped past the validator surface as SyntaxError.
   if (err instanceof SyntaxError) return errorResponse(c, badRequest('Malformed JSON in request body'));
+  // The database could not be reached: a 503 to retry shortly (as /api/ready says), not a 500.
+  if (isDatabaseUnavailable(err)) {
+    log(`database unavailable on ${c.req.method} ${c.req.path}: ${err.message}`);
+    return errorResponse(
+      c,
+      new AppError('unavailable', 'The service is temporarily unavailable. Please try again shortly.', {
+        headers: { 'Retry-After': '5' },
+      }),
+    );
+  }
   log(`unhandled error on ${c.req.method} ${c.req.path}: ${err.stack ?? err.message}`);
   return c.json({ error: 'An internal server error occurred', code: 'internal' }, 500);
 }

@@ -1,7 +1,8 @@
 // Readiness and metrics through the real server on every dialect (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/32-privacy-and-operations.md).
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialects } from '@bookwell/db/testing';
+import { createTestDatabase, testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
 import { bookableCompany, customerContact, type BookableCompany } from '../../testing/booking-fixtures.ts';
 
@@ -115,6 +116,61 @@ describe.each(testDialects())('readiness and metrics on %s', (dialect) => {
       expect((await fresh.call('GET', '/health')).status).toBe(200);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+/** A TCP relay to PostgreSQL that can be cut (every connection dropped, nothing accepted) and restored on the same port. */
+async function cuttableRelay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  await open();
+  return {
+    url: () => Object.assign(new URL(target), { host: `127.0.0.1:${port}` }).toString(),
+    cut: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    },
+    restore: open,
+  };
+}
+
+describe.each(testDialects().filter((d) => d === 'postgres'))('a database that stops answering on %s', (dialect) => {
+  it('answers 503 with Retry-After (not 500) while PostgreSQL cannot be reached, and serves again once it can', async () => {
+    const database = await createTestDatabase(dialect);
+    const relay = await cuttableRelay(new URL(database.url));
+    const t = await startTestServer(dialect, { database: { ...database, url: relay.url() } });
+    try {
+      const login = () => t.call('POST', '/login', { body: { email: 'nobody@example.test', password: 'whatever' } });
+      expect((await login()).status).toBe(400);
+      await relay.cut();
+      const down = await login();
+      expect(down.status, down.text).toBe(503);
+      expect(down.body).toEqual({ error: 'The service is temporarily unavailable. Please try again shortly.', code: 'unavailable' });
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect((await t.call('GET', '/ready')).status).toBe(503);
+      await relay.restore();
+      await expect.poll(async () => (await login()).status, { timeout: 10_000 }).toBe(400);
+    } finally {
+      await t.close();
+      await database.drop();
     }
   });
 });
