@@ -199,6 +199,14 @@ export async function listAuditEntries(db: DbOrTx, f: AuditFilter): Promise<Audi
   return rows.map((r) => ({ ...r, changes: r.changes ? readableChanges(JSON.parse(r.changes) as AuditChanges) : null }));
 }
 
+/**
+ * A deleted company's entries (they name its customers and staff): the company's data goes with it,
+ * and the caller records the deletion itself afterwards (docs/decisions/31-audit-log.md).
+ */
+export async function deleteCompanyAudit(tx: DbOrTx, companyId: number): Promise<void> {
+  await tx.deleteFrom('audit_log').where('company_id', '=', companyId).execute();
+}
+
 /** The fields of an entry that hold a person's contact: only these are rewritten by an erasure. */
 const CONTACT_FIELD = /^(customer_)?(name|email|phone)$/;
 

@@ -408,6 +408,9 @@ describe.each(testDialects())('companies on %s', (dialect) => {
         const left = await t.db.selectFrom(table).select('company_id').where('company_id', '=', doomed.companyId).execute();
         expect(left, table).toEqual([]);
       }
+      // Its audit entries went too (they named its people); only the deletion's own entry is left.
+      const audit = await t.db.selectFrom('audit_log').select(['action', 'entity']).where('company_id', '=', doomed.companyId).execute();
+      expect(audit).toEqual([{ action: 'delete', entity: 'company' }]);
       expect((await call('GET', `/companies/${doomed.companyId}`)).status).toBe(404);
       expect((await call('DELETE', `/companies/${doomed.companyId}`, { token: root.token })).status).toBe(404);
       expect((await call('GET', `/companies/${a.companyId}`)).status).toBe(200);

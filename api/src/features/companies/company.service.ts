@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { retimeCompanyReminders } from '../notifications/reminders.ts';
 import type { AuditContext } from '../../lib/audit-context.ts';
-import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
+import { createdChanges, deleteCompanyAudit, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import { writeContext, type AppointmentDeps } from '../appointments/appointment.service.ts';
 import { queueRemindersNowAhead } from '../appointments/booking-transaction.service.ts';
 import { toCompanyDto, toCompanyViewFor, toPublicCompanyDto, type CompanyDto, type PublicCompanyDto } from './company.mapper.ts';
@@ -134,6 +134,9 @@ export async function removeCompany(db: Db, id: number, who: AuditContext): Prom
   await db.transaction().execute(async (trx) => {
     const before = await findCompanyById(trx, id);
     if (!before || !(await deleteCompany(trx, id))) throw notFound(COMPANY_NOT_FOUND);
+    // All of its data goes, its audit entries too (they name its customers and staff); only the
+    // record of the deletion stays (docs/decisions/31-audit-log.md).
+    await deleteCompanyAudit(trx, id);
     // The entry keeps the company's id after the company is gone: global_admin still sees it.
     await recordAudit(trx, who, {
       company_id: id,
