@@ -11,7 +11,7 @@ import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { changeDeadline, isCompanyInsider, notAcceptingBookings, subscriptionActive, tooLateToChange } from '../companies/company.rules.ts';
-import { findCompanyById } from '../companies/company.repository.ts';
+import { findCompanyById, listCompanies } from '../companies/company.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
 import { bookableSlots } from '../availability/availability.ts';
 import {
@@ -415,7 +415,10 @@ export interface AppointmentListQuery {
   company_id?: number;
 }
 
-/** The company's appointments overlapping the range, in start order; customers see only their own. */
+/**
+ * The company's appointments overlapping the range, in start order; customers see only their own.
+ * global_admin without `company_id`: every company's (each date read in its own company's zone).
+ */
 export async function listAppointments(db: AppDeps['db'], actor: Actor, q: AppointmentListQuery): Promise<AppointmentDto[]> {
   let companyId: number;
   let userId = q.user_id;
@@ -424,9 +427,22 @@ export async function listAppointments(db: AppDeps['db'], actor: Actor, q: Appoi
     if (userId !== undefined && userId !== actor.id) return [];
     companyId = actor.company_id;
     userId = actor.id;
+  } else if (actor.role === 'global_admin' && q.company_id === undefined) {
+    const all = await Promise.all((await listCompanies(db, {})).map((c) => companyAppointments(db, c.id, q, q.user_id, true)));
+    return all.flat().sort((a, b) => a.start_time.localeCompare(b.start_time) || a.id - b.id);
   } else {
     companyId = actingCompanyId(actor, q.company_id);
   }
+  return companyAppointments(db, companyId, q, userId, actor.role !== 'customer');
+}
+
+async function companyAppointments(
+  db: AppDeps['db'],
+  companyId: number,
+  q: AppointmentListQuery,
+  userId: number | undefined,
+  staff: boolean,
+): Promise<AppointmentDto[]> {
   const company = await companyOf(db, companyId);
   // A date means the company's local day; an instant is taken as it is.
   const bound = (v: string | undefined, edge: 'start' | 'end') => {
@@ -445,7 +461,6 @@ export async function listAppointments(db: AppDeps['db'], actor: Actor, q: Appoi
     to,
     longestMinutes: company.longest_appointment_minutes,
   });
-  const staff = actor.role !== 'customer';
   return views.map((v) => toAppointmentDto(v, { staff }));
 }
 
