@@ -25,7 +25,14 @@ const writeFields = {
   end_time: Instant.nullable().optional().openapi({ description: 'Staff bookings; public bookings end when their service does' }),
   description: z.string().max(2000, 'Description is too long (2000 characters at most)').nullable().optional(),
   appointment_duration_option_id: BodyId.nullable().optional(),
-  service_type_ids: z.array(BodyId).max(20, 'At most 20 services').optional(),
+  // Ids, or (one reading of docs/product/03-entities.md) service_types objects each holding an id.
+  service_type_ids: z
+    .preprocess(
+      (v) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' && !Array.isArray(x) && 'id' in x ? x.id : x)) : v),
+      z.array(BodyId).max(20, 'At most 20 services'),
+    )
+    .optional()
+    .openapi({ description: 'Service ids; [{id}] objects are read as their ids' }),
   service_types: z
     .array(z.object({ id: BodyId }))
     .max(20, 'At most 20 services')

@@ -139,13 +139,18 @@ describe.each(testDialects())('appointments on %s', (dialect) => {
       const cancel = await t.call('PUT', `/appointments/${first.body.id}`, { token: a.employee.token, body: { status: 'cancelled' } });
       expect(cancel.status).toBe(200);
       expect(cancel.body).toMatchObject({ status: 'cancelled', version: 2 });
+      // service_type_ids may also hold service_types objects ({id}): the other reading of the data model.
       const again = await book({
         company_id: a.companyId,
-        service_type_ids: [a.serviceId],
+        service_type_ids: [{ id: a.serviceId, name: 'Haircut' }],
         start_time: start,
         customer: customerContact(),
       });
-      expect(again.status).toBe(201);
+      expect(again.status, again.text).toBe(201);
+      expect(again.body.service_types).toEqual([{ id: a.serviceId, name: 'Haircut' }]);
+      const bad = await book({ company_id: a.companyId, service_type_ids: [{ id: 'x' }], start_time: start, customer: customerContact() });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details[0].path).toBe('service_type_ids.0');
     });
 
     it('refuses what the booking page would not offer, writing nothing', async () => {
