@@ -135,11 +135,17 @@ describe.each(testDialects())('idempotency keys on %s', (dialect) => {
       expect(again.headers.get('idempotent-replayed')).toBe('true');
     });
 
-    it('leaves no key when the write is refused, so a retry runs', async () => {
+    it('keeps a refusal: a replay with the key answers it again and changes nothing, even once the write would pass', async () => {
       const refused = await post(inTx({ refuse: true }), 'tx-refused');
       expect(refused.status).toBe(409);
-      expect(await h.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'tx-refused').execute()).toHaveLength(0);
-      expect((await post(inTx(), 'tx-refused')).status).toBe(201);
+      const row = await h.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'tx-refused').executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: 'done', response_status: 409 });
+      const again = await post(inTx(), 'tx-refused');
+      expect(again.status).toBe(409);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await setting('tx-refused')).toBeUndefined();
+      // A new key is a new attempt.
+      expect((await post(inTx(), 'tx-refused-2')).status).toBe(201);
     });
 
     it("answers a replay that arrives while the first is still running with 409 in progress (422 for another body), then the first's answer", async () => {

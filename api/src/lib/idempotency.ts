@@ -114,6 +114,20 @@ const releaseClaim = prepared<[id: number, owner: string], never>((db) =>
   db.deleteFrom('idempotency_keys').where('id', '=', arg(0)).where('owner_token', '=', arg(1)).where('state', '=', 'in_progress'),
 );
 
+/**
+ * Whether a refused request's answer is kept for its replays: a 4xx the request earned as it is
+ * (bad input, a slot taken, a stale version, not found...). Not kept, so a retry with the same key
+ * runs: a failure of ours (5xx, a thrown error), a rate limit, a timeout, and a 401 (signing in
+ * again is the fix; the key's scope is the caller anyway).
+ */
+function keepsRefusal(status: number, failed: boolean): boolean {
+  return !failed && status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 429;
+}
+
+function pickedHeaders(res: Response): string {
+  return JSON.stringify(pickHeaders(res.headers));
+}
+
 /** The key was used with another request body. */
 const mismatch = () => new AppError('idempotency_mismatch', 'This Idempotency-Key was already used with a different request body');
 
@@ -258,13 +272,16 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         if (ok && !claim.recorded) {
           // A handler that did not record inside its transaction: remember the response now.
           const body = status === 204 ? null : await c.res.clone().text();
-          const headers = JSON.stringify(pickHeaders(c.res.headers));
+          const headers = pickedHeaders(c.res);
           const at = now().toISOString();
           if (claim.id !== null) await recordResponse(db, [status, body, headers, at, claim.id, owner]);
           else await insertKey(db, [...claim.write, 'done', null, status, body, headers, at]);
         } else if (!ok && claim.id !== null) {
-          // Nothing changed (a committed change would have marked the key done): let a retry run.
-          await releaseClaim(db, [claim.id, owner]);
+          // Refused: a replay answers the refusal and changes nothing (docs/decisions/05-scheduling-rules.md).
+          // Anything that may pass later as it is (a 5xx, a rate limit) lets a retry run instead.
+          if (keepsRefusal(status, failed))
+            await recordResponse(db, [status, await c.res.clone().text(), pickedHeaders(c.res), now().toISOString(), claim.id, owner]);
+          else await releaseClaim(db, [claim.id, owner]);
         } else if (!ok && !failed) {
           // Refused (a slot taken, a version changed, the key written first): when that was a
           // request with this key and body that committed meanwhile, its answer is this one's.
@@ -273,6 +290,17 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
             c.error = undefined;
             c.res = undefined;
             c.res = replay(c, first);
+          } else if (!first && keepsRefusal(status, failed)) {
+            // Kept for replays; a rival that wrote the key meanwhile keeps its own (insert or nothing).
+            await insertKey(db, [
+              ...claim.write,
+              'done',
+              null,
+              status,
+              await c.res.clone().text(),
+              pickedHeaders(c.res),
+              now().toISOString(),
+            ]);
           }
         }
       } finally {

@@ -279,19 +279,23 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       expect(JSON.parse(key.response_body!)).toEqual(retried.body);
     });
 
-    it('releases the key when the attempt fails, so the same request can succeed later', async () => {
+    it('keeps a refusal: the same key and body answer it again and change nothing, even once the slot is free', async () => {
       const start = '2026-11-27T13:00:00.000Z';
       const blocker = await book(publicBody(co.serviceId, start));
       expect(blocker.status).toBe(201);
       const body = publicBody(co.serviceId, start);
       const headers = { 'Idempotency-Key': 'retry-after-409' };
-      expect((await book(body, { headers })).status).toBe(409);
-      expect(
-        await t.db.selectFrom('idempotency_keys').select('id').where('key', '=', 'retry-after-409').executeTakeFirst(),
-      ).toBeUndefined();
+      const refused = await book(body, { headers });
+      expect(refused.status).toBe(409);
       await t.call('PUT', `/appointments/${blocker.body.id}`, { token: co.admin.token, body: { status: 'cancelled' } });
-      const ok = await book(body, { headers });
-      expect(ok.status).toBe(201);
+      const before = await countRows(t, 'appointments');
+      const replay = await book(body, { headers });
+      expect(replay.status).toBe(409);
+      expect(replay.body).toEqual(refused.body);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await countRows(t, 'appointments')).toBe(before);
+      // A new attempt is a new key.
+      expect((await book(body, { headers: { 'Idempotency-Key': 'retry-after-409-again' } })).status).toBe(201);
     });
 
     it('scopes keys to the caller, and refuses keys that are empty or longer than 200 characters', async () => {
