@@ -52,14 +52,17 @@ export const ExportQuery = z.object({
 
 export const SubscriptionBody = z
   .object({
+    // A date-time with or without an offset (without one it is UTC, as the server's clock), or a
+    // date alone: the subscription then runs to the end of that day, UTC.
     subscription_expires_at: z.preprocess(
-      (v) => (v === '' ? null : v),
+      (v) => (v === '' ? null : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T23:59:59.999Z` : v),
       z.iso
         .datetime({
           offset: true,
-          message: 'subscription_expires_at must be an ISO 8601 date-time (for example 2027-01-31T23:59:59Z) or null',
+          local: true,
+          message: 'subscription_expires_at must be an ISO 8601 date-time (for example 2027-01-31T23:59:59Z), a date, or null',
         })
-        .transform((v) => new Date(v).toISOString())
+        .transform((v) => new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(v) ? v : `${v}Z`).toISOString())
         .nullable(),
     ),
   })

@@ -154,6 +154,19 @@ describe.each(testDialects())('admin on %s', (dialect) => {
       body: { subscription_expires_at: '' },
     });
     expect(empty.body.subscription_expires_at).toBeNull();
+    // A date alone runs to the end of that day (UTC); a date-time without an offset is UTC.
+    for (const [given, stored] of [
+      ['2027-01-01', '2027-01-01T23:59:59.999Z'],
+      ['2027-01-15T10:30', '2027-01-15T10:30:00.000Z'],
+    ]) {
+      const res = await call('PUT', `/admin/companies/${b.companyId}/subscription`, {
+        token: root.token,
+        body: { subscription_expires_at: given },
+      });
+      expect(res.status, given).toBe(200);
+      expect(res.body.subscription_expires_at).toBe(stored);
+    }
+    await call('PUT', `/admin/companies/${b.companyId}/subscription`, { token: root.token, body: { subscription_expires_at: null } });
 
     const before = await databaseFingerprint(t.db);
     for (const body of [
@@ -161,7 +174,7 @@ describe.each(testDialects())('admin on %s', (dialect) => {
       { subscription_expires_at: 'tomorrow' },
       { subscription_expires_at: 42 },
       { subscription_expires_at: '2027-13-01T00:00:00Z' },
-      { subscription_expires_at: '2027-01-01' },
+      { subscription_expires_at: '2027-02-30' },
       { subscription_expires_at: true },
       [1],
       null,
