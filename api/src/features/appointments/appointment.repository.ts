@@ -1,6 +1,6 @@
 // Appointment rows: reading them with the names people see, writing them with their services, the
 // sync log of every change, and the customer an outside booking belongs to.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import {
   arg,
   deferredWrite,
@@ -255,6 +255,36 @@ export async function recordSyncChange(
   now: Date,
 ): Promise<void> {
   await syncChangeInsert(trx, [companyId, appointmentId, op, now.toISOString()]);
+}
+
+/**
+ * A change to every appointment of the company that shows a person (as customer or employee) or a
+ * service whose name or contact changed: offline copies fetch them again through the feed
+ * (docs/decisions/08-offline-pwa.md). Run under the company's booking lock, as every sync change is,
+ * so the feed's ids commit in order.
+ */
+export async function recordSyncChangesShowing(
+  trx: Transaction<Database>,
+  companyId: number,
+  of: { userId: number } | { serviceTypeId: number },
+): Promise<void> {
+  await trx
+    .insertInto('sync_changes')
+    // created_at: the column's default (the database's clock), as close as the writer's here.
+    .columns(['company_id', 'appointment_id', 'op'])
+    .expression((eb) => {
+      const rows = eb
+        .selectFrom('appointments')
+        .select(['company_id', 'id', sql<'upsert'>`'upsert'`.as('op')])
+        .where('company_id', '=', companyId);
+      if ('userId' in of) return rows.where((w) => w.or([w('user_id', '=', of.userId), w('employee_id', '=', of.userId)]));
+      return rows.where(
+        'id',
+        'in',
+        eb.selectFrom('appointment_service_types').select('appointment_id').where('service_type_id', '=', of.serviceTypeId),
+      );
+    })
+    .execute();
 }
 
 export interface SyncChangeRow {

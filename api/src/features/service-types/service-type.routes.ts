@@ -67,7 +67,10 @@ const remove = defineRoute({
 });
 
 async function updated(deps: AppDeps, actor: Actor, id: number, body: UpdateServiceTypeInput, who: AuditContext) {
-  return { message: 'Service type updated successfully', service_type: await changeServiceType(deps.db, actor, id, body, deps.now(), who) };
+  return {
+    message: 'Service type updated successfully',
+    service_type: await changeServiceType(deps.db, deps.database.dialect, actor, id, body, deps.now(), who),
+  };
 }
 
 export const serviceTypeRoutes = createRouter()

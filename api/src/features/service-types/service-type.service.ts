@@ -6,6 +6,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
 import { actingCompanyId, assertCompanyAccess, readCompanyId, seesCompanyInternals } from '../../lib/authorize.ts';
+import type { Dialect } from '@bookwell/db';
+import { lockCompanyForBooking } from '../appointments/booking-transaction.service.ts';
+import { recordSyncChangesShowing } from '../appointments/appointment.repository.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import { toServiceTypeDto } from './service-type.mapper.ts';
@@ -111,6 +114,7 @@ const SERVICE_FIELDS = [
 /** Partial: fields left out keep their value. */
 export async function changeServiceType(
   db: Db,
+  dialect: Dialect,
   actor: Actor,
   id: number,
   body: UpdateServiceTypeInput,
@@ -128,6 +132,11 @@ export async function changeServiceType(
     const changed = Object.keys(changes).length ? await updateServiceType(trx, id, changes, now) : row;
     if (!changed) return changed;
     const audited = diffChanges(row, pickFields(changed, SERVICE_FIELDS));
+    // Its appointments show its name: offline copies must hear of a rename.
+    if (audited.name) {
+      await lockCompanyForBooking(trx, dialect, row.company_id);
+      await recordSyncChangesShowing(trx, row.company_id, { serviceTypeId: id });
+    }
     if (employeeIds) {
       const before = ((await serviceEmployees(trx, [id])).get(id) ?? []).slice().sort((x, y) => x - y);
       await setServiceEmployees(trx, id, employeeIds);

@@ -86,6 +86,46 @@ describe.each(testDialects())('sync feed on %s', (dialect) => {
     expect(copy.body.changes.map((c: any) => c.appointment.id)).toEqual([a1.id, a3.id]);
   });
 
+  it('sends again the appointments showing a renamed customer, employee or service, with the new name', async () => {
+    const c = await bookableCompany(t, { name: 'Rename Salon' });
+    const mine = await t.call('POST', '/appointments', {
+      token: c.admin.token,
+      body: { service_type_ids: [c.serviceId], start_time: '2026-11-25T09:00:00Z', user_id: c.customer.id, employee_id: c.employee.id },
+    });
+    expect(mine.status, mine.text).toBe(201);
+    const other = await t.call('POST', '/appointments', {
+      token: c.admin.token,
+      body: { service_type_ids: [c.serviceId], start_time: '2026-11-25T11:00:00Z', employee_id: c.manager.id },
+    });
+    expect(other.status, other.text).toBe(201);
+    let cursor = '';
+    const drain = async () => {
+      let page = await t.call('GET', `/sync/appointments${cursor ? `?since=${cursor}` : ''}`, { token: c.employee.token });
+      const all = [...page.body.changes];
+      while (page.body.has_more) {
+        page = await t.call('GET', `/sync/appointments?since=${page.body.cursor}`, { token: c.employee.token });
+        all.push(...page.body.changes);
+      }
+      cursor = page.body.cursor;
+      return all as { op: string; appointment: any }[];
+    };
+    await drain();
+
+    const renamed = async (path: string, body: Record<string, unknown>) =>
+      expect((await t.call('PUT', path, { token: c.admin.token, body })).status).toBe(200);
+    await renamed(`/users/${c.customer.id}`, { name: 'Renamed Customer' });
+    expect((await drain()).map((ch) => [ch.appointment.id, ch.appointment.customer_name])).toEqual([[mine.body.id, 'Renamed Customer']]);
+    await renamed(`/users/${c.employee.id}`, { name: 'Renamed Employee' });
+    expect((await drain()).map((ch) => [ch.appointment.id, ch.appointment.employee_name])).toEqual([[mine.body.id, 'Renamed Employee']]);
+    await renamed(`/service-types/${c.serviceId}`, { name: 'Renamed Cut' });
+    const both = await drain();
+    expect(both.map((ch) => ch.appointment.id).sort()).toEqual([mine.body.id, other.body.id].sort());
+    for (const ch of both) expect(ch.appointment.service_types).toEqual([{ id: c.serviceId, name: 'Renamed Cut' }]);
+    // A change that shows nowhere on an appointment (a price) sends nothing.
+    await renamed(`/service-types/${c.serviceId}`, { price: 42 });
+    expect(await drain()).toEqual([]);
+  });
+
   it(`pages by ${SYNC_PAGE_SIZE}: the first copy and the change log alike`, async () => {
     const c = await bookableCompany(t, { name: 'Many' });
     const iso = NOW.toISOString();
