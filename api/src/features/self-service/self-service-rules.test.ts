@@ -39,22 +39,26 @@ describe.each(testDialects())('self-service moves under the scheduling rules on 
       const res = await t.call('POST', '/date-overrides', { token: co.admin.token, body });
       expect(res.status, res.text).toBe(201);
     }
+    ({ id, token } = await bookWithLink(co, customerContact('Rita Rules')));
+  });
+  afterAll(async () => t?.close());
+
+  /** A public booking with the company's employee on Tuesday 10:00, and the link its confirmation carries. */
+  async function bookWithLink(c: BookableCompany, customer: ReturnType<typeof customerContact>) {
     const booked = await t.call('POST', '/appointments', {
       body: {
-        company_id: co.companyId,
-        service_type_ids: [co.serviceId],
-        employee_id: co.employee.id,
+        company_id: c.companyId,
+        service_type_ids: [c.serviceId],
+        employee_id: c.employee.id,
         start_time: '2026-11-24T10:00:00Z',
-        customer: customerContact('Rita Rules'),
+        customer,
       },
     });
     expect(booked.status, booked.text).toBe(201);
-    id = booked.body.id;
-    // The link the confirmation carries: the token of the appointment's stored nonce (as the email renderer makes it).
-    const row = await t.db.selectFrom('appointments').select('manage_nonce').where('id', '=', id).executeTakeFirstOrThrow();
-    token = manageToken(manageLinkKey(t.server.deps.jwtKey), row.manage_nonce!);
-  });
-  afterAll(async () => t?.close());
+    // The token of the appointment's stored nonce, as the email renderer makes it.
+    const row = await t.db.selectFrom('appointments').select('manage_nonce').where('id', '=', booked.body.id).executeTakeFirstOrThrow();
+    return { id: booked.body.id as number, token: manageToken(manageLinkKey(t.server.deps.jwtKey), row.manage_nonce!) };
+  }
 
   const move = (start_time: string) => t.call('POST', `/manage/${token}/reschedule`, { body: { start_time } });
   const version = async () =>
@@ -133,18 +137,7 @@ describe.each(testDialects())('self-service moves under the scheduling rules on 
     ];
     for (const [why, change] of cases) {
       const c = await bookableCompany(t, { name: `Changed ${why}`, employeeBooking: true });
-      const booked = await t.call('POST', '/appointments', {
-        body: {
-          company_id: c.companyId,
-          service_type_ids: [c.serviceId],
-          employee_id: c.employee.id,
-          start_time: '2026-11-24T10:00:00Z',
-          customer: customerContact(),
-        },
-      });
-      expect(booked.status, booked.text).toBe(201);
-      const row = await t.db.selectFrom('appointments').select('manage_nonce').where('id', '=', booked.body.id).executeTakeFirstOrThrow();
-      const link = manageToken(manageLinkKey(t.server.deps.jwtKey), row.manage_nonce!);
+      const { token: link } = await bookWithLink(c, customerContact());
       expect((await t.call('GET', `/manage/${link}`)).body.can_reschedule, why).toBe(true);
 
       const changed = (await change(c, c.serviceId)) as { status: number; text: string };
