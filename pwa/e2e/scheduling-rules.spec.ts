@@ -307,7 +307,7 @@ test("time off for one employee, added from their Directory page, removes only t
     const timeOff = card(page, 'Time off');
     await timeOff.getByLabel('Date').fill(dayOff);
     await timeOff.getByRole('button', { name: 'Add time off' }).click();
-    await expect(timeOff.getByRole('listitem').filter({ hasText: longDate(dayOff) })).toContainText('Closed all day');
+    await expect(timeOff.getByRole('listitem').filter({ hasText: longDate(dayOff) })).toContainText('Off all day');
     await expect.poll(async () => (await overridesOn(page, token, companyId, dayOff, emma)).length).toBe(1);
     await timeOff.scrollIntoViewIfNeeded();
     await shootAllSizes(page, 'time-off');

@@ -16,7 +16,11 @@ describe('overrideProblem', () => {
   });
   it('accepts a closed day without times, and special hours only with an end after the start (midnight ends the day)', () => {
     expect(overrideProblem(draft, '2026-11-25')).toBeNull();
-    expect(overrideProblem({ ...draft, closed: false }, '2026-11-25')).toBe(OVERRIDE_TEXT.timesRequired);
+    expect(overrideProblem({ ...draft, closed: false }, '2026-11-25')).toBe('Choose a start and an end time, or tick Closed all day.');
+    // A person's time off names its own box.
+    expect(overrideProblem({ ...draft, closed: false }, '2026-11-25', 'Off all day')).toBe(
+      'Choose a start and an end time, or tick Off all day.',
+    );
     expect(overrideProblem(open(['14:00', '10:00']), '2026-11-25')).toBe(OVERRIDE_TEXT.endAfterStart);
     expect(overrideProblem(open(['10:00', '14:00']), '2026-11-25')).toBeNull();
     expect(overrideProblem(open(['18:00', '00:00']), '2026-11-25')).toBeNull();
@@ -24,10 +28,10 @@ describe('overrideProblem', () => {
   it('checks every interval of a day with several, and refuses overlapping ones in any order', () => {
     expect(overrideProblem(open(['09:00', '12:00'], ['13:00', '17:00']), '2026-11-25')).toBeNull();
     expect(overrideProblem(open(['13:00', '17:00'], ['09:00', '13:00']), '2026-11-25')).toBeNull();
-    expect(overrideProblem(open(['09:00', '12:00'], ['13:00', '']), '2026-11-25')).toBe(OVERRIDE_TEXT.timesRequired);
+    expect(overrideProblem(open(['09:00', '12:00'], ['13:00', '']), '2026-11-25')).toBe(OVERRIDE_TEXT.timesRequired('Closed all day'));
     expect(overrideProblem(open(['09:00', '12:00'], ['15:00', '13:00']), '2026-11-25')).toBe(OVERRIDE_TEXT.endAfterStart);
     expect(overrideProblem(open(['13:00', '17:00'], ['09:00', '13:30']), '2026-11-25')).toBe(OVERRIDE_TEXT.overlap);
-    expect(overrideProblem({ ...draft, closed: false, intervals: [] }, '2026-11-25')).toBe(OVERRIDE_TEXT.timesRequired);
+    expect(overrideProblem({ ...draft, closed: false, intervals: [] }, '2026-11-25')).toBe(OVERRIDE_TEXT.timesRequired('Closed all day'));
   });
 });
 

@@ -19,10 +19,17 @@ export const OVERRIDES_AHEAD_DAYS = 365;
 export const OVERRIDE_TEXT = {
   dateRequired: 'Please choose a date.',
   pastDate: 'Choose today or a later date.',
-  timesRequired: 'Choose a start and an end time, or tick Closed all day.',
+  /** Names the editor's own all-day box ('Closed all day' for the company, 'Off all day' for a person). */
+  timesRequired: (allDay: string) => `Choose a start and an end time, or tick ${allDay}.`,
   endAfterStart: 'The end time must be after the start time.',
   overlap: 'The intervals overlap: each must start after the one before it ends.',
 } as const;
+
+/** The company's all-day label; a person's time off says its own (words.allDay). */
+export const COMPANY_ALL_DAY = 'Closed all day';
+
+/** The server's longest note (api date-override.schema.ts). */
+export const MAX_OVERRIDE_NOTE = 500;
 
 /** The server's limit of intervals on one date (api date-override.rules.ts MAX_INTERVALS). */
 export const MAX_OVERRIDE_INTERVALS = 12;
@@ -46,11 +53,11 @@ const minutesOf = (hhmm: string) => {
 };
 
 /** The message for a draft, or null when it can be sent. */
-export function overrideProblem(d: OverrideDraft, today: string): string | null {
+export function overrideProblem(d: OverrideDraft, today: string, allDay = COMPANY_ALL_DAY): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(d.date)) return OVERRIDE_TEXT.dateRequired;
   if (d.date < today) return OVERRIDE_TEXT.pastDate;
   if (d.closed) return null;
-  if (d.intervals.length === 0 || d.intervals.some((i) => !i.open || !i.close)) return OVERRIDE_TEXT.timesRequired;
+  if (d.intervals.length === 0 || d.intervals.some((i) => !i.open || !i.close)) return OVERRIDE_TEXT.timesRequired(allDay);
   if (d.intervals.some((i) => closingMinutes(i.close) <= minutesOf(i.open))) return OVERRIDE_TEXT.endAfterStart;
   // The server refuses overlapping intervals of one date (docs/decisions/27-scheduling-rules.md); say so before sending.
   const spans = d.intervals.map((i) => [minutesOf(i.open), closingMinutes(i.close)]).sort((a, b) => a[0] - b[0]);
@@ -95,6 +102,8 @@ export function DateOverridesEditor({
     what: string;
     /** The label of the times of a partly open day ('Open only' / 'Working only'). */
     partly: string;
+    /** The label of a day off entirely ('Closed all day' / 'Off all day'), on the box and in the list. */
+    allDay: string;
     empty: string;
     add: string;
   };
@@ -120,7 +129,7 @@ export function DateOverridesEditor({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const p = overrideProblem(d, today);
+    const p = overrideProblem(d, today, words.allDay);
     if (p) return setProblem(p);
     add.mutate(
       {
@@ -168,7 +177,7 @@ export function DateOverridesEditor({
             <li key={o.id} className="dov-item">
               <div className="dov-main">
                 <span className="dov-date">{formatLongDate(o.date)}</span>
-                <span className="dov-what">{o.is_closed ? 'Closed all day' : `${words.partly} ${intervalText(o)}`}</span>
+                <span className="dov-what">{o.is_closed ? words.allDay : `${words.partly} ${intervalText(o)}`}</span>
                 {o.note && <span className="dov-note">{o.note}</span>}
               </div>
               {canEdit && (
@@ -190,11 +199,17 @@ export function DateOverridesEditor({
         <form className="dov-form" onSubmit={submit} noValidate aria-label={words.add}>
           <div className="dov-grid">
             <TextField label="Date" id={`${id}-date`} type="date" min={today} value={d.date} onValueChange={(date) => set({ date })} />
-            <TextField label="Note (optional)" id={`${id}-note`} maxLength={200} value={d.note} onValueChange={(note) => set({ note })} />
+            <TextField
+              label="Note (optional)"
+              id={`${id}-note`}
+              maxLength={MAX_OVERRIDE_NOTE}
+              value={d.note}
+              onValueChange={(note) => set({ note })}
+            />
           </div>
           <label className="checkbox dov-closed">
             <input type="checkbox" checked={d.closed} onChange={(e) => set({ closed: e.target.checked })} />
-            <span>Closed all day</span>
+            <span>{words.allDay}</span>
           </label>
           {!d.closed && (
             <fieldset className="dov-intervals">

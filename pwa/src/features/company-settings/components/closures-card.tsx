@@ -1,7 +1,7 @@
 // Closures and special hours (docs/decisions/11-scheduling-rules-beyond-spec.md): the company's upcoming
 // holidays and dates with other hours, which replace that day's opening hours for every booking.
 import { useId } from 'react';
-import { DateOverridesEditor } from '../../../components/date-overrides-editor.tsx';
+import { COMPANY_ALL_DAY, DateOverridesEditor } from '../../../components/date-overrides-editor.tsx';
 import type { Company } from '../../../data/companies.ts';
 
 export function ClosuresCard({ company }: { company: Company }) {
@@ -17,7 +17,7 @@ export function ClosuresCard({ company }: { company: Company }) {
         scope={{ companyId: company.id, userId: null }}
         zone={company.timezone}
         increment={company.time_increment_minutes}
-        words={{ what: 'closures', partly: 'Open only', empty: 'No upcoming closures.', add: 'Add closure' }}
+        words={{ what: 'closures', partly: 'Open only', allDay: COMPANY_ALL_DAY, empty: 'No upcoming closures.', add: 'Add closure' }}
       />
     </section>
   );

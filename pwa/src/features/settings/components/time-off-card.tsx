@@ -34,7 +34,7 @@ export function TimeOffCard({
         zone={zone}
         increment={increment}
         canEdit={canEdit}
-        words={{ what: 'time off', partly: 'Working only', empty: 'No upcoming time off.', add: 'Add time off' }}
+        words={{ what: 'time off', partly: 'Working only', allDay: 'Off all day', empty: 'No upcoming time off.', add: 'Add time off' }}
       />
     </section>
   );
