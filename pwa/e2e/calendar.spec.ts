@@ -207,6 +207,42 @@ test.describe('staff calendar', () => {
     await expectNoSeriousAxe(page, 'calendar day');
   });
 
+  test('appointments at the same time stand side by side, and the "+N" link covers none of them', async ({ page }) => {
+    // The demo's Tuesday and Thursday group class has more customers at one start than the week
+    // shows: the rest fold into the link, which before lay over the rightmost appointment's name.
+    await page.setViewportSize(SIZES.tablet);
+    await signInAs(page, DEMO.owner, '/calendar?view=week');
+    await waitForCalendar(page);
+    for (const size of [SIZES.tablet, SIZES.desktop]) {
+      await page.setViewportSize(size);
+      await waitForCalendar(page);
+      await page.waitForTimeout(150);
+      const columns = await page.evaluate(() =>
+        [...document.querySelectorAll('.fc-timegrid-col-events')].map((col) => {
+          const rect = (el: Element) => {
+            const r = el.getBoundingClientRect();
+            return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+          };
+          return {
+            events: [...col.querySelectorAll('.fc-timegrid-event')].map(rect),
+            more: [...col.querySelectorAll('.fc-timegrid-more-link')].map(rect),
+          };
+        }),
+      );
+      type Box = { left: number; right: number; top: number; bottom: number };
+      const overlap = (a: Box, b: Box) =>
+        Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+      expect(columns.flatMap((c) => c.more).length, `folded appointments at ${size.width}`).toBeGreaterThan(0);
+      for (const { events, more } of columns) {
+        for (const [i, a] of events.entries()) {
+          for (const b of events.slice(i + 1)) expect(overlap(a, b), `two appointments drawn over each other at ${size.width}`).toBe(false);
+          for (const m of more) expect(overlap(a, m), `the "+N" link over an appointment at ${size.width}`).toBe(false);
+        }
+      }
+    }
+    await expect(page.getByRole('button', { name: /^\d+ more appointments?$/ }).first()).toBeVisible();
+  });
+
   test('the calendar library loads only on the staff calendar', async ({ page }) => {
     const scripts: string[] = [];
     page.on('request', (r) => {

@@ -36,8 +36,10 @@ const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short
 const SLOT_LABEL_FORMAT = { hour: 'numeric', meridiem: 'short' } as const;
 const VIEW_OPTIONS = {
   dayGridMonth: { displayEventEnd: false, eventTimeFormat: { hour: 'numeric', minute: '2-digit', meridiem: 'narrow' } },
-  timeGridWeek: { displayEventEnd: false, eventMaxStack: 2 },
-  timeGridDay: { eventMaxStack: 4 },
+  // Side by side, never drawn over each other: an appointment half hidden under another showed
+  // neither's name. What does not fit goes into the "+N" link.
+  timeGridWeek: { displayEventEnd: false, eventMaxStack: 2, slotEventOverlap: false },
+  timeGridDay: { eventMaxStack: 4, slotEventOverlap: false },
 } as const;
 /** Calendar dates are wall times in UTC fields (see lib/zoned-time.ts): format them in UTC. */
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
@@ -183,10 +185,12 @@ export default function StaffCalendar() {
         if (handlers.current.canEdit && info.el.tagName === 'A') info.el.setAttribute('role', 'button');
       },
       eventWillUnmount: (info) => void eventEls.current.delete(info.el),
-      moreLinkContent: (arg) => (isPhone ? `+${arg.num}` : arg.text),
+      // The week and day grids keep the link in a narrow gutter of its own (staff-calendar.css): "+2".
+      moreLinkContent: (arg) => (isPhone || arg.view.type !== VIEWS.month ? arg.shortText : arg.text),
       moreLinkDidMount: (info) => {
         // FullCalendar marks this link aria-expanded; that needs the button role to be valid.
         info.el.setAttribute('role', 'button');
+        info.el.setAttribute('aria-label', `${info.num} more appointment${info.num === 1 ? '' : 's'}`);
       },
     }),
     [initialView, initialCalendarDate, events, canEdit, slotMinTime, slotMaxTime, isPhone],
