@@ -49,15 +49,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('appointments')
     .columns(['employee_id', 'start_time', 'status', 'end_time', 'company_id', 'service_ids'])
     .execute();
-  const refresh = (row: 'new' | 'old') => {
-    const ids = `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
-        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`;
-    return `update appointments set service_ids = ${ids} where id = ${row}.appointment_id and service_ids is not ${ids};`;
-  };
+  await createSqliteTriggers(
+    db,
+    (row) => `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
+        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`,
+  );
+}
+
+export const SQLITE_TRIGGERS = ['appointment_service_ids_link', 'appointment_service_ids_unlink', 'appointment_service_ids_move'] as const;
+
+/** SQLite's three triggers, `ids` the expression of a row's service ids (migration 060 writes it another way). */
+export async function createSqliteTriggers(db: Kysely<any>, ids: (row: 'new' | 'old') => string): Promise<void> {
+  const refresh = (row: 'new' | 'old') =>
+    `update appointments set service_ids = ${ids(row)} where id = ${row}.appointment_id and service_ids is not ${ids(row)};`;
+  const [link, unlink, move] = SQLITE_TRIGGERS;
   for (const [name, event, body] of [
-    ['appointment_service_ids_link', 'insert', refresh('new')],
-    ['appointment_service_ids_unlink', 'delete', refresh('old')],
-    ['appointment_service_ids_move', 'update of appointment_id, service_type_id', `${refresh('old')} ${refresh('new')}`],
+    [link, 'insert', refresh('new')],
+    [unlink, 'delete', refresh('old')],
+    [move, 'update of appointment_id, service_type_id', `${refresh('old')} ${refresh('new')}`],
   ] as const) {
     await sql`create trigger ${sql.raw(name)} after ${sql.raw(event)} on appointment_service_types begin ${sql.raw(body)} end`.execute(db);
   }
@@ -68,8 +77,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`drop trigger if exists appointment_service_ids on appointment_service_types`.execute(db);
     await sql`drop function if exists appointment_service_ids()`.execute(db);
   } else {
-    for (const t of ['appointment_service_ids_link', 'appointment_service_ids_unlink', 'appointment_service_ids_move'])
-      await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
+    for (const t of SQLITE_TRIGGERS) await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
   }
   // Migration 056's index in place of this one (its up() drops the index first), then the column.
   await employeeIndexUp(db);

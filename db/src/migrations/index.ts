@@ -20,6 +20,7 @@ import * as employeeBusyIndex from './2026-11-26-056-employee-busy-index.ts';
 import * as rateLimitBoundedCount from './2026-11-27-057-rate-limit-bounded-count.ts';
 import * as staffIndex from './2026-11-27-058-staff-index.ts';
 import * as appointmentServiceIds from './2026-11-28-059-appointment-service-ids.ts';
+import * as serviceIdsTriggersOldSqlite from './2026-11-30-060-service-ids-triggers-old-sqlite.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-057-rate-limit-bounded-count': rateLimitBoundedCount,
   '2026-11-27-058-staff-index': staffIndex,
   '2026-11-28-059-appointment-service-ids': appointmentServiceIds,
+  '2026-11-30-060-service-ids-triggers-old-sqlite': serviceIdsTriggersOldSqlite,
 };
