@@ -194,6 +194,10 @@ export function connect(url: string, options: ConnectOptions = {}): DatabaseHand
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Content a write deletes or replaces is zeroed in its page, not left in free space: an erased
+  // customer's details must not stay readable in the file or a copy of it
+  // (docs/decisions/32-privacy-and-operations.md). FAST does it only where no extra I/O follows.
+  sqlite.pragma('secure_delete = FAST');
   // A grouped transaction's savepoint keeps the pages it changes again in a sub-journal, a temporary
   // file once past 64 KiB: kept in memory, a booking's inserts cost half as much inside a group
   // (db/src/group-commit.ts). Sorts and temporary tables of the bounded reads here stay small.

@@ -1,6 +1,8 @@
 // Export and erasure through real HTTP on every dialect (docs/decisions/12-operations-security-privacy.md,
 // docs/decisions/32-privacy-and-operations.md): who may call, what the export holds, and that an
 // erased customer leaves no name, email or phone anywhere while their bookings stay on the calendar.
+import fs from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { issueToken } from '../../lib/auth.ts';
@@ -82,6 +84,24 @@ describe.each(testDialects())('privacy on %s', (dialect) => {
     expect((await t.call('GET', `/users/${c.id}/export`)).status).toBe(401);
     expect((await t.call('GET', '/users/999999/export', { token: a.admin.token })).status).toBe(404);
   });
+
+  // SQLite's file only: PostgreSQL keeps old row versions until autovacuum (decision 32).
+  if (dialect === 'sqlite')
+    it('leaves none of the erased details in the SQLite file itself, once checkpointed', async () => {
+      // The rows no longer hold them; the file's pages must not either (a copy of the file is a backup).
+      const c = await bookedCustomer('2026-11-24T13:00:00.000Z', 'Quentin Forgettable', ['+442079460091', '+442079460092']);
+      const res = await t.call('POST', `/users/${c.id}/erase`, { token: c.token });
+      expect(res.status, res.text).toBe(200);
+      const checkpoint = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(t.db);
+      expect(checkpoint.rows[0].busy, 'the checkpoint finished').toBe(0);
+      const file = t.server.deps.config.DATABASE_URL.replace(/^file:/, '');
+      const bytes = [file, `${file}-wal`]
+        .filter((f) => fs.existsSync(f))
+        .map((f) => fs.readFileSync(f).toString('latin1'))
+        .join('');
+      for (const value of [c.contact.email, 'Quentin Forgettable', '+442079460091', '+442079460092'])
+        expect(bytes.includes(value), value).toBe(false);
+    });
 
   it('erases a customer: details gone everywhere, bookings kept as "Deleted customer", pending messages cancelled, signed out', async () => {
     const c = await bookedCustomer('2026-11-24T10:00:00.000Z', 'Erin Erasable', ['+442079460077', '+442079460078']);
