@@ -213,7 +213,7 @@ test.describe('staff calendar', () => {
     await page.setViewportSize(SIZES.tablet);
     await signInAs(page, DEMO.owner, '/calendar?view=week');
     await waitForCalendar(page);
-    for (const size of [SIZES.tablet, SIZES.desktop]) {
+    for (const size of [SIZES.tablet, SIZES.desktop, SIZES.phone]) {
       await page.setViewportSize(size);
       await waitForCalendar(page);
       await page.waitForTimeout(150);

@@ -41,6 +41,8 @@ const VIEW_OPTIONS = {
   timeGridWeek: { displayEventEnd: false, eventMaxStack: 2, slotEventOverlap: false },
   timeGridDay: { eventMaxStack: 4, slotEventOverlap: false },
 } as const;
+/** A phone's week has columns of about 45 px: one appointment and the "+N" beside it. */
+const PHONE_VIEW_OPTIONS = { ...VIEW_OPTIONS, timeGridWeek: { ...VIEW_OPTIONS.timeGridWeek, eventMaxStack: 1 } } as const;
 /** Calendar dates are wall times in UTC fields (see lib/zoned-time.ts): format them in UTC. */
 const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: 'UTC' });
 
@@ -159,7 +161,7 @@ export default function StaffCalendar() {
       dayMaxEvents: 4,
       eventDisplay: 'block',
       displayEventEnd: true,
-      views: VIEW_OPTIONS,
+      views: isPhone ? PHONE_VIEW_OPTIONS : VIEW_OPTIONS,
       eventLongPressDelay: 350,
       eventTimeFormat: EVENT_TIME_FORMAT,
       slotLabelFormat: SLOT_LABEL_FORMAT,
