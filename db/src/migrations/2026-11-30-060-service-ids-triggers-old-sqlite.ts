@@ -3,9 +3,9 @@
 // server's own SQLite (better-sqlite3's) is newer, but the sqlite3 shell of Debian 12 (3.40) or
 // Ubuntu 22.04 (3.37), and tools built on such a library, refused to open the database at all
 // ("malformed database schema"), so an operator could not look into it or check a backup
-// (docs/decisions/32-privacy-and-operations.md, "Backups"). The ids now come ordered from a subquery: SQLite does not flatten an ordered
-// subquery into an aggregate, so group_concat sees them in that order. PostgreSQL's trigger is
-// unchanged.
+// (docs/decisions/32-privacy-and-operations.md, "Backups"). The ids now come ordered from a
+// subquery: SQLite does not flatten an ordered subquery into an aggregate, so group_concat sees
+// them in that order. PostgreSQL's trigger is unchanged.
 import { sql, type Kysely } from 'kysely';
 import { createSqliteTriggers, SQLITE_TRIGGERS } from './2026-11-28-059-appointment-service-ids.ts';
 import { isPostgres } from './helpers.ts';
