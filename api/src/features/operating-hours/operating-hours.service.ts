@@ -167,14 +167,19 @@ export async function setDayHours(
   const key = { companyId, userId, dayOfWeek: body.day_of_week };
   const { row, created } = await db.transaction().execute(async (trx) => {
     await lockCompanyHours(trx, companyId);
-    const place = placeDayHours(await listHours(trx, key), { day_of_week: body.day_of_week, ...values });
+    const dayRows = await listHours(trx, key);
+    const place = placeDayHours(dayRows, { day_of_week: body.day_of_week, ...values });
     if (place.kind === 'conflict') throw new AppError('conflict', overlapMessage(body.day_of_week, place.row));
     if (place.kind === 'insert') {
       const inserted = await insertHours(trx, key, values);
       await auditHours(trx, who, 'create', null, inserted);
       return { row: inserted, created: true };
     }
-    if (place.dropOthers) await deleteHoursExcept(trx, key, place.row.id);
+    if (place.dropOthers) {
+      await deleteHoursExcept(trx, key, place.row.id);
+      // The day's other intervals (its breaks) go: each removal is a write to hours, audited as one.
+      for (const dropped of dayRows) if (dropped.id !== place.row.id) await auditHours(trx, who, 'delete', dropped, null);
+    }
     const updated = await updateHours(trx, place.row.id, { day_of_week: body.day_of_week, ...values });
     await auditHours(trx, who, 'update', place.row, updated!);
     return { row: updated!, created: false };

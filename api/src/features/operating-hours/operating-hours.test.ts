@@ -434,11 +434,21 @@ describe.each(testDialects())('operating hours on %s', (dialect) => {
     it('closing a day with breaks leaves one closed row; opening it again replaces that row', async () => {
       const c = await companyWithPeople(t, 'Holiday Hairdresser');
       const first = (await post(c.admin, { day_of_week: 5, open_time: '09:00', close_time: '12:00' })).body;
-      await post(c.admin, { day_of_week: 5, open_time: '13:00', close_time: '17:00' });
+      const second = (await post(c.admin, { day_of_week: 5, open_time: '13:00', close_time: '17:00' })).body;
       const closed = await post(c.admin, { day_of_week: 5, is_closed: true });
       expect(closed.status).toBe(200);
       expect(closed.body).toMatchObject({ id: first.id, is_closed: true, open_time: null, close_time: null });
       expect(await dayRows(c.companyId, null, 5)).toHaveLength(1);
+      // Every write to hours is audited: the break the closing removed too (docs/decisions/31-audit-log.md).
+      const audit = await t.call('GET', `/audit-log?company_id=${c.companyId}&entity=operating_hours`, { token: c.admin.token });
+      expect(audit.status, audit.text).toBe(200);
+      expect(audit.body.map((e: { action: string; entity_id: number }) => [e.action, e.entity_id])).toEqual([
+        ['update', first.id],
+        ['delete', second.id],
+        ['create', second.id],
+        ['create', first.id],
+      ]);
+      expect(audit.body[1].changes).toMatchObject({ open_time: { old: '13:00:00' }, close_time: { old: '17:00:00' } });
       const reopened = await post(c.admin, { day_of_week: 5, open_time: '14:00', close_time: '18:00' });
       expect(reopened.status).toBe(200);
       expect(reopened.body).toMatchObject({ id: first.id, is_closed: false, open_time: '14:00:00' });
