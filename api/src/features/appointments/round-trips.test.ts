@@ -8,7 +8,13 @@ import { bookableCompany, customerContact, type BookableCompany } from '../../te
 
 const NOW = new Date('2026-11-23T08:00:00.000Z');
 
-// Round trips exist on PostgreSQL only; this runs when TEST_DATABASE_URL is set.
+// Round trips exist on PostgreSQL only; this runs when TEST_DATABASE_URL is set. Without it the file
+// still holds a (skipped, explained) test: a file with no suite at all fails `npm test` on a machine
+// without PostgreSQL, which the README's test command must not.
+if (!testDialects().includes('postgres')) {
+  console.log('SKIPPED api/src/features/appointments/round-trips.test.ts: TEST_DATABASE_URL is not set (PostgreSQL only)');
+  describe('a booking’s round trips', () => it.skip('skipped: TEST_DATABASE_URL is not set (PostgreSQL only)', () => {}));
+}
 describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s round trips on %s', (dialect) => {
   let t: TestServer;
   let co: BookableCompany;
