@@ -76,10 +76,13 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
   let t: TestServer;
   let doc: any;
   const tokens: Record<string, string> = {};
+  let adminCompanyId = 0;
   beforeAll(async () => {
     t = await startTestServer(dialect, { env: { ADMIN_EMAIL: 'root@bad-input.test', ADMIN_PASSWORD: 'root-password' } });
     doc = (await t.call('GET', '/openapi.json')).body;
-    tokens.admin = (await registerCompany(t)).token;
+    const registered = await registerCompany(t);
+    tokens.admin = registered.token;
+    adminCompanyId = registered.companyId;
     tokens.global_admin = (
       await t.call('POST', '/login', { body: { email: 'root@bad-input.test', password: 'root-password' } })
     ).body.token;
@@ -130,14 +133,16 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
     expect((await t.call('GET', '/health')).body).toMatchObject({ status: 'ok', db: 'ok' });
   }, 180_000);
 
-  it('a path id that is not a positive integer answers 400 also to a role the route refuses (403 only for a well-formed id)', async () => {
+  it('a path id that is not a positive integer answers 400 also to a role the route refuses (403 only for its own company, 404 for none)', async () => {
     // DELETE /companies/{id} is global_admin's: an admin is refused it, but a malformed id is still bad input.
     for (const bad of ['0', 'abc', '-1', '1.5']) {
       const res = await call(t.url, 'DELETE', `/api/companies/${bad}`, { token: tokens.admin });
       expect(res.status, `${bad}: ${res.text}`).toBe(400);
       expect(res.body.code).toBe('validation');
     }
-    expect((await call(t.url, 'DELETE', '/api/companies/999999', { token: tokens.admin })).status).toBe(403);
+    expect((await call(t.url, 'DELETE', `/api/companies/${adminCompanyId}`, { token: tokens.admin })).status).toBe(403);
+    // No such company: 404 to every role (docs/decisions/03-tenancy-and-roles.md).
+    expect((await call(t.url, 'DELETE', '/api/companies/999999', { token: tokens.admin })).status).toBe(404);
     expect((await call(t.url, 'DELETE', '/api/companies/abc')).status).toBe(401);
   });
 

@@ -320,7 +320,8 @@ const MATRIX: Record<string, Entry> = {
     cell: (w) => ({ path: `/companies/${A(w)}`, body: { logo_url: `https://example.com/logo-${w.day++}.png` } }),
   },
   'DELETE /companies/{id}': {
-    expect: m(401, 403, 403, 403, 403, 403, 403, 204),
+    // Another company's admin: 404, as for any other company's resource (docs/decisions/03-tenancy-and-roles.md).
+    expect: m(401, 403, 403, 403, 403, 403, 404, 204),
     cell: async (w, actor) => {
       // The doomed company holds the caller: even its own admin may not delete it.
       const doomed = await companyWithPeople(w.t, 'Doomed Co');
@@ -344,7 +345,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /admin/stats': { expect: globalOnly(200), cell: () => ({ path: '/admin/stats' }) },
   'GET /admin/companies': { expect: globalOnly(200), cell: () => ({ path: '/admin/companies' }) },
   'PUT /admin/companies/{id}/subscription': {
-    expect: globalOnly(200),
+    // Company B's: A's people get 404 whatever their role, B's own admin 403 (global_admin only).
+    expect: m(401, 404, 404, 404, 404, 404, 403, 200),
     cell: (w) => ({
       path: `/admin/companies/${w.b.companyId}/subscription`,
       body: { subscription_expires_at: new Date(Date.now() + (50 + w.day++) * 86_400_000).toISOString() },

@@ -1,6 +1,7 @@
 // The one authorisation layer: each route declares who may call it, and company scoping goes through here.
 import type { MiddlewareHandler } from 'hono';
-import { STAFF_ROLES, isStaffRole, type Role } from '@bookwell/db';
+import type { Kysely } from 'kysely';
+import { STAFF_ROLES, isStaffRole, type Database, type Role } from '@bookwell/db';
 import type { Actor, AppEnv } from './context.ts';
 import { AppError, forbidden, notFound, unauthenticated } from './errors.ts';
 
@@ -17,21 +18,59 @@ export function isStaff(role: Role): boolean {
   return isStaffRole(role);
 }
 
+/** Tables whose rows belong to one company (`company_id`), or the companies themselves. */
+export type OwnedTable =
+  | 'companies'
+  | 'users'
+  | 'appointments'
+  | 'service_types'
+  | 'operating_hours'
+  | 'date_overrides'
+  | 'company_duration_options'
+  | 'company_duration_defaults';
+
+/** What each table's routes answer for a row that is not there: the refused role hears the same. */
+const MISSING: Record<OwnedTable, string> = {
+  companies: 'Company not found',
+  users: 'User not found',
+  appointments: 'Appointment not found',
+  service_types: 'Service type not found',
+  operating_hours: 'Operating hours not found',
+  date_overrides: 'Date override not found',
+  company_duration_options: 'Company duration option not found',
+  company_duration_defaults: 'Company duration default not found',
+};
+
+/** The company that owns the row `id` of `table` (a company owns itself); undefined when there is none. */
+async function ownerOf(db: Kysely<Database>, table: OwnedTable, id: number): Promise<number | null | undefined> {
+  if (table === 'companies') return (await db.selectFrom('companies').select('id').where('id', '=', id).executeTakeFirst())?.id;
+  return (await db.selectFrom(table).select('company_id').where('id', '=', id).executeTakeFirst())?.company_id;
+}
+
 /**
  * `unauthenticatedMessage`: the 401's text where docs/product/08-errors.md gives the call its own.
  * `checkParams`: throws the route's 400 for malformed path parameters, asked before refusing a role.
+ * `owner`: the table of the route's `{id}`. A caller whose role may not use the route is refused with
+ * 403 only for their own company's row: another company's (or none) answers 404 whatever the role
+ * (docs/decisions/03-tenancy-and-roles.md), as it does for the roles that may.
  */
 export function requireAccess(
   access: Access,
   unauthenticatedMessage?: string,
   checkParams?: (params: Record<string, string>) => void,
+  owner?: OwnedTable,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (access !== 'public') {
       const actor = c.get('actor');
       if (!actor) throw unauthenticated(unauthenticatedMessage);
       if (access !== 'authenticated' && !access.includes(actor.role)) {
-        checkParams?.(c.req.param() as Record<string, string>);
+        const params = c.req.param() as Record<string, string>;
+        checkParams?.(params);
+        if (owner && actor.role !== 'global_admin') {
+          const company = await ownerOf(c.get('deps').db, owner, Number(params.id));
+          if (company == null || company !== actor.company_id) throw notFound(MISSING[owner]);
+        }
         throw forbidden();
       }
     }

@@ -2,7 +2,7 @@
 // plus the route's access rule, enforced by the authorisation layer and listed in the document.
 import { OpenAPIHono, createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { AppEnv } from './context.ts';
-import { requireAccess, type Access } from './authorize.ts';
+import { requireAccess, type Access, type OwnedTable } from './authorize.ts';
 import { AppError } from './errors.ts';
 import { ErrorSchema, issuesToDetails, rejectUnsafeText, validationMessage } from './validation.ts';
 
@@ -44,8 +44,10 @@ export function accessLabel(access: Access): string {
  * createRoute plus `access`: the route's middleware checks it, and the document lists it as
  * `x-access` (the permission-matrix test reads it to know every route's rule).
  */
-export function defineRoute<const R extends RouteConfig>(config: R & { access: Access; unauthenticatedMessage?: string }): R {
-  const { access, unauthenticatedMessage, ...rest } = config;
+export function defineRoute<const R extends RouteConfig>(
+  config: R & { access: Access; unauthenticatedMessage?: string; owner?: OwnedTable },
+): R {
+  const { access, unauthenticatedMessage, owner, ...rest } = config;
   // A caller whose role may not use the route is told so (403) only when its path ids are well formed:
   // an id that is not a positive integer answers 400 to everyone signed in (docs/decisions/02-api-conventions.md).
   const params = rest.request?.params as { safeParse(v: unknown): { success: boolean; error?: { issues: Issues } } } | undefined;
@@ -59,7 +61,7 @@ export function defineRoute<const R extends RouteConfig>(config: R & { access: A
     ...rest,
     responses: { ...STANDARD_ERRORS, ...rest.responses },
     // Access first (an anonymous caller gets 401 whatever it sent), then text no database stores.
-    middleware: [requireAccess(access, unauthenticatedMessage, checkParams), rejectUnsafeText()],
+    middleware: [requireAccess(access, unauthenticatedMessage, checkParams, owner), rejectUnsafeText()],
     security: access === 'public' ? [] : [{ bearerAuth: [] }],
     'x-access': accessLabel(access),
   } as unknown as R);
@@ -78,7 +80,7 @@ export function jsonResponse<T>(schema: T, description: string) {
  * same partial body, so clients that send either keep working.
  */
 export function definePutAndPatch<const R extends Omit<RouteConfig, 'method'>>(
-  config: R & { access: Access },
+  config: R & { access: Access; owner?: OwnedTable },
   patchSummary = 'Alias of PUT',
 ): { put: R & { method: 'put' }; patch: R & { method: 'patch' } } {
   return {

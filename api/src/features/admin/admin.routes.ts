@@ -41,6 +41,7 @@ const subscription = defineRoute({
   method: 'put',
   path: '/admin/companies/{id}/subscription',
   access: GLOBAL_ADMIN,
+  owner: 'companies',
   tags: ['admin'],
   summary: "Set a company's subscription expiry (null: never expires); holds until the next Stripe event for that company",
   request: { params: IdParam, body: jsonBody(SubscriptionBody) },

@@ -80,6 +80,7 @@ const deleteRoute = defineRoute({
   method: 'delete',
   path: '/appointments/{id}',
   access: STAFF_OR_GLOBAL,
+  owner: 'appointments',
   tags: ['appointments'],
   summary: 'Remove an appointment (staff); the customer is told',
   request: { params: IdParam, headers: writeHeaders },

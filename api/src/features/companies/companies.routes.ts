@@ -52,6 +52,7 @@ const createCompanyRoute = defineRoute({
 const updateCompany = definePutAndPatch({
   path: '/companies/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'companies',
   tags: ['companies'],
   summary: 'Change company settings (partial: fields left out keep their value)',
   request: { params: IdParam, body: jsonBody(UpdateCompanyBody) },
@@ -62,6 +63,7 @@ const deleteCompany = defineRoute({
   method: 'delete',
   path: '/companies/{id}',
   access: GLOBAL_ADMIN,
+  owner: 'companies',
   tags: ['companies'],
   summary: 'Remove a company and all of its data (people, appointments, services, hours, messages)',
   request: { params: IdParam },

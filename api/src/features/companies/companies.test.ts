@@ -396,9 +396,11 @@ describe.each(testDialects())('companies on %s', (dialect) => {
         )
         .execute();
       const before = await databaseFingerprint(t.db);
-      for (const who of [doomed.admin, doomed.manager, a.admin, doomed.customer]) {
+      for (const who of [doomed.admin, doomed.manager, doomed.customer]) {
         expect((await call('DELETE', `/companies/${doomed.companyId}`, { token: who.token })).status).toBe(403);
       }
+      // Another company's admin: 404, as for any other company's resource (docs/decisions/03-tenancy-and-roles.md).
+      expect((await call('DELETE', `/companies/${doomed.companyId}`, { token: a.admin.token })).status).toBe(404);
       expect((await call('DELETE', `/companies/${doomed.companyId}`)).status).toBe(401);
       expect(await databaseFingerprint(t.db)).toBe(before);
 

@@ -37,6 +37,7 @@ const remove = defineRoute({
   method: 'delete',
   path: '/date-overrides/{id}',
   access: STAFF_OR_GLOBAL,
+  owner: 'date_overrides',
   tags,
   summary: 'Remove a date override: the weekday hours apply again',
   request: { params: IdParam },

@@ -61,6 +61,7 @@ const createOption = defineRoute({
 const updateOption = definePutAndPatch({
   path: '/company-duration-options/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'company_duration_options',
   tags,
   summary: 'Offer another catalogue duration instead',
   request: { params: IdParam, body: jsonBody(UpdateCompanyDurationOptionBody) },
@@ -70,6 +71,7 @@ const removeOption = defineRoute({
   method: 'delete',
   path: '/company-duration-options/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'company_duration_options',
   tags,
   summary: 'Stop offering a duration (refused while it is the company default)',
   request: { params: IdParam },
@@ -118,6 +120,7 @@ const createDefault = defineRoute({
 const updateDefault = definePutAndPatch({
   path: '/company-duration-defaults/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'company_duration_defaults',
   tags,
   summary: 'Change the company default',
   request: { params: IdParam, body: jsonBody(UpdateCompanyDurationDefaultBody) },
@@ -127,6 +130,7 @@ const removeDefaultRow = defineRoute({
   method: 'delete',
   path: '/company-duration-defaults/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'company_duration_defaults',
   tags,
   summary: 'Remove the company default',
   request: { params: IdParam },

@@ -48,6 +48,7 @@ const create = defineRoute({
 const update = definePutAndPatch({
   path: '/operating-hours/{id}',
   access: STAFF_OR_GLOBAL,
+  owner: 'operating_hours',
   tags,
   summary: "Change one day's hours (partial: fields left out keep their value)",
   request: { params: IdParam, body: jsonBody(UpdateHoursBody) },
@@ -61,6 +62,7 @@ const remove = defineRoute({
   method: 'delete',
   path: '/operating-hours/{id}',
   access: STAFF_OR_GLOBAL,
+  owner: 'operating_hours',
   tags,
   summary: "Remove one day's hours",
   request: { params: IdParam },

@@ -50,6 +50,7 @@ const create = defineRoute({
 const update = definePutAndPatch({
   path: '/service-types/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'service_types',
   tags,
   summary: 'Change a service type (partial: fields left out keep their value)',
   request: { params: IdParam, body: jsonBody(UpdateServiceTypeBody) },
@@ -60,6 +61,7 @@ const remove = defineRoute({
   method: 'delete',
   path: '/service-types/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'service_types',
   tags,
   summary: 'Delete a service type; archived instead when appointments refer to it',
   request: { params: IdParam },

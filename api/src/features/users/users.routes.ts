@@ -72,6 +72,7 @@ const deleteUser = defineRoute({
   method: 'delete',
   path: '/users/{id}',
   access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'users',
   tags: ['users'],
   summary: 'Remove a person: archived when appointments refer to them (history keeps the name), deleted otherwise',
   request: { params: IdParam },
