@@ -161,6 +161,48 @@ test('a refused toggle, increment or hours change rolls back with a short notice
   expect(monday?.close_time).toBe('18:00:00');
 });
 
+test.describe('offline', () => {
+  // The API cut for the page alone (a service worker's own requests would not be).
+  test.use({ serviceWorkers: 'block' });
+
+  test('a toggle, increment or hours change made offline rolls back with a notice instead of looking saved', async ({ page, context }) => {
+    const token = await signInAs(page, DEMO.owner, '/company-settings');
+    const company = await ownCompany(page, token);
+    const toggle = page.getByRole('checkbox', { name: EMPLOYEE_BOOKING });
+    await expect(toggle).toBeChecked();
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && r.url().includes('/api/')) sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    await context.setOffline(true);
+    try {
+      const cannotConnect = 'Cannot connect to the server. Please check your network connection.';
+      await toggle.click();
+      await expect(
+        page.getByText(`Could not save the employee booking setting: ${cannotConnect} The previous setting is back.`),
+      ).toBeVisible();
+      await expect(toggle).toBeChecked();
+      await page.getByLabel('Time increment').selectOption('45');
+      await expect(page.getByText(`Could not save the time increment: ${cannotConnect} The previous setting is back.`)).toBeVisible();
+      await expect(page.getByLabel('Time increment')).toHaveValue('30');
+      const hours = card(page, 'Opening hours');
+      await hours.getByRole('combobox', { name: 'Monday End' }).selectOption('20:00');
+      await expect(hours.getByText(`Could not save Monday's hours: ${cannotConnect} The previous hours are back.`)).toBeVisible();
+      await expect(hours.getByRole('combobox', { name: 'Monday End' })).toHaveValue('18:00');
+    } finally {
+      await context.setOffline(false);
+    }
+    // Back online nothing held back goes out later: the server keeps what it had.
+    await page.waitForTimeout(1500);
+    expect(sent).toEqual([`PUT /api/companies/${company.id}`, `PUT /api/companies/${company.id}`, 'POST /api/operating-hours']);
+    const after = await ownCompany(page, token);
+    expect(after.enable_employee_booking).toBe(true);
+    expect(after.time_increment_minutes).toBe(30);
+    const monday = (await companyHours(page, token, company.id)).find((r) => r.day_of_week === 1);
+    expect(monday?.close_time).toBe('18:00:00');
+  });
+});
+
 test('company hours: a lone start time shows the message; both times save the day; clearing one removes it', async ({ page }) => {
   const token = await signInAs(page, DEMO.owner, '/company-settings');
   const company = await ownCompany(page, token);

@@ -38,7 +38,12 @@ export function createQueryClient(): QueryClient {
         // A query that needs the server fails once, then waits for the connection to retry.
         networkMode: 'offlineFirst',
       },
-      mutations: { retry: false },
+      // Sent at once even when the browser says it is offline, so a save that cannot reach the server
+      // fails and its screen puts the previous value back with a notice (docs/decisions/08-offline-pwa.md).
+      // The default ('online') paused it instead: a setting changed offline looked saved, was held in
+      // memory only (lost with the tab), and went out whenever the connection returned. Appointment
+      // changes made offline do not go through here: the outbox keeps them (pwa/src/offline/).
+      mutations: { retry: false, networkMode: 'always' },
     },
   });
 }
