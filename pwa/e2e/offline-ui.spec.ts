@@ -93,6 +93,27 @@ test('a change refused because someone else changed the appointment (412): keep 
     await item.getByRole('button', { name: 'Apply my change again' }).click();
     await expect.poll(description, { timeout: 15_000 }).toBe(`Mine again ${stamp}`);
     await expect(page.getByTestId('offline-strip')).toHaveCount(0, { timeout: 15_000 });
+
+    // 3. Applied again, my change carries only what I changed: the other person's move of the
+    // appointment (a field I did not touch) stays.
+    await editOffline(page, `Mine again ${stamp}`, `Mine third ${stamp}`);
+    const before = (await api<Appt>(page.request, other, 'GET', `/appointments/${id}`)).body;
+    const later = (iso: string) => new Date(new Date(iso).getTime() + 15 * 60_000).toISOString();
+    const moved = await api<Appt>(
+      page.request,
+      other,
+      'PUT',
+      `/appointments/${id}`,
+      { start_time: later(before.start_time), end_time: later(before.end_time) },
+      { 'If-Match': `"${before.version}"` },
+    );
+    expect(moved.status).toBe(200);
+    await restoreRequests(page, ONE_APPOINTMENT);
+    item = await openRefusal(page);
+    await item.getByRole('button', { name: 'Apply my change again' }).click();
+    await expect.poll(description, { timeout: 15_000 }).toBe(`Mine third ${stamp}`);
+    const after = (await api<Appt>(page.request, token, 'GET', `/appointments/${id}`)).body;
+    expect([after.start_time, after.end_time]).toEqual([moved.body.start_time, moved.body.end_time]);
   } finally {
     await page.unroute(ONE_APPOINTMENT).catch(() => undefined);
     const now = await api<Appt>(page.request, token, 'GET', `/appointments/${id}`);

@@ -4,6 +4,7 @@ import {
   FIELD_ERRORS,
   appointmentInput,
   createRequest,
+  editRequest,
   initialValues,
   missingFields,
   valuesFromAppointment,
@@ -88,5 +89,25 @@ describe('the request', () => {
     expect(createRequest(input)).not.toHaveProperty('employee_id');
     expect(createRequest(input)).not.toHaveProperty('appointment_duration_option_id');
     expect(createRequest({ ...input, employee_id: 4 }).employee_id).toBe(4);
+  });
+});
+
+describe("an edit's request", () => {
+  const a = appointmentFixture();
+  const shown = valuesFromAppointment(a, zone, choices);
+  const minutes = (new Date(a.end_time).getTime() - new Date(a.start_time).getTime()) / 60_000;
+  const { company_id: _c, ...before } = appointmentInput(shown, a.company_id, zone, minutes);
+  const edit = (v: typeof shown) => {
+    const { company_id: _n, ...now } = appointmentInput(v, a.company_id, zone, minutes);
+    return editRequest({ ...now, status: v.status }, { ...before, status: shown.status });
+  };
+  it("sends only what the user changed, so another person's change to another field stays", () => {
+    expect(edit({ ...shown, description: 'Bring the blue dye' })).toEqual({ description: 'Bring the blue dye' });
+    const moved = edit({ ...shown, time: '15:00' });
+    expect(Object.keys(moved).sort()).toEqual(['end_time', 'start_time']);
+    expect(edit({ ...shown, status: 'cancelled' })).toEqual({ status: 'cancelled' });
+  });
+  it('sends the status alone when nothing changed', () => {
+    expect(edit(shown)).toEqual({ status: shown.status });
   });
 });

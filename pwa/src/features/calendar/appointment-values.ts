@@ -108,6 +108,19 @@ export function appointmentInput(values: AppointmentFormValues, companyId: numbe
   };
 }
 
+/**
+ * An edit's request: only the fields that differ from the appointment as the form showed it, so a
+ * change someone else made meanwhile to another field survives this one (also when it is applied
+ * again after a 412, and when it waits offline: docs/decisions/08-offline-pwa.md). Nothing changed
+ * sends the status alone, which changes nothing.
+ */
+export function editRequest<T extends { status: string }>(now: T, before: Partial<Record<keyof T, unknown>>): Partial<T> {
+  const changed = Object.fromEntries(
+    Object.entries(now).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(before[k as keyof T])),
+  ) as Partial<T>;
+  return Object.keys(changed).length ? changed : ({ status: now.status } as Partial<T>);
+}
+
 /** A new appointment's request leaves out an empty employee and length, as it always has. */
 export function createRequest(input: AppointmentInput): AppointmentInput {
   const { employee_id, appointment_duration_option_id, ...rest } = input;

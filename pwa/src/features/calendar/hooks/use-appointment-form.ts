@@ -19,6 +19,7 @@ import {
   REQUIRED_FIELDS,
   appointmentInput,
   createRequest,
+  editRequest,
   initialValues,
   missingFields,
   valuesFromAppointment,
@@ -176,7 +177,16 @@ export function useAppointmentForm({
     try {
       if (base) {
         const { company_id: _c, ...changes } = input;
-        const saved = await updateAppointment(base.id, base.version, { ...changes, status: values.status }, key);
+        // Only what the user changed (editRequest); the whole form when the first view cannot be rebuilt.
+        const shown = valuesFromAppointment(base, zone, choices);
+        const shownMinutes = durationMinutes(shown.duration, choices);
+        const edit = { ...changes, status: values.status };
+        let request: Partial<typeof edit> = edit;
+        if (shownMinutes) {
+          const { company_id: _b, ...before } = appointmentInput(shown, companyId, zone, shownMinutes);
+          request = editRequest(edit, { ...before, status: shown.status });
+        }
+        const saved = await updateAppointment(base.id, base.version, request, key);
         attempts.succeeded();
         finish('Appointment updated successfully!', 'updated', saved);
       } else {
