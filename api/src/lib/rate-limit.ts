@@ -84,7 +84,6 @@ export async function retryAfterSeconds(db: Kysely<Database>, bucket: string, ke
   return Math.min(Math.ceil(windowMs / 1000), Math.max(1, Math.ceil((oldest + windowMs - now.getTime()) / 1000)));
 }
 
-/** A 429 `rate_limited` answer with `Retry-After` in seconds. */
 /**
  * A 429 with `Retry-After`. A message given as a function gets the wait in words ("14 minutes"), so
  * the text says what the header says rather than the whole window.

@@ -49,12 +49,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('appointments')
     .columns(['employee_id', 'start_time', 'status', 'end_time', 'company_id', 'service_ids'])
     .execute();
-  await createSqliteTriggers(
-    db,
-    (row) => `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
-        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`,
-  );
+  await createSqliteTriggers(db, orderedGroupConcatIds);
 }
+
+/** A row's service ids as this migration wrote them (SQLite 3.44's ordered aggregate; migration 060 replaces it). */
+export const orderedGroupConcatIds = (row: 'new' | 'old') => `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
+        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`;
 
 export const SQLITE_TRIGGERS = ['appointment_service_ids_link', 'appointment_service_ids_unlink', 'appointment_service_ids_move'] as const;
 

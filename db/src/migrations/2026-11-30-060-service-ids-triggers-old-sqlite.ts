@@ -7,15 +7,12 @@
 // subquery: SQLite does not flatten an ordered subquery into an aggregate, so group_concat sees
 // them in that order. PostgreSQL's trigger is unchanged.
 import { sql, type Kysely } from 'kysely';
-import { createSqliteTriggers, SQLITE_TRIGGERS } from './2026-11-28-059-appointment-service-ids.ts';
+import { createSqliteTriggers, orderedGroupConcatIds, SQLITE_TRIGGERS } from './2026-11-28-059-appointment-service-ids.ts';
 import { isPostgres } from './helpers.ts';
 
 const orderedIds = (row: 'new' | 'old') =>
   `(select group_concat(service_type_id, ',') from (select x.service_type_id from appointment_service_types x
         where x.appointment_id = ${row}.appointment_id order by x.service_type_id))`;
-
-const olderForm = (row: 'new' | 'old') => `(select group_concat(x.service_type_id, ',' order by x.service_type_id)
-        from appointment_service_types x where x.appointment_id = ${row}.appointment_id)`;
 
 async function replaceTriggers(db: Kysely<any>, ids: (row: 'new' | 'old') => string): Promise<void> {
   if (isPostgres(db)) return;
@@ -24,4 +21,4 @@ async function replaceTriggers(db: Kysely<any>, ids: (row: 'new' | 'old') => str
 }
 
 export const up = (db: Kysely<any>) => replaceTriggers(db, orderedIds);
-export const down = (db: Kysely<any>) => replaceTriggers(db, olderForm);
+export const down = (db: Kysely<any>) => replaceTriggers(db, orderedGroupConcatIds);

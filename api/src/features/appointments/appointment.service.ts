@@ -428,22 +428,22 @@ export async function listAppointments(db: AppDeps['db'], actor: Actor, q: Appoi
     companyId = actor.company_id;
     userId = actor.id;
   } else if (actor.role === 'global_admin' && q.company_id === undefined) {
-    const all = await Promise.all((await listCompanies(db, {})).map((c) => companyAppointments(db, c.id, q, q.user_id, true)));
+    // The list's rows carry each company's zone and longest appointment: not read again per company.
+    const all = await Promise.all((await listCompanies(db, {})).map((c) => companyAppointments(db, c, q, q.user_id, true)));
     return all.flat().sort((a, b) => a.start_time.localeCompare(b.start_time) || a.id - b.id);
   } else {
     companyId = actingCompanyId(actor, q.company_id);
   }
-  return companyAppointments(db, companyId, q, userId, actor.role !== 'customer');
+  return companyAppointments(db, await companyOf(db, companyId), q, userId, actor.role !== 'customer');
 }
 
 async function companyAppointments(
   db: AppDeps['db'],
-  companyId: number,
+  company: { id: number; timezone: string; longest_appointment_minutes: number },
   q: AppointmentListQuery,
   userId: number | undefined,
   staff: boolean,
 ): Promise<AppointmentDto[]> {
-  const company = await companyOf(db, companyId);
   // A date means the company's local day; an instant is taken as it is.
   const bound = (v: string | undefined, edge: 'start' | 'end') => {
     if (v === undefined) return undefined;
@@ -454,7 +454,7 @@ async function companyAppointments(
   const to = bound(q.end_date, 'end');
   if (from !== undefined && to !== undefined && to <= from) throw field('end_date', 'end_date must not be before start_date');
   const views = await listAppointmentViews(db, {
-    companyId,
+    companyId: company.id,
     userId,
     employeeId: q.employee_id,
     from,

@@ -44,6 +44,7 @@ import {
   findOrCreateCustomer,
   insertAppointment,
   recordSyncChange,
+  recordSyncChangesShowing,
   serviceCapacities,
   serviceIdsOf,
   updateAppointment,
@@ -109,6 +110,21 @@ export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffe
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
   const row = (await companyLock[dialect](trx, [companyId]))[0];
   return row && { ...row, buffers: unpackBuffers(row.buffers) };
+}
+
+/**
+ * A person's or service's name or contact changed: every appointment showing it gets a sync change,
+ * taken under the company's booking lock as every sync change is, so the feed's ids commit in order
+ * and offline copies fetch the new name (docs/decisions/08-offline-pwa.md).
+ */
+export async function syncAppointmentsShowing(
+  trx: Trx,
+  dialect: Dialect,
+  companyId: number,
+  of: { userId: number } | { serviceTypeId: number },
+): Promise<void> {
+  await lockCompanyForBooking(trx, dialect, companyId);
+  await recordSyncChangesShowing(trx, companyId, of);
 }
 
 /** The neighbours' read that goes with the lock: its one row (bookingNeighboursWithLockQuery). */

@@ -3,12 +3,10 @@
 import type { AuditContext } from '../../lib/audit-context.ts';
 import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit } from '../audit/audit.repository.ts';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+import type { Database, Dialect } from '@bookwell/db';
 import type { Actor } from '../../lib/context.ts';
 import { actingCompanyId, assertCompanyAccess, readCompanyId, seesCompanyInternals } from '../../lib/authorize.ts';
-import type { Dialect } from '@bookwell/db';
-import { lockCompanyForBooking } from '../appointments/booking-transaction.service.ts';
-import { recordSyncChangesShowing } from '../appointments/appointment.repository.ts';
+import { syncAppointmentsShowing } from '../appointments/booking-transaction.service.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { findCompanyById } from '../companies/company.repository.ts';
 import { toServiceTypeDto } from './service-type.mapper.ts';
@@ -133,10 +131,7 @@ export async function changeServiceType(
     if (!changed) return changed;
     const audited = diffChanges(row, pickFields(changed, SERVICE_FIELDS));
     // Its appointments show its name: offline copies must hear of a rename.
-    if (audited.name) {
-      await lockCompanyForBooking(trx, dialect, row.company_id);
-      await recordSyncChangesShowing(trx, row.company_id, { serviceTypeId: id });
-    }
+    if (audited.name) await syncAppointmentsShowing(trx, dialect, row.company_id, { serviceTypeId: id });
     if (employeeIds) {
       const before = ((await serviceEmployees(trx, [id])).get(id) ?? []).slice().sort((x, y) => x - y);
       await setServiceEmployees(trx, id, employeeIds);

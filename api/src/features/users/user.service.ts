@@ -3,8 +3,7 @@
 import type { Role, UserRow } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
-import { lockCompanyForBooking } from '../appointments/booking-transaction.service.ts';
-import { recordSyncChangesShowing } from '../appointments/appointment.repository.ts';
+import { syncAppointmentsShowing } from '../appointments/booking-transaction.service.ts';
 import { hashPassword } from '../../lib/auth.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { normalisePhone } from '../../lib/phone.ts';
@@ -148,10 +147,8 @@ export async function changePerson(deps: UserDeps, actor: Actor, id: number, cha
         if (emailChanged) await redirectInvitation(trx, row, { appUrl: config.APP_URL, now: at });
         const changes = diffChanges(target, pickFields(row, [...USER_AUDIT_FIELDS, 'booking_notices']));
         // Their appointments show their name and contact: offline copies must hear of the change.
-        if ((changes.name || changes.email || changes.phone) && target.company_id != null) {
-          await lockCompanyForBooking(trx, deps.database.dialect, target.company_id);
-          await recordSyncChangesShowing(trx, target.company_id, { userId: target.id });
-        }
+        if ((changes.name || changes.email || changes.phone) && target.company_id != null)
+          await syncAppointmentsShowing(trx, deps.database.dialect, target.company_id, { userId: target.id });
         if (Object.keys(changes).length) {
           await recordAudit(trx, who, {
             company_id: target.company_id,
