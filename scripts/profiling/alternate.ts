@@ -7,7 +7,7 @@
 //   node --import tsx scripts/profiling/alternate.ts seed [--db postgres://...]
 //   npm run build && cp api/dist/server.mjs api/dist/a.mjs    (the tree before; then the tree after as b.mjs)
 //   node --import tsx scripts/profiling/alternate.ts run api/dist/a.mjs api/dist/b.mjs \
-//     [--db ...] [--load dates|slots|bookings] [--rounds 3] [--seconds 10] [--cache]
+//     [--db ...] [--load dates|slots|bookings|moves] [--rounds 3] [--seconds 10] [--cache]
 //   alternate.ts seed --mixed; alternate.ts run a.mjs b.mjs --load bookings20 [--companies 20]   (the
 //     mixed benchmark's 1,000 companies, and its committed bookings over 20 of them, keys and cache on)
 //
@@ -17,6 +17,8 @@
 // `--load bookings` posts staff bookings like the mixed benchmark's committed-bookings load (a new
 // customer by contact, one employee, one service), each run on days of its own far ahead; they all
 // queue on one company's lock, so compare the CPU an answer costs more than answers a second.
+// `--load moves` moves the company's appointments (staff PATCH of start_time), likewise on days of
+// its own, also one company's lock.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,6 +110,25 @@ function bookings(world: World, after: number, run: number): Ask {
   };
 }
 
+/**
+ * `--load moves`: staff moves (PATCH start_time) of the bench company's appointments, each to a time
+ * of its own on days no other run uses, so none is refused: the edit path's work under the company
+ * lock, one move after another.
+ */
+function moves(world: World, ids: number[], after: number, run: number): Ask {
+  const first = after + run * 60 * 86_400_000;
+  let n = 0;
+  return () => {
+    const i = n++;
+    return {
+      method: 'PATCH',
+      path: `/api/appointments/${ids[i % ids.length]}`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+      body: JSON.stringify({ start_time: new Date(first + i * 15 * 60_000).toISOString() }),
+    };
+  };
+}
+
 /** `--load bookings20`: the mixed benchmark's committed bookings over 20 companies (`--companies`), bundle after bundle. */
 async function alternateTwenty() {
   const companies = (JSON.parse(fs.readFileSync(worldFile, 'utf8')) as Company[]).slice(0, Number(opts.companies));
@@ -164,12 +185,26 @@ async function alternate() {
     .selectFrom('appointments')
     .select((eb) => eb.fn.max('start_time').as('at'))
     .executeTakeFirst();
+  const movable =
+    opts.load === 'moves'
+      ? (
+          await h.db
+            .selectFrom('appointments')
+            .select('id')
+            .where('company_id', '=', world.companyId)
+            .where('status', '=', 'booked')
+            .orderBy('id')
+            .limit(20_000)
+            .execute()
+        ).map((r) => r.id)
+      : [];
   await h.close();
   const after = (Math.floor(new Date(latest?.at ?? Date.now()).getTime() / 86_400_000) + 1) * 86_400_000;
   const asker = (): Ask => {
     if (opts.load === 'bookings') return bookings(world, after, runs++);
+    if (opts.load === 'moves') return moves(world, movable, after, runs++);
     const path = paths[opts.load as keyof typeof paths];
-    if (!path) throw new Error(`--load is dates, slots or bookings, not ${opts.load}`);
+    if (!path) throw new Error(`--load is dates, slots, bookings or moves, not ${opts.load}`);
     return () => ({ path: path() });
   };
   for (let round = 0; round < Number(opts.rounds); round++) {

@@ -6,13 +6,14 @@ import {
   deferredWrite,
   prepared,
   preparedWrite,
+  readTogether,
   type AppointmentRow,
   type Database,
   type DbOrTx,
   type Dialect,
   type Role,
 } from '@bookwell/db';
-import { startBound } from '../availability/availability.repository.ts';
+import { idsOfCopy, startBound } from '../availability/availability.repository.ts';
 import {
   companyPersonByEmailOrNewCustomer,
   companyPersonByEmailOrNewCustomerQuery,
@@ -48,27 +49,46 @@ type ViewRow = Omit<AppointmentView, 'service_types'>;
 // Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
 const ID_CHUNK = 500;
 
-async function withServices(db: DbOrTx, rows: ViewRow[]): Promise<AppointmentView[]> {
+const servicesOfQuery = (db: DbOrTx, ids: number[]) =>
+  db
+    .selectFrom('appointment_service_types as ast')
+    .innerJoin('service_types as st', 'st.id', 'ast.service_type_id')
+    .select(['ast.appointment_id', 'st.id', 'st.name'])
+    .where('ast.appointment_id', 'in', ids)
+    .orderBy('st.id');
+type ServiceLink = { appointment_id: number; id: number; name: string };
+
+function joinServices(rows: ViewRow[], links: ServiceLink[]): AppointmentView[] {
   const byId = new Map<number, { id: number; name: string }[]>();
   for (const r of rows) byId.set(r.id, []);
-  const ids = [...byId.keys()];
-  for (let i = 0; i < ids.length; i += ID_CHUNK) {
-    const chunk = ids.slice(i, i + ID_CHUNK);
-    const links = await db
-      .selectFrom('appointment_service_types as ast')
-      .innerJoin('service_types as st', 'st.id', 'ast.service_type_id')
-      .select(['ast.appointment_id', 'st.id', 'st.name'])
-      .where('ast.appointment_id', 'in', chunk)
-      .orderBy('st.id')
-      .execute();
-    for (const l of links) byId.get(l.appointment_id)!.push({ id: l.id, name: l.name });
-  }
+  for (const l of links) byId.get(l.appointment_id)?.push({ id: l.id, name: l.name });
   return rows.map((r) => ({ ...r, service_types: byId.get(r.id)! }));
 }
 
+async function withServices(db: DbOrTx, rows: ViewRow[]): Promise<AppointmentView[]> {
+  const ids = rows.map((r) => r.id);
+  const links: ServiceLink[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) links.push(...(await servicesOfQuery(db, ids.slice(i, i + ID_CHUNK)).execute()));
+  return joinServices(rows, links);
+}
+
+/**
+ * One appointment as shown. Its row and its services are read together: on PostgreSQL one message
+ * (every appointment write ends with this read while it holds the company lock;
+ * docs/decisions/34-batched-round-trips.md, "Session 38").
+ */
 export async function findAppointmentView(db: DbOrTx, id: number): Promise<AppointmentView | undefined> {
-  const row = await viewQuery(db).where('a.id', '=', id).executeTakeFirst();
-  return row ? (await withServices(db, [row]))[0] : undefined;
+  const [rows, links] = await readTogether(db, appointmentViewReads(db, id));
+  return viewOfReads(rows, links);
+}
+
+/** findAppointmentView's two reads, for a caller that sends them with others (readTogether). */
+export const appointmentViewReads = (db: DbOrTx, id: number) =>
+  [viewQuery(db).where('a.id', '=', id).compile(), servicesOfQuery(db, [id]).compile()] as const;
+
+/** The view from the answers of appointmentViewReads. */
+export function viewOfReads(rows: ViewRow[], links: ServiceLink[]): AppointmentView | undefined {
+  return rows.length ? joinServices(rows, links)[0] : undefined;
 }
 
 export async function appointmentViewsByIds(db: DbOrTx, ids: number[]): Promise<AppointmentView[]> {
@@ -113,18 +133,15 @@ export async function listAppointmentViews(db: DbOrTx, f: AppointmentListFilter)
   return withServices(db, await appointmentListQuery(db, f).execute());
 }
 
+export const appointmentRowQuery = (db: DbOrTx, id: number) => db.selectFrom('appointments').selectAll().where('id', '=', id);
+
 export async function findAppointmentRow(db: DbOrTx, id: number): Promise<AppointmentRow | undefined> {
-  return db.selectFrom('appointments').selectAll().where('id', '=', id).executeTakeFirst();
+  return appointmentRowQuery(db, id).executeTakeFirst();
 }
 
-export async function serviceIdsOf(db: DbOrTx, appointmentId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('appointment_service_types')
-    .select('service_type_id')
-    .where('appointment_id', '=', appointmentId)
-    .orderBy('service_type_id')
-    .execute();
-  return rows.map((r) => r.service_type_id);
+/** The appointment's service ids, ascending, from the row's copy of its links (migration 059: the triggers keep it exact). */
+export function serviceIdsOfRow(row: Pick<AppointmentRow, 'service_ids'>): number[] {
+  return idsOfCopy(row.service_ids);
 }
 
 export type NewAppointmentValues = Omit<AppointmentRow, 'id' | 'created_at' | 'updated_at' | 'version' | 'status' | 'service_ids'>;
@@ -218,24 +235,31 @@ export async function updateAppointment(
   serviceTypeIds: number[] | undefined,
   now: Date,
 ): Promise<void> {
-  await trx
-    .updateTable('appointments')
-    .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now.toISOString() }))
-    .where('id', '=', id)
-    .execute();
+  // Nothing here is read back: deferred writes, so on PostgreSQL they go out with the transaction's
+  // next statement (the appointment's view, read after them), and a failure fails that statement.
+  await deferredWrite(
+    trx,
+    trx
+      .updateTable('appointments')
+      .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now.toISOString() }))
+      .where('id', '=', id),
+  );
   if (serviceTypeIds) {
-    await trx.deleteFrom('appointment_service_types').where('appointment_id', '=', id).execute();
+    await deferredWrite(trx, trx.deleteFrom('appointment_service_types').where('appointment_id', '=', id));
     if (serviceTypeIds.length) {
-      await trx
-        .insertInto('appointment_service_types')
-        .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id })))
-        .execute();
+      await deferredWrite(
+        trx,
+        trx
+          .insertInto('appointment_service_types')
+          .values(serviceTypeIds.map((service_type_id) => ({ appointment_id: id, service_type_id }))),
+      );
     }
   }
 }
 
+/** Nothing is read back: a deferred write (on PostgreSQL it goes out with the commit and what the deletion queues). */
 export async function deleteAppointment(trx: DbOrTx, id: number): Promise<void> {
-  await trx.deleteFrom('appointments').where('id', '=', id).execute();
+  await deferredWrite(trx, trx.deleteFrom('appointments').where('id', '=', id));
 }
 
 /**
@@ -404,8 +428,6 @@ export async function servicesByIds(
     .execute();
 }
 
-/** The capacity of each of these services, archived ones included. */
-export async function serviceCapacities(db: DbOrTx, ids: number[]): Promise<{ id: number; available_slots: number }[]> {
-  if (!ids.length) return [];
-  return db.selectFrom('service_types').select(['id', 'available_slots']).where('id', 'in', ids).execute();
-}
+/** The capacity of each of these services, archived ones included (at least one id). */
+export const serviceCapacitiesQuery = (db: DbOrTx, ids: number[]) =>
+  db.selectFrom('service_types').select(['id', 'available_slots']).where('id', 'in', ids);

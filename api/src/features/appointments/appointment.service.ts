@@ -3,7 +3,7 @@
 // or edit before any transaction starts, and runs the write in booking-transaction.service.ts.
 import type { AuditContext } from '../../lib/audit-context.ts';
 import type { Transaction } from 'kysely';
-import type { Database } from '@bookwell/db';
+import type { AppointmentRow, Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -30,7 +30,7 @@ import {
   findAppointmentView,
   findCompanyPerson,
   listAppointmentViews,
-  serviceIdsOf,
+  serviceIdsOfRow,
   servicesByIds,
 } from './appointment.repository.ts';
 import { parseIfMatch, toAppointmentDto } from './appointment.mapper.ts';
@@ -305,7 +305,7 @@ async function prepareStaffBooking(
 async function prepareStaffEdit(
   db: AppDeps['db'],
   company: BookingCompany,
-  current: { id: number; employee_id: number | null; user_id: number | null },
+  current: Pick<AppointmentRow, 'id' | 'employee_id' | 'user_id' | 'service_ids'>,
   body: UpdateAppointmentInput,
 ): Promise<AppointmentEdit> {
   if (body.company_id !== undefined && body.company_id !== company.id)
@@ -314,7 +314,7 @@ async function prepareStaffEdit(
   if (body.start_time !== undefined) edit.start = canonicalInstant(body.start_time);
   if (body.end_time) edit.end = canonicalInstant(body.end_time);
   const ids = serviceIdsFrom(body);
-  const currentIds = await serviceIdsOf(db, current.id);
+  const currentIds = serviceIdsOfRow(current);
   // Services it already has stay acceptable even if archived since (clients send the whole object back).
   if (ids) edit.services = await activeServices(db, company.id, ids, currentIds);
   if (body.employee_id !== undefined) {

@@ -16,7 +16,7 @@ import {
   anyEmployeeReads,
   bookingNeighbours,
   bookingNeighboursWithLockQuery,
-  busyAppointments,
+  busyAppointmentsRead,
   findBookingCompany,
   loadSchedules,
   packedBuffersColumn,
@@ -38,16 +38,18 @@ import { SYSTEM_AUDIT, type AuditContext } from '../../lib/audit-context.ts';
 import {
   appointmentViewsByIds,
   deleteAppointment,
-  findAppointmentRow,
+  appointmentRowQuery,
+  appointmentViewReads,
   findAppointmentView,
   customerLookupQuery,
   findOrCreateCustomer,
   insertAppointment,
   recordSyncChange,
   recordSyncChangesShowing,
-  serviceCapacities,
-  serviceIdsOf,
+  serviceCapacitiesQuery,
+  serviceIdsOfRow,
   updateAppointment,
+  viewOfReads,
   type AppointmentChanges,
   type AppointmentView,
   type CompanyPerson,
@@ -107,9 +109,32 @@ const companyLockWithNewId = prepared<[companyId: number], LockedRow & { new_app
 
 export type LockedCompany = Omit<LockedRow, 'buffers'> & { buffers: ServiceBuffers };
 
+const lockedOf = (row: LockedRow | undefined): LockedCompany | undefined => row && { ...row, buffers: unpackBuffers(row.buffers) };
+
 export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyId: number): Promise<LockedCompany | undefined> {
-  const row = (await companyLock[dialect](trx, [companyId]))[0];
-  return row && { ...row, buffers: unpackBuffers(row.buffers) };
+  return lockedOf((await companyLock[dialect](trx, [companyId]))[0]);
+}
+
+/**
+ * lockCompanyForBooking for a write to an existing appointment, with the appointment's row (and, when
+ * asked, its view) read after the lock in the same message on PostgreSQL: the reads run once the lock
+ * is held, as they would alone (docs/decisions/34-batched-round-trips.md, "Session 38"). SQLite runs
+ * them one by one (no round trips there).
+ */
+async function lockWithAppointment(
+  ctx: WriteContext,
+  companyId: number,
+  id: number,
+  withView: boolean,
+): Promise<{ locked: LockedCompany | undefined; current: AppointmentRow | undefined; view?: AppointmentView }> {
+  const lock = companyLock[ctx.dialect].bound(ctx.trx, [companyId]);
+  const rowRead = appointmentRowQuery(ctx.trx, id).compile();
+  if (!withView) {
+    const [lockRows, rows] = await readTogether(ctx.trx, [lock, rowRead]);
+    return { locked: lockedOf(lockRows[0]), current: rows[0] };
+  }
+  const [lockRows, rows, viewRows, links] = await readTogether(ctx.trx, [lock, rowRead, ...appointmentViewReads(ctx.trx, id)]);
+  return { locked: lockedOf(lockRows[0]), current: rows[0], view: viewOfReads(viewRows, links) };
 }
 
 /**
@@ -230,20 +255,6 @@ export interface NewBooking {
   offeredSlot: { date: string } | null;
   /** Who will read the result: staff see contact details. */
   staffView: boolean;
-}
-
-/** Every booked neighbour whose hold (buffers included) can meet [start, end), with its hold. */
-async function busyFor(
-  ctx: WriteContext,
-  companyId: number,
-  longest: number,
-  start: string,
-  end: string,
-  buffers: ServiceBuffers,
-  hold: { bufferBeforeMinutes: number; bufferAfterMinutes: number },
-): Promise<BusyAppointment[]> {
-  const busy = await busyAppointments(ctx.trx, { companyId, ...busyRange(longest, start, end, buffers, hold) });
-  return withBuffers(busy, buffers);
 }
 
 /** The starts of the appointments that can meet [start, end) held with `hold`, their own holds included. */
@@ -684,8 +695,7 @@ export async function updateAppointmentChecked(
   staffView: boolean,
 ): Promise<AppointmentDto> {
   const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
-  const current = await findAppointmentRow(trx, id);
+  const { locked, current } = await lockWithAppointment(ctx, company.id, id, false);
   if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
   await checkVersion(ctx, current, ifMatch, staffView);
 
@@ -702,7 +712,7 @@ export async function updateAppointmentChecked(
   if (Date.parse(end) - Date.parse(start) > MAX_APPOINTMENT_MINUTES * 60_000)
     throw badRequest('An appointment cannot last longer than 24 hours');
 
-  const currentServiceIds = await serviceIdsOf(trx, id);
+  const currentServiceIds = serviceIdsOfRow(current);
   const serviceIds = edit.services ? [...new Set(edit.services.map((s) => s.id))] : currentServiceIds;
   const status = edit.status ?? current.status;
   const employeeId = edit.employeeId !== undefined ? edit.employeeId : current.employee_id;
@@ -726,13 +736,20 @@ export async function updateAppointmentChecked(
   const timeChanged = changes.start_time !== undefined || changes.end_time !== undefined;
   const rebooked = current.status === 'cancelled' && status === 'booked';
   if (status === 'booked' && (timeChanged || servicesChanged || changes.employee_id !== undefined || rebooked)) {
-    // Capacities of the services it will have, archived ones included (an old booking keeps its service).
-    const capacities = await serviceCapacities(trx, serviceIds);
     const buffers = locked.buffers;
     const hold = holdOf(
       serviceIds.map((sid) => ({ buffer_before_minutes: buffers.get(sid)?.before, buffer_after_minutes: buffers.get(sid)?.after })),
     );
-    const busy = await busyFor(ctx, company.id, locked.longest_appointment_minutes, start, end, buffers, hold);
+    // Capacities of the services it will have, archived ones included (an old booking keeps its
+    // service), and its neighbours: read together (one message on PostgreSQL).
+    const neighbours = busyAppointmentsRead(trx, {
+      companyId: company.id,
+      ...busyRange(locked.longest_appointment_minutes, start, end, buffers, hold),
+    });
+    const [capacities, busyRows] = serviceIds.length
+      ? await readTogether(trx, [serviceCapacitiesQuery(trx, serviceIds).compile(), neighbours.query])
+      : [[], (await readTogether(trx, [neighbours.query]))[0]];
+    const busy = withBuffers(neighbours.parse(busyRows), buffers);
     if (
       bookingConflict({
         start,
@@ -781,11 +798,9 @@ export async function deleteAppointmentChecked(
   ifMatch: number[] | null | undefined,
 ): Promise<void> {
   const { trx, now } = ctx;
-  const locked = await lockCompanyForBooking(trx, ctx.dialect, company.id);
-  const current = await findAppointmentRow(trx, id);
-  if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
+  const { locked, current, view } = await lockWithAppointment(ctx, company.id, id, true);
+  if (!locked || !current || !view || current.company_id !== company.id) throw notFound('Appointment not found');
   await checkVersion(ctx, current, ifMatch, true);
-  const view = (await findAppointmentView(trx, id))!;
   await deleteAppointment(trx, id);
   await recordSyncChange(trx, company.id, id, 'delete', now);
   const removed: Record<string, { old: unknown }> = {};

@@ -156,4 +156,104 @@ describe.each(testDialects().filter((d) => d === 'postgres'))('a booking’s rou
     expect(trx.length).toBeLessThanOrEqual(2);
     expect(trx[trx.length - 1]).toMatch(/(^|\n)insert into "appointments" [^]*;\ncommit$/);
   });
+
+  // A staff move took 16 messages, 12 of them while the company lock was held (the lock, the row and
+  // its services again, the capacities, the neighbours, the update, the view and its services, the
+  // reschedule notice, each reminder's lookup and write, the commit); a deletion 7. Now the row comes
+  // with the lock, the capacities with the neighbours, the view after the held writes, and the
+  // messages and reminders with the commit (docs/decisions/34-batched-round-trips.md, "Session 38").
+  const staffBooking = async (start: string) => {
+    const res = await t.call('POST', '/appointments', {
+      body: {
+        company_id: co.companyId,
+        employee_id: co.admin.id,
+        service_type_ids: [co.serviceId],
+        start_time: start,
+        customer: customerContact(),
+      },
+      token: co.admin.token,
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  };
+
+  it('a staff move: the row with the lock, the capacities with the neighbours, the reminders and notice with the commit', async () => {
+    const warm = await staffBooking('2026-11-26T09:00:00.000Z');
+    // A move of the same kind first (its named statements prepared: decision 41), as in warmUp.
+    const warmMove = await t.call('PATCH', `/appointments/${warm}`, {
+      body: { start_time: '2026-11-26T09:30:00.000Z' },
+      token: co.admin.token,
+      headers: { 'Idempotency-Key': 'move-round-trips-warm' },
+    });
+    expect(warmMove.status).toBe(200);
+    const id = await staffBooking('2026-11-26T12:00:00.000Z');
+    sent = [];
+    const res = await t.call('PATCH', `/appointments/${id}`, {
+      body: { start_time: '2026-11-27T13:00:00.000Z' },
+      token: co.admin.token,
+      headers: { 'Idempotency-Key': 'move-round-trips' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ start_time: '2026-11-27T13:00:00.000Z', end_time: '2026-11-27T13:30:00.000Z', version: 2 });
+    const trx = transactionOf(sent);
+    expect(trx[0]).toMatch(/ for no key update;\nselect \* from "appointments" where "id" = /);
+    const neighbours = trx.filter((m) => m.includes('"available_slots" from "service_types"'));
+    expect(neighbours).toHaveLength(1);
+    expect(neighbours[0]).toMatch(/from "appointments" as "a" where "a"."company_id" = /);
+    expect(trx.filter((m) => m.includes('update "appointments"'))).toEqual([
+      expect.stringMatching(/^update "appointments"[^]*insert into "audit_log"[^]*select "a".\*[^]*from "appointment_service_types"/),
+    ]);
+    // The key's insert answers whether it was written (decision 43), so it goes alone before the commit.
+    expect(trx[trx.length - 2]).toMatch(
+      /^insert into "outbox_messages"[^]*'reschedule'[^]*on conflict \("dedupe_key"\) do update [^]*;\ninsert into "idempotency_keys" [^]*'move-round-trips'[^]*$/,
+    );
+    expect(trx[trx.length - 1]).toBe('commit');
+    expect(trx).toHaveLength(5);
+    // Before the transaction: the caller's session (when not known), the key's lookup, the appointment, its company.
+    expect(sent.indexOf(trx[0])).toBeLessThanOrEqual(4);
+
+    const reminders = await t.db
+      .selectFrom('outbox_messages')
+      .select(['dedupe_key', 'state'])
+      .where('appointment_id', '=', id)
+      .where('kind', '=', 'reminder')
+      .orderBy('id')
+      .execute();
+    expect(reminders).toEqual([
+      { dedupe_key: `reminder:email:${id}:2026-11-26T12:00:00.000Z`, state: 'cancelled' },
+      { dedupe_key: `reminder:email:${id}:2026-11-27T13:00:00.000Z`, state: 'pending' },
+    ]);
+    const notices = await t.db
+      .selectFrom('outbox_messages')
+      .select('kind')
+      .where('appointment_id', '=', id)
+      .where('kind', '=', 'reschedule')
+      .execute();
+    expect(notices).toHaveLength(1);
+  });
+
+  it('a staff deletion: the row and its view with the lock, everything else with the commit', async () => {
+    const id = await staffBooking('2026-11-26T15:00:00.000Z');
+    sent = [];
+    const res = await t.call('DELETE', `/appointments/${id}`, { token: co.admin.token });
+    expect(res.status).toBe(204);
+    const trx = transactionOf(sent);
+    expect(trx[0]).toMatch(
+      / for no key update;\nselect \* from "appointments" where [^]*;\nselect "a".\*[^]*;\nselect "ast"."appointment_id"/,
+    );
+    expect(trx[1]).toMatch(/^delete from "appointments"[^]*'cancellation'[^]*;\ncommit$/);
+    expect(trx).toHaveLength(2);
+    expect(await t.db.selectFrom('appointments').select('id').where('id', '=', id).execute()).toEqual([]);
+    const left = await t.db
+      .selectFrom('outbox_messages')
+      .select(['kind', 'state'])
+      .where('appointment_id', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(left).toEqual([
+      { kind: 'confirmation', state: 'pending' },
+      { kind: 'reminder', state: 'cancelled' },
+      { kind: 'cancellation', state: 'pending' },
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
-import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type ReferenceExpression } from 'kysely';
+import { PostgresAdapter, sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type ReferenceExpression } from 'kysely';
 import { STAFF_ROLES, arg, perRound, prepared, readTogether, type Database, type DbOrTx } from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
@@ -340,7 +340,7 @@ function fromPgRows(rows: PgBusyRow[]): BusyAppointment[] {
 }
 
 /** A services' copy (migration 059) read as text: its ids. */
-function idsOfCopy(copy: string | null): number[] {
+export function idsOfCopy(copy: string | null): number[] {
   if (!copy) return [];
   const ids = copy.split(',').map(Number);
   for (const id of ids)
@@ -579,9 +579,15 @@ const busyPacked = prepared<BusyArgs, Packed>((db) =>
     .select(PACK_BUSY.as('packed')),
 );
 
-export async function busyAppointments(db: DbOrTx, f: BusyFilter): Promise<BusyAppointment[]> {
+/**
+ * The booked appointments of the company starting in [startFrom, startBefore), as a read to send with
+ * others (readTogether: an edit's neighbours with its services' capacities), and how its answer is read.
+ */
+export function busyAppointmentsRead(db: DbOrTx, f: BusyFilter): { query: CompiledQuery; parse: (rows: unknown[]) => BusyAppointment[] } {
   const args: BusyArgs = [f.companyId, f.startFrom, f.startBefore];
-  return isPostgres(db) ? fromPgRows(await busyRows(db, args)) : appointmentsOf((await busyPacked(db, args))[0]?.packed);
+  return isPostgres(db)
+    ? { query: busyRows.bound(db, args), parse: (rows) => fromPgRows(rows as PgBusyRow[]) }
+    : { query: busyPacked.bound(db, args), parse: (rows) => appointmentsOf((rows as Packed[])[0]?.packed) };
 }
 
 type QualifiedArgs = [companyId: number, serviceTypeId: number, startFrom: string, startBefore: string];
@@ -1323,7 +1329,7 @@ export async function qualifiedStaff(db: DbOrTx, companyId: number, serviceTypeI
  * What choosing "any employee" for a booking reads under its company lock
  * (appointments/booking-transaction.service.ts): the service's performers with their names and what
  * a staff notice needs of them (qualifiedStaff), the company's hours and the performers' on the date's weekday and the date's
- * overrides (loadSchedules), the appointments starting in [busyFrom, busyBefore) (busyAppointments),
+ * overrides (loadSchedules), the appointments starting in [busyFrom, busyBefore) (busyAppointmentsRead),
  * and each employee's booked count starting in [dayStart, dayEnd) (dayCountRows). No argument
  * depends on another read's answer, so on PostgreSQL they go out in one message (readTogether).
  */

@@ -50,16 +50,55 @@ const OUTBOX_COLUMNS = [
 type OutboxValues = Record<(typeof OUTBOX_COLUMNS)[number], string | number | null>;
 
 // Queued inside every booking's transaction: compiled once (values are arguments in column order).
-const outboxInsertQuery = (db: Kysely<Database>) =>
+const outboxRowInsert = (db: Kysely<Database>) =>
   db
     .insertInto('outbox_messages')
-    .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never)
-    .onConflict((oc) => oc.column('dedupe_key').doNothing());
+    .values({ ...Object.fromEntries(OUTBOX_COLUMNS.map((c, i) => [c, arg(i)])), state: 'pending', attempts: 0 } as never);
+const outboxInsertQuery = (db: Kysely<Database>) => outboxRowInsert(db).onConflict((oc) => oc.column('dedupe_key').doNothing());
 const outboxInsert = prepared<(string | number | null)[], { id: number }>((db) => outboxInsertQuery(db).returning('id'));
 // The same insert for a caller that does not need the row's id (a booking's confirmation and
 // reminders): a deferred write, so on PostgreSQL it goes out with the transaction's next statement
 // (db/src/deferred-writes.ts).
 const outboxQueue = preparedWrite<(string | number | null)[]>(outboxInsertQuery);
+
+// A reminder queued or brought up to date in one statement (reminders.ts, syncReminders): the row
+// with its key is refreshed (due time, recipient, content) when it is pending and not yet due, or
+// cancelled (revived); any other (due and being sent, sent, failed, dead) is kept as it is, never sent
+// twice. Nothing is read back, so it is a deferred write too: on PostgreSQL a moved appointment's
+// reminders go out with its commit instead of a lookup and a write each while the company lock is held.
+const reminderUpsert = preparedWrite<(string | number | null)[]>((db) =>
+  outboxRowInsert(db).onConflict((oc) =>
+    oc
+      .column('dedupe_key')
+      .doUpdateSet((eb) => ({
+        due_at: eb.ref('excluded.due_at'),
+        to_address: eb.ref('excluded.to_address'),
+        subject: eb.ref('excluded.subject'),
+        body_text: eb.ref('excluded.body_text'),
+        render: eb.ref('excluded.render'),
+        state: 'pending',
+        locked_until: null,
+        last_error: null,
+      }))
+      .where((eb) =>
+        eb.or([
+          eb('outbox_messages.state', '=', 'cancelled'),
+          eb.and([eb('outbox_messages.state', '=', 'pending'), eb('outbox_messages.due_at', '>', arg(OUTBOX_COLUMNS.length))]),
+        ]),
+      ),
+  ),
+);
+
+/** Queues a reminder, or refreshes (or revives) the one its dedupe key already names: see reminderUpsert. */
+export async function queueOrRefreshReminder(
+  db: DbOrTx,
+  channel: 'email' | 'sms',
+  m: SmsMessage & Partial<EmailMessage>,
+  now: Date,
+): Promise<void> {
+  const values = outboxValues(channel, m, now);
+  await reminderUpsert(db, [...OUTBOX_COLUMNS.map((c) => values[c]), now.toISOString()]);
+}
 
 async function queueOutboxMessage(db: DbOrTx, values: OutboxValues): Promise<void> {
   await outboxQueue(

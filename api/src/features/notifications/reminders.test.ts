@@ -172,6 +172,36 @@ describe.each(testDialects())('reminders on %s', (dialect) => {
     expect(await rows(b.id)).toHaveLength(2);
   });
 
+  it('an edit never sends a reminder twice: a sent one stays sent, one already due is left as it is, a cancelled one is revived', async () => {
+    const start = '2026-11-24T13:00:00.000Z';
+    const b = await book(start);
+    const [queued] = await rows(b.id);
+    const edit = async (description: string) => {
+      const res = await t.call('PUT', `/appointments/${b.id}`, { token: a.admin.token, body: { description } });
+      expect(res.status, res.text).toBe(200);
+      const [r, ...more] = await rows(b.id);
+      expect(more).toEqual([]);
+      return r;
+    };
+    const set = (values: Partial<Pick<OutboxMessageRow, 'state' | 'sent_at' | 'attempts' | 'due_at' | 'subject'>>) =>
+      t.db.updateTable('outbox_messages').set(values).where('id', '=', queued.id).execute();
+
+    await set({ state: 'sent', sent_at: NOW.toISOString(), attempts: 1 });
+    expect(await edit('Sent already')).toMatchObject({ state: 'sent', attempts: 1, due_at: at(start, 24) });
+
+    // Pending and due (the dispatcher's to send): neither re-timed nor rewritten.
+    const due = new Date(NOW.getTime() - 60_000).toISOString();
+    await set({ state: 'pending', sent_at: null, due_at: due, subject: 'As claimed' });
+    expect(await edit('Due already')).toMatchObject({ state: 'pending', due_at: due, subject: 'As claimed' });
+
+    await set({ state: 'cancelled', due_at: at(start, 24), subject: 'Old' });
+    expect(await edit('Revived')).toMatchObject({
+      state: 'pending',
+      due_at: at(start, 24),
+      subject: 'Reminder: Haircut at Reminder Salon',
+    });
+  });
+
   it('a cancelled or deleted appointment drops its pending reminder', async () => {
     const cancelled = await book('2026-11-24T12:00:00.000Z');
     const res = await t.call('PUT', `/appointments/${cancelled.id}`, { token: a.admin.token, body: { status: 'cancelled' } });

@@ -11,9 +11,9 @@
 //   index) and no scan of the outbox runs inside a booking.
 // The reminder renders at send time from a snapshot of the appointment as it was when queued;
 // every write of the appointment refreshes it (syncReminders).
-import type { DbOrTx } from '@bookwell/db';
+import { deferredWrite, type DbOrTx } from '@bookwell/db';
 import { appointmentRenderSnapshot, appointmentEmailSubject, formatForPeople, type AppointmentEmailInput } from './appointment-emails.ts';
-import { queueEmail, queueSms, smsOptedOut } from './outbox.repository.ts';
+import { queueEmail, queueOrRefreshReminder, queueSms, smsOptedOut } from './outbox.repository.ts';
 
 export type ReminderChannel = 'email' | 'sms';
 
@@ -65,38 +65,17 @@ export interface ReminderTarget {
 
 const LIVE = ['pending', 'failed'] as const;
 
+/** Drops the live reminders with these keys; nothing is read back, so a deferred write (sent with the next statement on PostgreSQL). */
 async function cancelByKeys(db: DbOrTx, keys: string[]): Promise<void> {
   if (!keys.length) return;
-  await db
-    .updateTable('outbox_messages')
-    .set({ state: 'cancelled', locked_until: null })
-    .where('dedupe_key', 'in', keys)
-    .where('state', 'in', LIVE)
-    .execute();
-}
-
-/**
- * Brings the pending reminder row with this key up to date (due time, recipient, content), reviving
- * a cancelled one; false when no such row exists (or it was already attempted, sent or is being sent:
- * then it stays as it is, never sent twice).
- */
-async function refreshReminder(
-  db: DbOrTx,
-  key: string,
-  values: { due_at: string; to_address: string; subject: string | null; body_text: string; render: string | null },
-  now: Date,
-): Promise<'updated' | 'kept' | 'missing'> {
-  const existing = await db.selectFrom('outbox_messages').select(['id', 'state']).where('dedupe_key', '=', key).executeTakeFirst();
-  if (!existing) return 'missing';
-  if (existing.state !== 'pending' && existing.state !== 'cancelled') return 'kept';
-  // A pending reminder already due is the dispatcher's to send: changing it now could race its claim.
-  const res = await db
-    .updateTable('outbox_messages')
-    .set({ ...values, state: 'pending', locked_until: null, last_error: null })
-    .where('id', '=', existing.id)
-    .where((eb) => eb.or([eb('state', '=', 'cancelled'), eb.and([eb('state', '=', 'pending'), eb('due_at', '>', now.toISOString())])]))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1 ? 'updated' : 'kept';
+  await deferredWrite(
+    db,
+    db
+      .updateTable('outbox_messages')
+      .set({ state: 'cancelled', locked_until: null })
+      .where('dedupe_key', 'in', keys)
+      .where('state', 'in', LIVE),
+  );
 }
 
 /**
@@ -114,7 +93,6 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
   const due = reminderDueAt(t.start, t.hoursBefore);
   // The skip rule. With the start unchanged, a reminder already due stays (it is being sent).
   if (reminderTooLate(due, now)) return;
-  const dueIso = due.toISOString();
   // A new appointment has no reminder rows yet: insert only (this runs inside every booking).
   const fresh = t.previousStart === null;
 
@@ -123,43 +101,37 @@ export async function syncReminders(db: DbOrTx, t: ReminderTarget, now: Date): P
     const input: AppointmentEmailInput = { ...t.details, kind: 'reminder', customer: { ...t.details.customer, email: t.emailTo } };
     const subject = appointmentEmailSubject(input);
     const render = appointmentRenderSnapshot(input, now);
-    const state = fresh
-      ? 'missing'
-      : await refreshReminder(db, emailKey, { due_at: dueIso, to_address: input.customer.email, subject, body_text: '', render }, now);
-    if (state === 'missing') {
-      await queueEmail(
-        db,
-        {
-          to: input.customer.email,
-          kind: REMINDER_KIND,
-          companyId: t.companyId,
-          appointmentId: t.appointmentId,
-          subject,
-          text: '',
-          render,
-          dueAt: due,
-          dedupeKey: emailKey,
-        },
-        now,
-      );
-    }
+    const message = {
+      to: input.customer.email,
+      kind: REMINDER_KIND,
+      companyId: t.companyId,
+      appointmentId: t.appointmentId,
+      subject,
+      text: '',
+      render,
+      dueAt: due,
+      dedupeKey: emailKey,
+    };
+    // A new appointment has none yet; otherwise the row with this key is refreshed or revived, or kept when already sent.
+    if (fresh) await queueEmail(db, message, now);
+    else await queueOrRefreshReminder(db, 'email', message, now);
   } else if (!fresh) {
     await cancelByKeys(db, [emailKey]);
   }
 
   const smsKey = reminderKey('sms', t.appointmentId, t.start);
   if (t.sms && !(await smsOptedOut(db, t.companyId, t.sms.to, t.sms.userId))) {
-    const text = reminderSmsText(t.details);
-    const state = fresh
-      ? 'missing'
-      : await refreshReminder(db, smsKey, { due_at: dueIso, to_address: t.sms.to, subject: null, body_text: text, render: null }, now);
-    if (state === 'missing') {
-      await queueSms(
-        db,
-        { to: t.sms.to, text, kind: REMINDER_KIND, companyId: t.companyId, appointmentId: t.appointmentId, dueAt: due, dedupeKey: smsKey },
-        now,
-      );
-    }
+    const message = {
+      to: t.sms.to,
+      text: reminderSmsText(t.details),
+      kind: REMINDER_KIND,
+      companyId: t.companyId,
+      appointmentId: t.appointmentId,
+      dueAt: due,
+      dedupeKey: smsKey,
+    };
+    if (fresh) await queueSms(db, message, now);
+    else await queueOrRefreshReminder(db, 'sms', message, now);
   } else if (!fresh) {
     await cancelByKeys(db, [smsKey]);
   }
