@@ -24,7 +24,9 @@
 //    wakes up later fails to record (its lease is gone) and rolls back, so both can never commit.
 import crypto from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { arg, prepared, type DbOrTx } from '@bookwell/db';
+import { PostgresAdapter } from 'kysely';
+import { arg, prepared, preparedWrite, type DbOrTx } from '@bookwell/db';
+import { isUniqueViolation } from './db-errors.ts';
 import type { AppEnv } from './context.ts';
 import { AppError, badRequest } from './errors.ts';
 import { isUnsafeText, readBody, unsafeInput } from './validation.ts';
@@ -96,6 +98,51 @@ const insertKey = prepared<
     .onConflict((oc) => oc.columns(['scope', 'method', 'path', 'key']).doNothing())
     .returning('id'),
 );
+/**
+ * PostgreSQL: the key written done by the write's transaction as a deferred write, so it goes out with
+ * the commit (docs/decisions/43-idempotency-key-in-the-transaction.md, "Session 38": one message less
+ * per write). A rival that wrote the key first makes it fail there on the key's unique constraint,
+ * which the write's transaction answers as keyWrittenFirst (isKeyWrittenFirst); SQLite, which has no
+ * messages to save, keeps insertKey's empty answer for that.
+ */
+const insertDoneKeyWithCommit = preparedWrite<
+  [
+    scope: string,
+    method: string,
+    path: string,
+    key: string,
+    requestHash: string,
+    status: number,
+    body: string | null,
+    headers: string,
+    at: string,
+  ]
+>((db) =>
+  db.insertInto('idempotency_keys').values({
+    scope: arg(0),
+    method: arg(1),
+    path: arg(2),
+    key: arg(3),
+    request_hash: arg(4),
+    state: 'done',
+    owner_token: null,
+    response_status: arg(5),
+    response_body: arg(6),
+    response_headers: arg(7),
+    created_at: arg(8),
+    updated_at: arg(8),
+  }),
+);
+
+/** A write whose key another request with it wrote first: it rolls back, changing nothing. */
+export const keyWrittenFirst = () =>
+  new AppError('idempotency_in_progress', 'Another request took over this Idempotency-Key; nothing was changed');
+
+/** The error of a write transaction whose key (insertDoneKeyWithCommit) another request wrote first. */
+export function isKeyWrittenFirst(err: unknown): boolean {
+  return isUniqueViolation(err) && (err as { table?: string }).table === 'idempotency_keys';
+}
+
 /** Marks a claim done with its response, while this request still holds it; answers the row it marked. */
 const recordResponse = prepared<
   [status: number, body: string | null, headers: string, at: string, id: number, owner: string],
@@ -384,13 +431,16 @@ export async function recordIdempotentResponse(
   for (const [k, v] of Object.entries(response.headers ?? {})) headers[k.toLowerCase()] = v;
   const body = response.body === undefined ? null : JSON.stringify(response.body);
   const at = now.toISOString();
+  if (claim.id === null && trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await insertDoneKeyWithCommit(trx, [...claim.write, response.status, body, JSON.stringify(headers), at]);
+    claim.recorded = true;
+    return;
+  }
   const marked =
     claim.id === null
       ? await insertKey(trx, [...claim.write, 'done', null, response.status, body, JSON.stringify(headers), at])
       : await recordResponse(trx, [response.status, body, JSON.stringify(headers), at, claim.id, claim.owner]);
-  if (marked.length !== 1) {
-    throw new AppError('idempotency_in_progress', 'Another request took over this Idempotency-Key; nothing was changed');
-  }
+  if (marked.length !== 1) throw keyWrittenFirst();
   claim.recorded = true;
 }
 

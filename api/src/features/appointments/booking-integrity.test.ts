@@ -1,5 +1,6 @@
 // Booking integrity on every test dialect: concurrent bookings never exceed capacity, Idempotency-Key
 // replays change nothing, and stale If-Match versions change nothing.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '@bookwell/db/testing';
 import { startTestServer, type TestServer } from '../../testing/harness.ts';
@@ -234,6 +235,59 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
       const rows = await t.db.selectFrom('appointments').select('id').where('start_time', '=', '2026-11-27T10:00:00.000Z').execute();
       expect(rows).toHaveLength(1);
     });
+
+    // PostgreSQL writes the key with the write's commit (docs/decisions/43-idempotency-key-in-the-transaction.md,
+    // "Session 38"): another session holding the same key uncommitted makes that insert wait, then fail on the
+    // key's unique constraint once it commits. The write rolls back and answers 409, not a 500.
+    // (SQLite keeps the insert that answers: idempotency.test.ts holds its case.)
+    if (dialect === 'postgres')
+      it('a key another request writes while this one commits: 409 in progress, nothing created', async () => {
+        const start = '2026-11-27T15:00:00.000Z';
+        const body = publicBody(co.serviceId, start);
+        const stored = await book(publicBody(co.serviceId, '2026-11-27T15:30:00.000Z'), { headers: { 'Idempotency-Key': 'rival-probe' } });
+        expect(stored.status).toBe(201);
+        const probe = await t.db
+          .selectFrom('idempotency_keys')
+          .select(['scope', 'method', 'path'])
+          .where('key', '=', 'rival-probe')
+          .executeTakeFirstOrThrow();
+        let result: Awaited<ReturnType<typeof book>> | undefined;
+        await t.db.connection().execute(async (conn) => {
+          await sql`begin`.execute(conn);
+          await conn
+            .insertInto('idempotency_keys')
+            .values({
+              ...probe,
+              key: 'rival-1',
+              request_hash: requestHash('{"another":"body"}'),
+              state: 'done',
+              owner_token: null,
+              response_status: 201,
+              response_body: '{}',
+              response_headers: '{}',
+              created_at: NOW.toISOString(),
+              updated_at: NOW.toISOString(),
+            })
+            .execute();
+          const pending = book(body, { headers: { 'Idempotency-Key': 'rival-1' } }).then((r) => (result = r));
+          // The request's insert waits on our uncommitted key: then let it go.
+          for (let i = 0; i < 200; i++) {
+            const waiting = await sql<{
+              n: number;
+            }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%idempotency_keys%'`.execute(
+              t.db,
+            );
+            if (waiting.rows[0].n > 0) break;
+            expect(result).toBeUndefined();
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          await sql`commit`.execute(conn);
+          await pending;
+        });
+        expect(result!.status).toBe(409);
+        expect(result!.body.code).toBe('idempotency_in_progress');
+        expect(await t.db.selectFrom('appointments').select('id').where('start_time', '=', start).execute()).toEqual([]);
+      });
 
     it('answers 422 for the same key with another body, changing nothing', async () => {
       const headers = { 'Idempotency-Key': 'mismatch-1' };

@@ -8,6 +8,7 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { arg, keptPlans, prepared, readTogether, type AppointmentRow, type Database, type Dialect } from '@bookwell/db';
 import { isForeignKeyViolation } from '../../lib/db-errors.ts';
+import { isKeyWrittenFirst, keyWrittenFirst } from '../../lib/idempotency.ts';
 import { issueManageNonce } from '../../lib/manage-token.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { isoWeekday, localDayBounds } from '../../lib/zoned-time.ts';
@@ -194,6 +195,8 @@ export async function inBookingTransaction<T>(db: Kysely<Database>, work: (trx: 
   } catch (err) {
     if (isForeignKeyViolation(err))
       throw new AppError('conflict', 'Something this appointment refers to was removed meanwhile. Please try again.', { status: 409 });
+    // PostgreSQL writes the request's Idempotency-Key with the commit: a request with the same key committed first.
+    if (isKeyWrittenFirst(err)) throw keyWrittenFirst();
     throw err;
   }
 }
