@@ -28,7 +28,7 @@ import { PostgresAdapter } from 'kysely';
 import { arg, prepared, preparedWrite, type DbOrTx } from '@bookwell/db';
 import { isUniqueViolation } from './db-errors.ts';
 import type { AppEnv } from './context.ts';
-import { AppError, badRequest } from './errors.ts';
+import { AppError, badRequest, errorResponse } from './errors.ts';
 import { isUnsafeText, readBody, unsafeInput } from './validation.ts';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
@@ -337,6 +337,11 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
             c.error = undefined;
             c.res = undefined;
             c.res = replay(c, first);
+          } else if (first && first.request_hash !== hash) {
+            // The key was used for another body (before this request, or meanwhile): 422, as a read first answers.
+            c.error = undefined;
+            c.res = undefined;
+            c.res = errorResponse(c, mismatch());
           } else if (!first && keepsRefusal(status, failed)) {
             // Kept for replays; a rival that wrote the key meanwhile keeps its own (insert or nothing).
             await insertKey(db, [

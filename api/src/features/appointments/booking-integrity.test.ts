@@ -238,10 +238,11 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
 
     // PostgreSQL writes the key with the write's commit (docs/decisions/43-idempotency-key-in-the-transaction.md,
     // "Session 38"): another session holding the same key uncommitted makes that insert wait, then fail on the
-    // key's unique constraint once it commits. The write rolls back and answers 409, not a 500.
+    // key's unique constraint once it commits. The write rolls back and answers as a key found first does
+    // (422 for another body), not a 500.
     // (SQLite keeps the insert that answers: idempotency.test.ts holds its case.)
     if (dialect === 'postgres')
-      it('a key another request writes while this one commits: 409 in progress, nothing created', async () => {
+      it('a key another request writes while this one commits: the write rolls back, 422 for another body', async () => {
         const start = '2026-11-27T15:00:00.000Z';
         const body = publicBody(co.serviceId, start);
         const stored = await book(publicBody(co.serviceId, '2026-11-27T15:30:00.000Z'), { headers: { 'Idempotency-Key': 'rival-probe' } });
@@ -284,8 +285,9 @@ describe.each(testDialects())('booking integrity on %s', (dialect) => {
           await sql`commit`.execute(conn);
           await pending;
         });
-        expect(result!.status).toBe(409);
-        expect(result!.body.code).toBe('idempotency_in_progress');
+        // The key went to another body: 422, as when the key is found before the write runs.
+        expect(result!.status).toBe(422);
+        expect(result!.body.code).toBe('idempotency_mismatch');
         expect(await t.db.selectFrom('appointments').select('id').where('start_time', '=', start).execute()).toEqual([]);
       });
 
