@@ -3,7 +3,7 @@
 // or edit before any transaction starts, and runs the write in booking-transaction.service.ts.
 import type { AuditContext } from '../../lib/audit-context.ts';
 import type { Transaction } from 'kysely';
-import type { AppointmentRow, Database } from '@bookwell/db';
+import { readTogether, type AppointmentRow, type Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
@@ -15,6 +15,7 @@ import { findCompanyById, listCompanies } from '../companies/company.repository.
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
 import { bookableSlots } from '../availability/availability.ts';
 import {
+  bookingCompanyOfAppointment,
   findBookingCompany,
   findBookingOpening,
   findCompanyStaffMember,
@@ -25,6 +26,7 @@ import {
   type BookingOpening,
 } from '../availability/availability.repository.ts';
 import {
+  appointmentRowQuery,
   durationOptionMinutes,
   findAppointmentRow,
   findAppointmentView,
@@ -365,13 +367,27 @@ function customerEdit(body: UpdateAppointmentInput): AppointmentEdit {
 }
 
 /** The appointment if the caller may see it: staff of its company, global_admin, or its customer; else 404. */
-async function visibleAppointment(db: AppDeps['db'], actor: Actor, id: number) {
-  const row = await findAppointmentRow(db, id);
+function visibleTo(actor: Actor, row: AppointmentRow | undefined) {
   if (!row) throw notFound(NOT_FOUND);
   const insider = isCompanyInsider(actor, row.company_id);
   const owner = actor.role === 'customer' && actor.company_id === row.company_id && row.user_id === actor.id;
   if (!insider && !owner) throw notFound(NOT_FOUND);
   return { row, insider };
+}
+
+async function visibleAppointment(db: AppDeps['db'], actor: Actor, id: number) {
+  return visibleTo(actor, await findAppointmentRow(db, id));
+}
+
+/**
+ * visibleAppointment with its company, for a change: read together, one message on PostgreSQL
+ * (docs/decisions/34-batched-round-trips.md, "Session 38").
+ */
+async function appointmentToChange(db: AppDeps['db'], actor: Actor, id: number) {
+  const [rows, companies] = await readTogether(db, [appointmentRowQuery(db, id).compile(), bookingCompanyOfAppointment.bound(db, [id])]);
+  const visible = visibleTo(actor, rows[0]);
+  if (!companies[0]) throw notFound('Company not found');
+  return { ...visible, company: companies[0] };
 }
 
 /** Books an appointment: staff of the company (and global_admin) like staff, everyone else like the public booking page. */
@@ -483,9 +499,8 @@ export async function changeAppointment(
   audit: AuditContext,
 ): Promise<AppointmentDto> {
   const { db } = deps;
-  const { row, insider } = await visibleAppointment(db, actor, id);
+  const { row, insider, company } = await appointmentToChange(db, actor, id);
   const ifMatch = ifMatchOf(ifMatchHeader);
-  const company = await companyOf(db, row.company_id);
   const edit = insider ? await prepareStaffEdit(db, company, row, body) : customerEdit(body);
   const at = deps.now();
   // A customer's own cancellation keeps the company's notice, as through their link; staff never do.
@@ -512,10 +527,9 @@ export async function removeAppointment(
   audit: AuditContext,
 ): Promise<void> {
   const { db } = deps;
-  const { row, insider } = await visibleAppointment(db, actor, id);
+  const { insider, company } = await appointmentToChange(db, actor, id);
   if (!insider) throw notFound(NOT_FOUND);
   const ifMatch = ifMatchOf(ifMatchHeader);
-  const company = await companyOf(db, row.company_id);
   const at = deps.now();
   await inBookingTransaction(db, async (trx) => {
     await deleteAppointmentChecked(writeContext(deps, trx, at, audit), company, id, ifMatch);

@@ -55,6 +55,16 @@ export async function findBookingCompany(db: DbOrTx, companyId: number): Promise
   return (await bookingCompany(db, [companyId]))[0];
 }
 
+/** The company of an appointment, by the appointment's id: to read with the appointment's row (readTogether). */
+export const bookingCompanyOfAppointment = prepared<[appointmentId: number], BookingCompany>((db) =>
+  db
+    .selectFrom('companies')
+    .select(COMPANY_COLUMNS)
+    .where('companies.id', '=', (eb) =>
+      eb.selectFrom('appointments').select('appointments.company_id').where('appointments.id', '=', arg(0)),
+    ),
+);
+
 /** The columns of a left-joined service (null when it is not one of the company's active services). */
 interface JoinedService {
   service_id: number | null;
