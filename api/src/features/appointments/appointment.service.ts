@@ -9,17 +9,15 @@ import { actingCompanyId } from '../../lib/authorize.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
-import { canonicalInstant, isoWeekday, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
+import { canonicalInstant, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { changeDeadline, isCompanyInsider, notAcceptingBookings, subscriptionActive, tooLateToChange } from '../companies/company.rules.ts';
 import { findCompanyById, listCompanies } from '../companies/company.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
-import { bookableSlots } from '../availability/availability.ts';
 import {
   bookingCompanyOfAppointment,
   findBookingCompany,
   findBookingOpening,
   findCompanyStaffMember,
-  loadSchedules,
   performsService,
   type BookableService,
   type BookingCompany,
@@ -192,28 +190,10 @@ async function preparePublicBooking(
 
   const start = canonicalInstant(body.start_time);
   const end = new Date(Date.parse(start) + service.duration_minutes * 60_000).toISOString();
+  // Whether this start is offered (the day's grid, hours, breaks, overrides, notice, window, and
+  // others' bookings) is the transaction's to answer, from the hours it reads under the lock: 400
+  // when no booking could take it, 409 when others did (createAppointment).
   const date = localDateOf(company.timezone, parseInstant(start));
-  const schedules = await loadSchedules(db, company.id, date, date, employee !== null);
-  const hours = schedules.forDate(date, isoWeekday(company.timezone, date), employee?.id ?? null);
-  // Is this start on the day's grid, inside hours (breaks, overrides), after the notice, within the
-  // window? (Other bookings are the transaction's business; it asks again with the hours read there.)
-  const offered = bookableSlots({
-    timezone: company.timezone,
-    date,
-    now,
-    windowDays: company.booking_window_days,
-    minNoticeMinutes: company.min_notice_minutes,
-    incrementMinutes: company.time_increment_minutes,
-    durationMinutes: service.duration_minutes,
-    companyHours: hours.company,
-    employeeHours: hours.employee,
-    serviceTypeId: service.id,
-    capacity: service.available_slots,
-    employeeId: employee?.id ?? null,
-    appointments: [],
-  });
-  if (!offered.some((s) => s.start === start))
-    throw field('start_time', 'This time cannot be booked. Please choose one of the available times.');
 
   return {
     company,

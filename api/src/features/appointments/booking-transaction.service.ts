@@ -29,6 +29,7 @@ import {
   type BookableService,
   type BookingCompany,
   type Schedules,
+  type DaySchedule,
 } from '../availability/availability.repository.ts';
 import { queueAppointmentEmail, type AppointmentEmailInput, type AppointmentEmailKind } from '../notifications/appointment-emails.ts';
 import { queueStaffNotice, syncReminders, type StaffNoticeChange, type StaffRecipient } from '../notifications/reminders.ts';
@@ -65,6 +66,35 @@ export const SLOT_TAKEN = 'This time is no longer available';
 export const MAX_APPOINTMENT_MINUTES = 24 * 60;
 
 export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
+
+export const NOT_OFFERED = 'This time cannot be booked. Please choose one of the available times.';
+
+/**
+ * Why a public or customer booking's start is not offered: 400 when no booking could ever take it
+ * (off the day's grid, outside the hours, breaks or overrides, before the notice, beyond the window:
+ * the day's slots with no appointment at all), 409 slot_taken when others' bookings fill it. Worked
+ * out in the transaction from the hours it read there (docs/decisions/34-batched-round-trips.md,
+ * "Session 38": no read of them before it).
+ */
+function refusalOf(ctx: WriteContext, b: NewBooking, hours: DaySchedule, employeeId: number | null) {
+  const service = b.services[0];
+  const offered = bookableSlots({
+    timezone: b.company.timezone,
+    date: b.offeredSlot!.date,
+    now: ctx.now,
+    windowDays: b.company.booking_window_days,
+    minNoticeMinutes: b.company.min_notice_minutes,
+    incrementMinutes: b.company.time_increment_minutes,
+    durationMinutes: service.duration_minutes,
+    companyHours: hours.company,
+    employeeHours: hours.employee,
+    serviceTypeId: service.id,
+    capacity: service.available_slots,
+    employeeId,
+    appointments: [],
+  });
+  return offered.some((s) => s.start === b.start) ? slotTaken() : badRequest(NOT_OFFERED, [{ path: 'start_time', message: NOT_OFFERED }]);
+}
 
 /**
  * The first statement of every appointment write. On PostgreSQL it locks the company row, so writers
@@ -491,7 +521,7 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   const chosen = chooseEmployee(q, candidates, b.start, read.dayCounts);
   // The name comes with the performers' read: the chosen one is among them.
   const person = read.staff.find((p) => p.id === chosen);
-  if (!person) throw slotTaken();
+  if (!person) throw refusalOf(ctx, b, hours, null);
   return { person, schedules, busy: q.appointments };
 }
 
@@ -568,7 +598,11 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
       employeeId: b.employee?.id ?? null,
       appointments: busy,
     });
-    if (!slots.some((s) => s.start === b.start)) throw slotTaken();
+    // "Any employee" asked for no one: its refusal is about the company's hours, as chooseEmployeeFor's.
+    if (!slots.some((s) => s.start === b.start))
+      throw chosen
+        ? refusalOf(ctx, b, schedules.forDate(date, isoWeekday(b.company.timezone, date), null), null)
+        : refusalOf(ctx, b, hours, b.employee?.id ?? null);
   } else if (
     bookingConflict({
       start: b.start,
