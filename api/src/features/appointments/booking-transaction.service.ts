@@ -67,7 +67,9 @@ export const MAX_APPOINTMENT_MINUTES = 24 * 60;
 
 export const slotTaken = () => new AppError('slot_taken', SLOT_TAKEN);
 
-export const NOT_OFFERED = 'This time cannot be booked. Please choose one of the available times.';
+const NOT_OFFERED = 'This time cannot be booked. Please choose one of the available times.';
+/** A start no booking could take (off the grid, outside hours, inside the notice, past the window): 400 on start_time. */
+export const notOffered = () => badRequest(NOT_OFFERED, [{ path: 'start_time', message: NOT_OFFERED }]);
 
 /**
  * Why a public or customer booking's start is not offered: 400 when no booking could ever take it
@@ -77,8 +79,14 @@ export const NOT_OFFERED = 'This time cannot be booked. Please choose one of the
  * "Session 38": no read of them before it).
  */
 function refusalOf(ctx: WriteContext, b: NewBooking, hours: DaySchedule, employeeId: number | null) {
+  const offered = bookableSlots({ ...offeredDay(ctx, b, hours, employeeId), appointments: [] });
+  return offered.some((s) => s.start === b.start) ? slotTaken() : notOffered();
+}
+
+/** The slot question of a public or customer booking's day (its one service), without the holds and bookings. */
+function offeredDay(ctx: WriteContext, b: NewBooking, hours: DaySchedule, employeeId: number | null) {
   const service = b.services[0];
-  const offered = bookableSlots({
+  return {
     timezone: b.company.timezone,
     date: b.offeredSlot!.date,
     now: ctx.now,
@@ -91,9 +99,7 @@ function refusalOf(ctx: WriteContext, b: NewBooking, hours: DaySchedule, employe
     serviceTypeId: service.id,
     capacity: service.available_slots,
     employeeId,
-    appointments: [],
-  });
-  return offered.some((s) => s.start === b.start) ? slotTaken() : badRequest(NOT_OFFERED, [{ path: 'start_time', message: NOT_OFFERED }]);
+  };
 }
 
 /**
@@ -503,20 +509,8 @@ async function chooseEmployeeFor(ctx: WriteContext, b: NewBooking, longest: numb
   });
   const { schedules } = read;
   const hours = schedules.forDate(date, weekday, null);
-  const q: SlotQuery = {
-    timezone: tz,
-    date,
-    now: ctx.now,
-    windowDays: b.company.booking_window_days,
-    minNoticeMinutes: b.company.min_notice_minutes,
-    incrementMinutes: b.company.time_increment_minutes,
-    durationMinutes: service.duration_minutes,
-    companyHours: hours.company,
-    serviceTypeId: service.id,
-    capacity: service.available_slots,
-    ...hold,
-    appointments: withBuffers(read.busy, buffers),
-  };
+  // Each candidate's own hours and id replace the company's question's (chooseEmployee).
+  const q: SlotQuery = { ...offeredDay(ctx, b, hours, null), ...hold, appointments: withBuffers(read.busy, buffers) };
   const candidates = read.staff.map(({ id }) => ({ id, hours: schedules.forDate(date, weekday, id).employee }));
   const chosen = chooseEmployee(q, candidates, b.start, read.dayCounts);
   // The name comes with the performers' read: the chosen one is among them.
@@ -576,28 +570,12 @@ export async function createAppointment(ctx: WriteContext, b: NewBooking): Promi
       buffers,
     );
   if (b.offeredSlot) {
-    const service = b.services[0];
     const { date } = b.offeredSlot;
     // The one person's hours (or none): the answer for them is the same as from everyone's.
     const schedules =
       chosen?.schedules ?? (await loadSchedules(trx, b.company.id, date, date, b.employee ? { employeeId: b.employee.id } : false));
     const hours = schedules.forDate(date, isoWeekday(b.company.timezone, date), b.employee?.id ?? null);
-    const slots = bookableSlots({
-      timezone: b.company.timezone,
-      date,
-      now,
-      windowDays: b.company.booking_window_days,
-      minNoticeMinutes: b.company.min_notice_minutes,
-      incrementMinutes: b.company.time_increment_minutes,
-      durationMinutes: service.duration_minutes,
-      companyHours: hours.company,
-      employeeHours: hours.employee,
-      serviceTypeId: service.id,
-      capacity: service.available_slots,
-      ...hold,
-      employeeId: b.employee?.id ?? null,
-      appointments: busy,
-    });
+    const slots = bookableSlots({ ...offeredDay(ctx, b, hours, b.employee?.id ?? null), ...hold, appointments: busy });
     // "Any employee" asked for no one: its refusal is about the company's hours, as chooseEmployeeFor's.
     if (!slots.some((s) => s.start === b.start))
       throw chosen

@@ -4,7 +4,7 @@
 // so availability, versions, emails, reminders and the employee's notice follow as they do for any change.
 import type { AuditContext } from '../../lib/audit-context.ts';
 import type { AppDeps } from '../../lib/context.ts';
-import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { looksLikeManageToken, manageTokenHash } from '../../lib/manage-token.ts';
 import { canonicalInstant, isoWeekday, localDateOf, parseInstant } from '../../lib/zoned-time.ts';
 import { bookableSlots } from '../availability/availability.ts';
@@ -17,7 +17,12 @@ import {
   type ChangeNotice,
 } from '../companies/company.rules.ts';
 import { findAppointmentView, servicesByIds, type AppointmentView } from '../appointments/appointment.repository.ts';
-import { inBookingTransaction, updateAppointmentChecked, type AppointmentEdit } from '../appointments/booking-transaction.service.ts';
+import {
+  inBookingTransaction,
+  notOffered,
+  updateAppointmentChecked,
+  type AppointmentEdit,
+} from '../appointments/booking-transaction.service.ts';
 // The same write context as staff changes, so a customer's move keeps an SMS reminder where SMS is on.
 import { writeContext } from '../appointments/appointment.service.ts';
 import { findByManageTokenHash, type ManagedAppointmentRef } from './self-service.repository.ts';
@@ -180,10 +185,7 @@ export async function rescheduleManagedAppointment(
     employeeId: m.view.employee_id,
     appointments: [],
   });
-  if (!offered.some((s) => s.start === start)) {
-    const message = 'This time cannot be booked. Please choose one of the available times.';
-    throw badRequest(message, [{ path: 'start_time', message }]);
-  }
+  if (!offered.some((s) => s.start === start)) throw notOffered();
   if (start !== m.view.start_time) {
     await applyEdit(deps, m, { start, end: new Date(Date.parse(start) + lengthMs).toISOString() }, now, who);
   }
