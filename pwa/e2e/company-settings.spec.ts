@@ -170,6 +170,9 @@ test.describe('offline', () => {
     const company = await ownCompany(page, token);
     const toggle = page.getByRole('checkbox', { name: EMPLOYEE_BOOKING });
     await expect(toggle).toBeChecked();
+    // Every card loaded before the connection goes: a card still loading stays so offline (a CI run
+    // cut it while "Loading opening hours...").
+    await expect(card(page, 'Opening hours').getByRole('combobox', { name: 'Monday End' })).toHaveValue('18:00');
     const sent: string[] = [];
     page.on('request', (r) => {
       if (r.method() !== 'GET' && r.url().includes('/api/')) sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
