@@ -2,6 +2,8 @@
 // browser end-to-end suite in Debian's Chromium. With CI=true a missing browser or database fails.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,8 +27,27 @@ if (problems.length) {
 
 const args = process.argv.slice(2);
 const only = args.find((a) => a === '--unit' || a === '--e2e');
+// Anything else narrows Vitest's run (file filters, `-t NAME`), as `npx vitest run` takes it.
+const vitestFilters = args.filter((a) => a !== '--unit' && a !== '--e2e');
 let failed = 0;
-if (only !== '--e2e') failed += run('npx', ['vitest', 'run'], {}) === 0 ? 0 : 1;
+// Vitest also writes its results as JSON, so the names of failed tests can be repeated at the very
+// end: a CI log is often read from its tail, and the browser suite prints pages after Vitest's.
+const vitestJson = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bookwell-test-')), 'vitest.json');
+const vitestFailures: string[] = [];
+if (only !== '--e2e') {
+  const status = run('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+    ...vitestFilters,
+  ]);
+  if (status !== 0) {
+    failed += 1;
+    vitestFailures.push(...failedVitestTests(vitestJson));
+  }
+}
 
 if (only !== '--unit') {
   if (!fs.existsSync(chromium)) {
@@ -42,5 +63,37 @@ if (only !== '--unit') {
   }
 }
 
+if (vitestFailures.length) {
+  console.log(`\nVitest failed (unit and API tests, above the browser suite):\n${vitestFailures.join('\n')}`);
+}
 console.log(failed ? '\nSome test suites failed.' : '\nAll test suites passed.');
 process.exit(failed ? 1 : 0);
+
+/** "file > test name: first line of the error" for each failed test, or the file when it failed to load. */
+function failedVitestTests(file: string): string[] {
+  type Report = {
+    testResults?: {
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+    }[];
+  };
+  let report: Report;
+  try {
+    report = JSON.parse(fs.readFileSync(file, 'utf8')) as Report;
+  } catch {
+    return [`  (no results were written to ${file}: read Vitest's output above)`];
+  }
+  const lines: string[] = [];
+  for (const suite of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), suite.name);
+    const tests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of tests) {
+      const first = (t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      lines.push(`  ${where} > ${t.fullName}: ${first}`);
+    }
+    if (!tests.length && suite.status === 'failed') lines.push(`  ${where}: ${(suite.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
+  return lines.length ? lines : ['  (Vitest exited with an error but reported no failed test: read its output above)'];
+}
