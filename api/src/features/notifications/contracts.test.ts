@@ -59,7 +59,9 @@ describe.each(testDialects())('issue 12 contracts on %s', (dialect) => {
 
   it('a message due now is sent by the nudge after the commit, before the minute tick could send it', async () => {
     // The tick runs at the start of each wall-clock minute: book well before the next one, so a mail
-    // that arrives before it was sent by the writer's nudge. (No runOnce is called here.)
+    // that arrives before it was sent by the writer's nudge. (No runOnce is called here.) Up to 25.5 s
+    // waiting for a fresh minute, then up to the tick for the mail: more than the suite's 30 s when
+    // the mail is slow under load, which would end the test before its own wait could say why.
     const toTick = () => 60_000 - (Date.now() % 60_000);
     if (toTick() < 25_000) await sleep(toTick() + 500);
     const tickAt = Date.now() + toTick();
@@ -67,7 +69,7 @@ describe.each(testDialects())('issue 12 contracts on %s', (dialect) => {
     const mail = await smtp.waitFor((m) => m.to.includes(customer.email) && /Booking confirmed/.test(m.raw), tickAt - Date.now() - 500);
     expect(Date.now()).toBeLessThan(tickAt);
     expect(manageLinkIn(mailText(mail)).url).toMatch(`${APP_URL}/manage/`);
-  });
+  }, 75_000);
 
   it("lists an appointment's messages with exactly the contract's fields, filtered by appointment and kind, without body or link", async () => {
     const { id, customer } = await book('2026-11-25T10:00:00Z');
