@@ -14,5 +14,5 @@ export { isoNow, toIso } from './time.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { arg, keptPlans, prepared, preparedWrite } from './prepared.ts';
 export { deferredWrite, readTogether } from './deferred-writes.ts';
-export { perRound } from './round-batch.ts';
+export { byPlace, columnsOf, perRound, type ManyArgs } from './round-batch.ts';
 export { availabilityGeneration, availabilityGenerations, type Generations } from './availability-generation.ts';

@@ -60,3 +60,19 @@ export function perRound<Q, V, K = Q>(
     return new Promise<V | undefined>((resolve, reject) => list.push({ resolve, reject }));
   };
 }
+
+/** A shared read's parameters: one array per value of a single read's question. */
+export type ManyArgs<A extends readonly unknown[]> = { -readonly [P in keyof A]: A[P][] };
+
+/**
+ * The round's questions (never none) as one array per value: a shared statement unnests them `with
+ * ordinality`, so each answer row can carry its question's place (counted from 1).
+ */
+export function columnsOf<A extends readonly unknown[]>(questions: readonly A[]): ManyArgs<A> {
+  return questions[0].map((_, c) => questions.map((q) => q[c])) as unknown as ManyArgs<A>;
+}
+
+/** Each answer row of a shared statement under its question's key, by the place `i` it carries. */
+export function byPlace<Q, K, R extends { i: number | string }>(questions: readonly Q[], rows: R[], keyOf: (question: Q) => K): Map<K, R> {
+  return new Map(rows.map((r) => [keyOf(questions[Number(r.i) - 1]), r]));
+}

@@ -13,10 +13,11 @@ import { idempotency, recordIdempotentResponse, requestHash, type IdempotencyOpt
 describe.each(testDialects())('idempotency keys on %s', (dialect) => {
   let database: TestDatabase;
   let h: DatabaseHandle;
+  let sent: string[] = [];
   const now = new Date('2026-11-29T10:00:00.000Z');
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
-    h = connect(database.url);
+    h = connect(database.url, { onRoundTrip: (text) => sent.push(text) });
     await migrateToLatest(h);
   });
   afterAll(async () => {
@@ -185,6 +186,34 @@ describe.each(testDialects())('idempotency keys on %s', (dialect) => {
       expect(raced.headers.get('idempotent-replayed')).toBe('true');
       expect(await raced.json()).toEqual(first.body);
       expect(await setting('tx-raced')).toBeUndefined();
+    });
+
+    // Every write the PWA sends is keyed, so the lookup runs on every one: on PostgreSQL the lookups of
+    // one round of events share a statement (docs/decisions/43-idempotency-key-in-the-transaction.md,
+    // "Session 39"), and each request must still get its own key's answer.
+    it('keys looked up in the same round each get their own answer, from one statement on PostgreSQL', async () => {
+      const a = keyedApp('203.0.113.11', { recordedInTransaction: true });
+      a.post('/settings/:key', (c) => storeSetting(c, c.req.param('key')));
+      const postAs = (key: string, body: string) =>
+        a.request(`/settings/${key}`, { method: 'POST', headers: { 'Idempotency-Key': key, 'content-type': 'application/json' }, body });
+      for (const key of ['round-a', 'round-b']) expect((await postAs(key, '{}')).status).toBe(201);
+      sent = [];
+      const answers = await Promise.all([
+        postAs('round-a', '{}'),
+        postAs('round-b', '{}'),
+        postAs('round-a', '{}'),
+        postAs('round-new', '{}'),
+        postAs('round-b', '{"another":"body"}'),
+      ]);
+      expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 409]);
+      expect(answers.map((r) => r.headers.get('idempotent-replayed'))).toEqual(['true', 'true', 'true', null, null]);
+      expect(await Promise.all(answers.slice(0, 4).map((r) => r.json()))).toEqual(
+        ['round-a', 'round-b', 'round-a', 'round-new'].map((key) => ({ key, value: 'on' })),
+      );
+      expect(await answers[4].json()).toEqual({ code: 'idempotency_mismatch' });
+      expect(await setting('round-new')).toBe('on');
+      // SQLite has no round trips to share (onRoundTrip is PostgreSQL's).
+      if (dialect === 'postgres') expect(sent.filter((text) => /^select [^]* from .*"idempotency_keys"/.test(text))).toHaveLength(1);
     });
   });
 });

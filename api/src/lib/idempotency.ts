@@ -24,8 +24,8 @@
 //    wakes up later fails to record (its lease is gone) and rolls back, so both can never commit.
 import crypto from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { PostgresAdapter } from 'kysely';
-import { arg, prepared, preparedWrite, type DbOrTx } from '@bookwell/db';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { arg, byPlace, columnsOf, perRound, prepared, preparedWrite, type Database, type DbOrTx, type ManyArgs } from '@bookwell/db';
 import { isUniqueViolation } from './db-errors.ts';
 import type { AppEnv } from './context.ts';
 import { AppError, badRequest, errorResponse } from './errors.ts';
@@ -231,27 +231,76 @@ export interface IdempotencyOptions {
 /** What identifies a key: its scope (the caller), the request's method and path, and the key itself. */
 type KeyWhere = [scope: string, method: string, path: string, key: string];
 
-/** Looks a key up; the middleware's one statement before the handler on a route recorded in its transaction. */
-const findKey = prepared<
-  KeyWhere,
-  {
-    id: number;
-    request_hash: string;
-    state: string;
-    owner_token: string | null;
-    updated_at: string;
-    response_status: number | null;
-    response_body: string | null;
-    response_headers: string | null;
-  }
->((db) =>
+const KEY_COLUMNS = [
+  'id',
+  'request_hash',
+  'state',
+  'owner_token',
+  'updated_at',
+  'response_status',
+  'response_body',
+  'response_headers',
+] as const;
+type KeyRow = {
+  id: number;
+  request_hash: string;
+  state: string;
+  owner_token: string | null;
+  updated_at: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: string | null;
+};
+
+/** One key's row. */
+const keyRow = prepared<KeyWhere, KeyRow>((db) =>
   db
     .selectFrom('idempotency_keys')
-    .select(['id', 'request_hash', 'state', 'owner_token', 'updated_at', 'response_status', 'response_body', 'response_headers'])
+    .select(KEY_COLUMNS)
     .where('scope', '=', arg(0))
     .where('method', '=', arg(1))
     .where('path', '=', arg(2))
     .where('key', '=', arg(3)),
+);
+/**
+ * Many keys' rows in one statement, each with its question's place (PostgreSQL: the arrays unnested
+ * with ordinality), each looked up through the key's unique index (query-plan.test.ts). Exported as a
+ * builder for that test.
+ */
+export function manyKeysQuery(db: Kysely<Database>, keys: ManyArgs<KeyWhere>) {
+  const [scopes, methods, paths, names] = keys;
+  return db
+    .selectFrom(
+      sql<{
+        scope: string;
+        method: string;
+        path: string;
+        key: string;
+        i: number;
+      }>`(select * from unnest(${scopes}::text[], ${methods}::text[], ${paths}::text[], ${names}::text[]) with ordinality as q(scope, method, path, key, i))`.as(
+        'k',
+      ),
+    )
+    .innerJoin('idempotency_keys as ik', (j) =>
+      j.onRef('ik.scope', '=', 'k.scope').onRef('ik.method', '=', 'k.method').onRef('ik.path', '=', 'k.path').onRef('ik.key', '=', 'k.key'),
+    )
+    .select(['k.i', ...KEY_COLUMNS.map((c) => `ik.${c}` as const)]);
+}
+const keyRows = prepared<ManyArgs<KeyWhere>, KeyRow & { i: number | string }>((db) => manyKeysQuery(db, [arg(0), arg(1), arg(2), arg(3)]));
+/** A key's question as a map key: any text may be in it, so not joined by a separator. */
+const keyOfWhere = (where: KeyWhere) => JSON.stringify(where);
+/**
+ * Looks a key up: the middleware's one statement before the handler on a route recorded in its
+ * transaction, and every keyed write's (the PWA keys them all). On PostgreSQL the lookups of one round
+ * of events share a statement (db/src/round-batch.ts), as the caller's read before it does: a round
+ * trip of its own cost the server more CPU than the read (docs/decisions/43-idempotency-key-in-the-transaction.md,
+ * "Session 39"). The shared statement starts after every lookup it answers was asked, so it sees every
+ * key committed before that.
+ */
+const findKey = perRound<KeyWhere, KeyRow, string>(
+  async (db, questions) => byPlace(questions, await keyRows(db, columnsOf(questions)), keyOfWhere),
+  async (db, where) => (await keyRow(db, where))[0],
+  keyOfWhere,
 );
 
 /**
@@ -284,7 +333,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     let runningKey: string | null = null;
     if (options.recordedInTransaction) {
       // Nothing is written yet: the handler's transaction writes the key (recordIdempotentResponse).
-      const [existing] = await findKey(db, where);
+      const existing = await findKey(db, where);
       if (existing) {
         const answer = settled(c, existing, hash, now());
         if (answer) return answer;
@@ -332,7 +381,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         } else if (!ok && !failed) {
           // Refused (a slot taken, a version changed, the key written first): when that was a
           // request with this key and body that committed meanwhile, its answer is this one's.
-          const [first] = await findKey(db, where);
+          const first = await findKey(db, where);
           if (first?.state === 'done' && first.request_hash === hash) {
             c.error = undefined;
             c.res = undefined;
@@ -362,8 +411,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     }
   };
 }
-
-type KeyRow = Awaited<ReturnType<typeof findKey>>[number];
 
 /** The answer for a key already used: a replay, a mismatch or "still running"; null when its lease ran out (take it over). */
 function settled(c: Context, existing: KeyRow, hash: string, now: Date): Response | null {
@@ -400,7 +447,7 @@ async function claimFirst(
     const at = now().toISOString();
     const [inserted] = await insertKey(db, [...where, hash, 'in_progress', owner, null, null, null, at]);
     if (inserted) return inserted.id;
-    const [existing] = await findKey(db, where);
+    const existing = await findKey(db, where);
     if (!existing) continue;
     const answer = settled(c, existing, hash, now());
     if (answer) return answer;

@@ -1,7 +1,18 @@
 // The reads availability is computed from (the company's booking settings, a bookable service, one
 // staff member, and the appointments that can overlap a time range), each one bounded query.
 import { PostgresAdapter, sql, type CompiledQuery, type ExpressionBuilder, type Kysely, type ReferenceExpression } from 'kysely';
-import { STAFF_ROLES, arg, perRound, prepared, readTogether, type Database, type DbOrTx } from '@bookwell/db';
+import {
+  STAFF_ROLES,
+  arg,
+  byPlace,
+  columnsOf,
+  perRound,
+  prepared,
+  readTogether,
+  type Database,
+  type DbOrTx,
+  type ManyArgs,
+} from '@bookwell/db';
 import { startMsOf, type BusyAppointment, type DayHours } from './availability.ts';
 import type { Remember } from '../../lib/settings-memo.ts';
 import { cacheKey } from '../../lib/cache-key.ts';
@@ -65,6 +76,17 @@ export const bookingCompanyOfAppointment = prepared<[appointmentId: number], Boo
     ),
 );
 
+// Reads shared by a round (perRound) are keyed by their question's values joined by '|' (ids, ISO
+// instants and nulls, none of which holds one), on PostgreSQL only: SQLite reads each question alone, with its
+// values as they are. The round's questions go to PostgreSQL as one array per value, unnested with
+// ordinality into a derived table k, and each answer row carries its question's place.
+const keyOf = (question: readonly (number | string | null)[]) => question.join('|');
+/** Each answer row under its question's key (k.i counts from 1). */
+const byQuestion = <R extends { i: number | string }>(questions: readonly (readonly (number | string | null)[])[], rows: R[]) =>
+  byPlace(questions, rows, keyOf);
+/** A question's own value, as a single statement's parameter would be (a correlated reference into k). */
+const questionRef = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
+
 /** The columns of a left-joined service (null when it is not one of the company's active services). */
 interface JoinedService {
   service_id: number | null;
@@ -75,12 +97,12 @@ interface JoinedService {
   buffer_after_minutes: number | null;
 }
 
-/** The company (argument 0) with its active service (argument 1) left-joined. */
-const companyWithServiceQuery = (db: Kysely<Database>) =>
+/** The company (argument 0, or another value) with its active service (argument 1, or another) left-joined. */
+const companyWithServiceQuery = (db: Kysely<Database>, companyId: number = arg(0), serviceTypeId: number = arg(1)) =>
   db
     .selectFrom('companies')
     .leftJoin('service_types as st', (j) =>
-      j.on('st.id', '=', arg(1)).onRef('st.company_id', '=', 'companies.id').on('st.archived_at', 'is', null),
+      j.on('st.id', '=', serviceTypeId).onRef('st.company_id', '=', 'companies.id').on('st.archived_at', 'is', null),
     )
     .select(COMPANY_COLUMNS)
     .select([
@@ -91,7 +113,7 @@ const companyWithServiceQuery = (db: Kysely<Database>) =>
       'st.buffer_before_minutes',
       'st.buffer_after_minutes',
     ])
-    .where('companies.id', '=', arg(0));
+    .where('companies.id', '=', companyId);
 
 /** Splits a row of companyWithServiceQuery (and what else it selected) into its company, its service and the rest. */
 function splitCompanyAndService<R extends BookingCompany & JoinedService>(row: R) {
@@ -144,17 +166,64 @@ function performsRule<DB extends Database, TB extends keyof DB>(
   return eb.or([eb.not(eb.exists(assigned('se'))), eb(userId, 'in', assigned('se2'))]);
 }
 
-const bookingOpening = prepared<
-  [companyId: number, serviceTypeId: number, employeeId: number | null],
-  BookingCompany & JoinedService & { staff_id: number | null; staff_name: string | null; performs: boolean | number }
->((db) =>
-  companyWithServiceQuery(db)
+type OpeningArgs = [companyId: number, serviceTypeId: number, employeeId: number | null];
+type OpeningRow = BookingCompany & JoinedService & { staff_id: number | null; staff_name: string | null; performs: boolean | number };
+
+/** A booking's opening read (findBookingOpening) for the given values: arguments, or a shared read's question. */
+const bookingOpeningQuery = (db: Kysely<Database>, companyId: number, serviceTypeId: number, employeeId: number | null) =>
+  companyWithServiceQuery(db, companyId, serviceTypeId)
     .leftJoin('users as u', (j) =>
-      j.on('u.id', '=', arg(2)).onRef('u.company_id', '=', 'companies.id').on('u.role', 'in', STAFF_ROLES).on('u.archived_at', 'is', null),
+      j
+        .on('u.id', '=', employeeId)
+        .onRef('u.company_id', '=', 'companies.id')
+        .on('u.role', 'in', STAFF_ROLES)
+        .on('u.archived_at', 'is', null),
     )
     .select(['u.id as staff_id', 'u.name as staff_name'])
     // performsService's answer for this one pair.
-    .select((eb) => performsRule(eb, 'u.id', arg(1)).as('performs')),
+    .select((eb) => performsRule(eb, 'u.id', serviceTypeId).as('performs'));
+
+const bookingOpening = prepared<OpeningArgs, OpeningRow>((db) => bookingOpeningQuery(db, arg(0), arg(1), arg(2)));
+
+/**
+ * Many bookings' opening reads in one statement on PostgreSQL: each question (k, its place k.i) with
+ * its own opening read joined laterally, the same index lookups as one read alone. Exported as a
+ * builder for the query-plan test.
+ */
+export function manyBookingOpeningsQuery(
+  db: Kysely<Database>,
+  keys: { companyIds: number[]; serviceTypeIds: number[]; employeeIds: (number | null)[] },
+) {
+  const questions = sql<{
+    co: number;
+    svc: number;
+    emp: number | null;
+    i: number;
+  }>`(select * from unnest(${keys.companyIds}::int4[], ${keys.serviceTypeIds}::int4[], ${keys.employeeIds}::int4[]) with ordinality as q(co, svc, emp, i))`;
+  return db
+    .selectFrom(questions.as('k'))
+    .innerJoinLateral(
+      bookingOpeningQuery(db, questionRef<number>('co'), questionRef<number>('svc'), questionRef<number | null>('emp')).as('o'),
+      (j) => j.onTrue(),
+    )
+    .select('k.i')
+    .selectAll('o');
+}
+const bookingOpenings = prepared<ManyArgs<OpeningArgs>, OpeningRow & { i: number | string }>((db) =>
+  manyBookingOpeningsQuery(db, { companyIds: arg(0), serviceTypeIds: arg(1), employeeIds: arg(2) }),
+);
+
+/**
+ * Bookings' opening reads of one round of events share a statement on PostgreSQL (db/src/round-batch.ts),
+ * as their callers' reads and their Idempotency-Keys' do: a round trip of its own cost the server more
+ * CPU than the read (docs/decisions/39-booking-opening-read.md, "Session 39").
+ */
+const sharedBookingOpening = perRound<OpeningArgs, OpeningRow, string>(
+  async (db, questions) =>
+    // Without the question's place: the rest of the row is the company findBookingOpening answers.
+    new Map([...byQuestion(questions, await bookingOpenings(db, columnsOf(questions)))].map(([key, { i: _place, ...row }]) => [key, row])),
+  async (db, question) => (await bookingOpening(db, question))[0],
+  keyOf,
 );
 
 /** What a booking of one service (and perhaps one employee) checks before its transaction. */
@@ -181,7 +250,7 @@ export async function findBookingOpening(
   serviceTypeId: number,
   employeeId: number | null,
 ): Promise<BookingOpening | undefined> {
-  const [row] = await bookingOpening(db, [companyId, serviceTypeId, employeeId]);
+  const row = await sharedBookingOpening(db, [companyId, serviceTypeId, employeeId]);
   if (!row) return undefined;
   const {
     rest: { staff_id, staff_name, performs, ...company },
@@ -667,23 +736,6 @@ const serviceAndOwnPacked = prepared<ServiceAndOwnArgs, { service: Packed['packe
     startBefore: arg(4),
   }),
 );
-
-// Reads shared by a round (perRound) are keyed by their question's values joined by '|' (ids and ISO
-// instants, none of which holds one), on PostgreSQL only: SQLite reads each question alone, with its
-// values as they are. The round's questions go to PostgreSQL as one array per value, unnested with
-// ordinality into a derived table k, and each answer row carries its question's place.
-const keyOf = (question: readonly (number | string)[]) => question.join('|');
-/** The round's questions (never none) as one array per value. */
-function columnsOf<A extends unknown[]>(questions: readonly A[]): ManyArgs<A> {
-  return questions[0].map((_, c) => questions.map((q) => q[c])) as unknown as ManyArgs<A>;
-}
-/** A shared read's parameters: one array per value of a single read's. */
-type ManyArgs<A extends unknown[]> = { [P in keyof A]: A[P][] };
-/** Each answer row under its question's key (k.i counts from 1). */
-const byQuestion = <R extends { i: number | string }>(questions: readonly (readonly (number | string)[])[], rows: R[]) =>
-  new Map(rows.map((r) => [keyOf(questions[Number(r.i) - 1]), r]));
-/** A question's own value, as a single statement's parameter would be (a correlated reference into k). */
-const questionRef = <T>(column: string) => sql.ref(`k.${column}`) as unknown as T;
 
 /**
  * Many date pickers' first reads in one statement on PostgreSQL: one row per question (k.i, its

@@ -13,13 +13,14 @@ const iso = '2026-05-01T00:00:00.000Z';
 
 describe.each(testDialects())('a booking’s opening read on %s', (dialect) => {
   let t: TestServer;
+  let sent: string[] = [];
   let companyId: number;
   let otherCompanyId: number;
   const services: Record<string, number> = {};
   const people: Record<string, number> = {};
 
   beforeAll(async () => {
-    t = await startTestServer(dialect);
+    t = await startTestServer(dialect, { connectOptions: { onRoundTrip: (text) => sent.push(text) } });
     const company = async (name: string) =>
       (
         await t.db
@@ -102,5 +103,28 @@ describe.each(testDialects())('a booking’s opening read on %s', (dialect) => {
     // Bob is staff but not assigned to the service with assignments: the one refusal of that kind.
     expect(refusedForPerforming).toBe(1);
     expect(await findBookingOpening(t.db, 999_999, services.Anyone, null)).toBeUndefined();
+  });
+
+  // On PostgreSQL the opening reads of one round of events share a statement (availability.repository.ts,
+  // docs/decisions/39-booking-opening-read.md, "Session 39"): asked together, every question gets the
+  // answer it gets alone, another company's and an unknown one included.
+  it('asked together in one round, each question gets the answer it gets alone, in one statement on PostgreSQL', async () => {
+    const questions: [number, number, number | null][] = [];
+    for (const serviceId of [...Object.values(services), 999_999])
+      for (const employeeId of [null, ...Object.values(people), 999_999]) questions.push([companyId, serviceId, employeeId]);
+    questions.push(
+      [otherCompanyId, services.Foreign, people.Outsider],
+      [otherCompanyId, services.Anyone, people.Ann],
+      [999_999, services.Anyone, null],
+    );
+    const alone = [];
+    for (const q of questions) alone.push(await findBookingOpening(t.db, ...q));
+    sent = [];
+    const together = await Promise.all(questions.map((q) => findBookingOpening(t.db, ...q)));
+    expect(together).toEqual(alone);
+    expect(together.at(-1)).toBeUndefined();
+    expect(together.at(-3)?.company.id).toBe(otherCompanyId);
+    expect(together.at(-2)).toMatchObject({ service: null, staffMember: null });
+    if (dialect === 'postgres') expect(sent.filter((text) => text.includes('"service_types"'))).toHaveLength(1);
   });
 });

@@ -22,6 +22,7 @@ import {
   startBound,
 } from './availability.repository.ts';
 import { appointmentListQuery } from '../appointments/appointment.repository.ts';
+import { manyKeysQuery } from '../../lib/idempotency.ts';
 
 const COMPANIES = 10;
 const PER_COMPANY = 2000;
@@ -291,6 +292,46 @@ describe.each(testDialects())('appointment query plans on %s', (dialect) => {
         // Each appointment's services come from its own row (migration 059): never a service's whole history.
         expect(text).not.toMatch(/appointment_service_types/);
       }
+    });
+
+  // Every keyed write (all the PWA sends) looks its key up first; on PostgreSQL a round's lookups share
+  // a statement (lib/idempotency.ts), which must find each key through the table's unique index
+  // whatever the values (its generic plan): the table keeps every key for 30 days.
+  if (dialect === 'postgres')
+    it("a round's Idempotency-Key lookups find each key through the key's unique index", async () => {
+      const at = new Date().toISOString();
+      const keys = Array.from({ length: 3000 }, (_, n) => ({
+        scope: `user:${n % 50}`,
+        method: 'POST',
+        path: '/api/appointments',
+        key: `plan-${n}`,
+        request_hash: 'h',
+        state: 'done' as const,
+        response_status: 201,
+        response_body: '{}',
+        response_headers: '{}',
+        created_at: at,
+        updated_at: at,
+      }));
+      for (let i = 0; i < keys.length; i += 500)
+        await t.db
+          .insertInto('idempotency_keys')
+          .values(keys.slice(i, i + 500))
+          .execute();
+      await sql`analyze idempotency_keys`.execute(t.db);
+      const text = (s: string) => `'${s.replace(/'/g, "''")}'`;
+      const compiled = manyKeysQuery(t.db, [
+        ['user:1', 'user:2'],
+        ['POST', 'POST'],
+        ['/api/appointments', '/api/appointments'],
+        ['plan-1', 'plan-2'],
+      ]).compile();
+      const args = compiled.parameters.map((v) => `ARRAY[${(v as string[]).map(text).join(', ')}]`);
+      const plan = await genericPlan(`plan_probe(${args.join(', ')})`, compiled.sql);
+      expect(plan).toMatch(
+        /Index Scan using idempotency_keys_uq on idempotency_keys ik\s.*\n\s*Index Cond: \(\(scope = q\.scope\) AND \(method = q\.method\) AND \(path = q\.path\) AND \(key = q\.key\)\)/,
+      );
+      expect(plan).not.toMatch(/Seq Scan on idempotency_keys/);
     });
 
   // A booking's transaction runs every statement on the plan its connection keeps for it, planned
