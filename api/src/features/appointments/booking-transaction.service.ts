@@ -153,24 +153,34 @@ export async function lockCompanyForBooking(trx: Trx, dialect: Dialect, companyI
 }
 
 /**
- * lockCompanyForBooking for a write to an existing appointment, with the appointment's row (and, when
- * asked, its view) read after the lock in the same message on PostgreSQL: the reads run once the lock
- * is held, as they would alone (docs/decisions/34-batched-round-trips.md, "Session 38"). SQLite runs
- * them one by one (no round trips there).
+ * lockCompanyForBooking for a write to an existing appointment, with the appointment's row read after
+ * the lock in the same message on PostgreSQL: the read runs once the lock is held, as it would alone
+ * (docs/decisions/34-batched-round-trips.md, "Session 38"). SQLite runs them one by one (no round
+ * trips there).
  */
 async function lockWithAppointment(
   ctx: WriteContext,
   companyId: number,
   id: number,
-  withView: boolean,
-): Promise<{ locked: LockedCompany | undefined; current: AppointmentRow | undefined; view?: AppointmentView }> {
-  const lock = companyLock[ctx.dialect].bound(ctx.trx, [companyId]);
-  const rowRead = appointmentRowQuery(ctx.trx, id).compile();
-  if (!withView) {
-    const [lockRows, rows] = await readTogether(ctx.trx, [lock, rowRead]);
-    return { locked: lockedOf(lockRows[0]), current: rows[0] };
-  }
-  const [lockRows, rows, viewRows, links] = await readTogether(ctx.trx, [lock, rowRead, ...appointmentViewReads(ctx.trx, id)]);
+): Promise<{ locked: LockedCompany | undefined; current: AppointmentRow | undefined }> {
+  const [lockRows, rows] = await readTogether(ctx.trx, [
+    companyLock[ctx.dialect].bound(ctx.trx, [companyId]),
+    appointmentRowQuery(ctx.trx, id).compile(),
+  ]);
+  return { locked: lockedOf(lockRows[0]), current: rows[0] };
+}
+
+/** lockWithAppointment with the appointment's view too, in the same message (a deletion answers the view). */
+async function lockWithAppointmentAndView(
+  ctx: WriteContext,
+  companyId: number,
+  id: number,
+): Promise<{ locked: LockedCompany | undefined; current: AppointmentRow | undefined; view: AppointmentView | undefined }> {
+  const [lockRows, rows, viewRows, links] = await readTogether(ctx.trx, [
+    companyLock[ctx.dialect].bound(ctx.trx, [companyId]),
+    appointmentRowQuery(ctx.trx, id).compile(),
+    ...appointmentViewReads(ctx.trx, id),
+  ]);
   return { locked: lockedOf(lockRows[0]), current: rows[0], view: viewOfReads(viewRows, links) };
 }
 
@@ -710,7 +720,7 @@ export async function updateAppointmentChecked(
   staffView: boolean,
 ): Promise<AppointmentDto> {
   const { trx, now } = ctx;
-  const { locked, current } = await lockWithAppointment(ctx, company.id, id, false);
+  const { locked, current } = await lockWithAppointment(ctx, company.id, id);
   if (!locked || !current || current.company_id !== company.id) throw notFound('Appointment not found');
   await checkVersion(ctx, current, ifMatch, staffView);
 
@@ -763,7 +773,8 @@ export async function updateAppointmentChecked(
     });
     const [capacities, busyRows] = serviceIds.length
       ? await readTogether(trx, [serviceCapacitiesQuery(trx, serviceIds).compile(), neighbours.query])
-      : [[], (await readTogether(trx, [neighbours.query]))[0]];
+      : // One read alone still goes through readTogether: SQLite's direct path inside a transaction.
+        [[], (await readTogether(trx, [neighbours.query]))[0]];
     const busy = withBuffers(neighbours.parse(busyRows), buffers);
     if (
       bookingConflict({
@@ -813,7 +824,7 @@ export async function deleteAppointmentChecked(
   ifMatch: number[] | null | undefined,
 ): Promise<void> {
   const { trx, now } = ctx;
-  const { locked, current, view } = await lockWithAppointment(ctx, company.id, id, true);
+  const { locked, current, view } = await lockWithAppointmentAndView(ctx, company.id, id);
   if (!locked || !current || !view || current.company_id !== company.id) throw notFound('Appointment not found');
   await checkVersion(ctx, current, ifMatch, true);
   await deleteAppointment(trx, id);
