@@ -77,9 +77,9 @@ export const bookingCompanyOfAppointment = prepared<[appointmentId: number], Boo
 );
 
 // Reads shared by a round (perRound) are keyed by their question's values joined by '|' (ids, ISO
-// instants and nulls, none of which holds one), on PostgreSQL only: SQLite reads each question alone, with its
-// values as they are. The round's questions go to PostgreSQL as one array per value, unnested with
-// ordinality into a derived table k, and each answer row carries its question's place.
+// instants and nulls, none of which holds one), on PostgreSQL only: SQLite reads each question
+// alone, with its values as they are. The round's questions go to PostgreSQL as one array per value,
+// unnested with ordinality into a derived table k, and each answer row carries its question's place.
 const keyOf = (question: readonly (number | string | null)[]) => question.join('|');
 /** Each answer row under its question's key (k.i counts from 1). */
 const byQuestion = <R extends { i: number | string }>(questions: readonly (readonly (number | string | null)[])[], rows: R[]) =>
@@ -187,10 +187,9 @@ const bookingOpening = prepared<OpeningArgs, OpeningRow>((db) => bookingOpeningQ
 
 /**
  * Many bookings' opening reads in one statement on PostgreSQL: each question (k, its place k.i) with
- * its own opening read joined laterally, the same index lookups as one read alone. Exported as a
- * builder for the query-plan test.
+ * its own opening read joined laterally, the same index lookups as one read alone.
  */
-export function manyBookingOpeningsQuery(
+function manyBookingOpeningsQuery(
   db: Kysely<Database>,
   keys: { companyIds: number[]; serviceTypeIds: number[]; employeeIds: (number | null)[] },
 ) {
