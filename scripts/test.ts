@@ -32,7 +32,8 @@ const vitestFilters = args.filter((a) => a !== '--unit' && a !== '--e2e');
 let failed = 0;
 // Vitest also writes its results as JSON, so the names of failed tests can be repeated at the very
 // end: a CI log is often read from its tail, and the browser suite prints pages after Vitest's.
-const vitestJson = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bookwell-test-')), 'vitest.json');
+const vitestDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bookwell-test-'));
+const vitestJson = path.join(vitestDir, 'vitest.json');
 const vitestFailures: string[] = [];
 if (only !== '--e2e') {
   const status = run('npx', [
@@ -47,6 +48,7 @@ if (only !== '--e2e') {
     failed += 1;
     vitestFailures.push(...failedVitestTests(vitestJson));
   }
+  fs.rmSync(vitestDir, { recursive: true, force: true });
 }
 
 if (only !== '--unit') {
@@ -83,7 +85,7 @@ function failedVitestTests(file: string): string[] {
   try {
     report = JSON.parse(fs.readFileSync(file, 'utf8')) as Report;
   } catch {
-    return [`  (no results were written to ${file}: read Vitest's output above)`];
+    return ['  (Vitest wrote no results: read its output above)'];
   }
   const lines: string[] = [];
   for (const suite of report.testResults ?? []) {
