@@ -4,6 +4,17 @@ import { expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 export async function expectNoSeriousAxe(page: Page, what: string, opts: { include?: string; wcag21aa?: boolean } = {}): Promise<void> {
+  // The page as it settles: a colour still in its CSS transition (a date chip just chosen turns its
+  // background from white to the brand colour in 0.15 s, its text white at once) is measured half-way
+  // by the contrast rule. Every animation with an end is awaited first; endless ones (spinners) are not.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number(a.effect?.getComputedTiming().endTime) !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   let builder = new AxeBuilder({ page });
   if (opts.include) builder = builder.include(opts.include);
   if (opts.wcag21aa) builder = builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
