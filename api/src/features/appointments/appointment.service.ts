@@ -11,7 +11,7 @@ import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { canonicalInstant, localDateOf, localDayBounds, parseInstant } from '../../lib/zoned-time.ts';
 import { changeDeadline, isCompanyInsider, notAcceptingBookings, subscriptionActive, tooLateToChange } from '../companies/company.rules.ts';
-import { findCompanyById, listCompanies } from '../companies/company.repository.ts';
+import { listCompanies } from '../companies/company.repository.ts';
 import { findActiveServiceTypes } from '../service-types/service-type.repository.ts';
 import {
   bookingCompanyOfAppointment,
@@ -484,10 +484,8 @@ export async function changeAppointment(
   const edit = insider ? await prepareStaffEdit(db, company, row, body) : customerEdit(body);
   const at = deps.now();
   // A customer's own cancellation keeps the company's notice, as through their link; staff never do.
-  if (!insider && row.status !== 'cancelled') {
-    const notice = await findCompanyById(db, row.company_id);
-    if (notice && at.getTime() >= changeDeadline(notice, row.start_time).getTime()) throw tooLateToChange(notice, row.start_time);
-  }
+  if (!insider && row.status !== 'cancelled' && at.getTime() >= changeDeadline(company, row.start_time).getTime())
+    throw tooLateToChange(company, row.start_time);
   const dto = await inBookingTransaction(db, async (trx) => {
     const result = await updateAppointmentChecked(writeContext(deps, trx, at, audit), company, id, edit, ifMatch, insider);
     await beforeCommit(trx, result, at);

@@ -66,11 +66,15 @@ export async function findBookingCompany(db: DbOrTx, companyId: number): Promise
   return (await bookingCompany(db, [companyId]))[0];
 }
 
-/** The company of an appointment, by the appointment's id: to read with the appointment's row (readTogether). */
-export const bookingCompanyOfAppointment = prepared<[appointmentId: number], BookingCompany>((db) =>
+/**
+ * The company of an appointment, by the appointment's id: to read with the appointment's row
+ * (readTogether), with its notice hours, which a customer's own change keeps.
+ */
+export const bookingCompanyOfAppointment = prepared<[appointmentId: number], BookingCompany & { cancellation_notice_hours: number }>((db) =>
   db
     .selectFrom('companies')
     .select(COMPANY_COLUMNS)
+    .select('companies.cancellation_notice_hours')
     .where('companies.id', '=', (eb) =>
       eb.selectFrom('appointments').select('appointments.company_id').where('appointments.id', '=', arg(0)),
     ),
