@@ -24,7 +24,7 @@
 //    wakes up later fails to record (its lease is gone) and rolls back, so both can never commit.
 import crypto from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import { arg, byPlace, columnsOf, perRound, prepared, preparedWrite, type Database, type DbOrTx, type ManyArgs } from '@bookwell/db';
 import { isUniqueViolation } from './db-errors.ts';
 import type { AppEnv } from './context.ts';
@@ -241,16 +241,7 @@ const KEY_COLUMNS = [
   'response_body',
   'response_headers',
 ] as const;
-type KeyRow = {
-  id: number;
-  request_hash: string;
-  state: string;
-  owner_token: string | null;
-  updated_at: string;
-  response_status: number | null;
-  response_body: string | null;
-  response_headers: string | null;
-};
+type KeyRow = Pick<Selectable<Database['idempotency_keys']>, (typeof KEY_COLUMNS)[number]>;
 
 /** One key's row. */
 const keyRow = prepared<KeyWhere, KeyRow>((db) =>
