@@ -21,7 +21,7 @@ import { isPostgres } from './helpers.ts';
 import { AVAILABILITY_WATCH, COMPANY_COLUMNS, createGenerationTriggers, dropGenerationTriggers } from './generation-triggers.ts';
 
 /** Every watched table moves the availability generation (docs/decisions/28-availability-generation.md). */
-const AVAILABILITY = { name: 'availability', column: 'generation', watched: AVAILABILITY_WATCH, companyColumns: COMPANY_COLUMNS };
+export const AVAILABILITY = { name: 'availability', column: 'generation', watched: AVAILABILITY_WATCH, companyColumns: COMPANY_COLUMNS };
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -94,29 +94,10 @@ export async function createGenerationTriggers(db: Kysely<any>, g: GenerationCou
     await sql`${sql.raw(`create function bump_${g.name}_generation(company bigint) returns void language sql as $$
       update availability_generations set ${g.column} = ${g.column} + 1 where company_id = company
     $$`)}`.execute(db);
-    for (const w of g.watched) {
-      const fn = `${w.table}_bump_${g.name}`;
-      const when = (r: 'new' | 'old') => (w.when ? w.when(r) : 'true');
-      const call = (r: 'new' | 'old') => `perform bump_${g.name}_generation(${w.company(r)});`;
-      // On update both the old and the new owner when they differ (a row moved between companies,
-      // a customer made staff), once when they are the same.
-      const body = `begin
-        if tg_op <> 'INSERT' then
-          if ${when('old')} then ${call('old')} end if;
-        end if;
-        if tg_op = 'INSERT' then
-          if ${when('new')} then ${call('new')} end if;
-        elsif tg_op = 'UPDATE' then
-          if ${when('new')} and (not (${when('old')}) or ${w.company('new')} is distinct from ${w.company('old')}) then ${call('new')} end if;
-        end if;
-        return null;
-      end`;
-      await sql`${sql.raw(`create function ${fn}() returns trigger language plpgsql as $$ ${body} $$`)}`.execute(db);
-      await sql`${sql.raw(
-        `create constraint trigger ${fn} after insert or delete or update of ${w.columns.join(', ')} on ${w.table} deferrable initially deferred for each row execute function ${fn}()`,
-      )}`.execute(db);
-    }
-    if (g.companyColumns.length === 0) return;
+  }
+  for (const w of g.watched) await createWatchTriggers(db, g, w);
+  if (g.companyColumns.length === 0) return;
+  if (isPostgres(db)) {
     // The company's own settings.
     await sql`${sql.raw(`create function companies_bump_${g.name}() returns trigger language plpgsql as $$
       begin
@@ -128,48 +109,75 @@ export async function createGenerationTriggers(db: Kysely<any>, g: GenerationCou
     )}`.execute(db);
     return;
   }
+  await sql`${sql.raw(
+    `create trigger companies_bump_${g.name} after update of ${g.companyColumns.join(', ')} on companies begin ${sqliteBump(g, '= new.id')} end`,
+  )}`.execute(db);
+}
 
-  /** SQLite's one bump statement (no stored functions there). */
-  const bump = (which: string) => `update availability_generations set ${g.column} = ${g.column} + 1 where company_id ${which};`;
-  for (const w of g.watched) {
-    const guard = (r: 'new' | 'old') => (w.when ? ` when ${w.when(r)}` : '');
-    const triggers: [string, string, string][] = [
-      ['ins', 'insert', `${guard('new')} begin ${bump(`= ${w.company('new')}`)} end`],
-      ['del', 'delete', `${guard('old')} begin ${bump(`= ${w.company('old')}`)} end`],
-      // The old and the new owner, each once (`in` bumps one company once even when both are it).
-      [
-        'upd',
-        `update of ${w.columns.join(', ')}`,
-        w.when
-          ? ` begin ${bump(`in ((select ${w.company('old')} where ${w.when('old')}), (select ${w.company('new')} where ${w.when('new')}))`)} end`
-          : ` begin ${bump(`in (${w.company('old')}, ${w.company('new')})`)} end`,
-      ],
-    ];
-    for (const [suffix, event, rest] of triggers) {
-      await sql`${sql.raw(`create trigger ${w.table}_bump_${g.name}_${suffix} after ${event} on ${w.table}${rest}`)}`.execute(db);
-    }
-  }
-  if (g.companyColumns.length > 0) {
+/** SQLite's one bump statement (no stored functions there). */
+const sqliteBump = (g: GenerationCounter, which: string) =>
+  `update availability_generations set ${g.column} = ${g.column} + 1 where company_id ${which};`;
+
+/** The triggers by which one table's writes move counter `g` (the counter's bump function exists). */
+export async function createWatchTriggers(db: Kysely<any>, g: GenerationCounter, w: Watched): Promise<void> {
+  if (isPostgres(db)) {
+    const fn = `${w.table}_bump_${g.name}`;
+    const when = (r: 'new' | 'old') => (w.when ? w.when(r) : 'true');
+    const call = (r: 'new' | 'old') => `perform bump_${g.name}_generation(${w.company(r)});`;
+    // On update both the old and the new owner when they differ (a row moved between companies,
+    // a customer made staff), once when they are the same.
+    const body = `begin
+        if tg_op <> 'INSERT' then
+          if ${when('old')} then ${call('old')} end if;
+        end if;
+        if tg_op = 'INSERT' then
+          if ${when('new')} then ${call('new')} end if;
+        elsif tg_op = 'UPDATE' then
+          if ${when('new')} and (not (${when('old')}) or ${w.company('new')} is distinct from ${w.company('old')}) then ${call('new')} end if;
+        end if;
+        return null;
+      end`;
+    await sql`${sql.raw(`create function ${fn}() returns trigger language plpgsql as $$ ${body} $$`)}`.execute(db);
     await sql`${sql.raw(
-      `create trigger companies_bump_${g.name} after update of ${g.companyColumns.join(', ')} on companies begin ${bump('= new.id')} end`,
+      `create constraint trigger ${fn} after insert or delete or update of ${w.columns.join(', ')} on ${w.table} deferrable initially deferred for each row execute function ${fn}()`,
     )}`.execute(db);
+    return;
+  }
+  const bump = (which: string) => sqliteBump(g, which);
+  const guard = (r: 'new' | 'old') => (w.when ? ` when ${w.when(r)}` : '');
+  const triggers: [string, string, string][] = [
+    ['ins', 'insert', `${guard('new')} begin ${bump(`= ${w.company('new')}`)} end`],
+    ['del', 'delete', `${guard('old')} begin ${bump(`= ${w.company('old')}`)} end`],
+    // The old and the new owner, each once (`in` bumps one company once even when both are it).
+    [
+      'upd',
+      `update of ${w.columns.join(', ')}`,
+      w.when
+        ? ` begin ${bump(`in ((select ${w.company('old')} where ${w.when('old')}), (select ${w.company('new')} where ${w.when('new')}))`)} end`
+        : ` begin ${bump(`in (${w.company('old')}, ${w.company('new')})`)} end`,
+    ],
+  ];
+  for (const [suffix, event, rest] of triggers) {
+    await sql`${sql.raw(`create trigger ${w.table}_bump_${g.name}_${suffix} after ${event} on ${w.table}${rest}`)}`.execute(db);
   }
 }
 
+/** Drops what `createWatchTriggers` created for one table. */
+export async function dropWatchTriggers(db: Kysely<any>, g: GenerationCounter, w: Watched): Promise<void> {
+  const drops = isPostgres(db)
+    ? [`drop trigger if exists ${w.table}_bump_${g.name} on ${w.table}`, `drop function if exists ${w.table}_bump_${g.name}()`]
+    : ['ins', 'del', 'upd'].map((suffix) => `drop trigger if exists ${w.table}_bump_${g.name}_${suffix}`);
+  for (const d of drops) await sql`${sql.raw(d)}`.execute(db);
+}
+
 export async function dropGenerationTriggers(db: Kysely<any>, g: GenerationCounter): Promise<void> {
-  const drops: string[] = [];
-  if (isPostgres(db)) {
-    for (const w of g.watched) {
-      drops.push(`drop trigger if exists ${w.table}_bump_${g.name} on ${w.table}`);
-      drops.push(`drop function if exists ${w.table}_bump_${g.name}()`);
-    }
-    drops.push(`drop trigger if exists companies_bump_${g.name} on companies`);
-    drops.push(`drop function if exists companies_bump_${g.name}()`);
-    drops.push(`drop function if exists bump_${g.name}_generation(bigint)`);
-  } else {
-    for (const w of g.watched)
-      for (const suffix of ['ins', 'del', 'upd']) drops.push(`drop trigger if exists ${w.table}_bump_${g.name}_${suffix}`);
-    drops.push(`drop trigger if exists companies_bump_${g.name}`);
-  }
+  for (const w of g.watched) await dropWatchTriggers(db, g, w);
+  const drops = isPostgres(db)
+    ? [
+        `drop trigger if exists companies_bump_${g.name} on companies`,
+        `drop function if exists companies_bump_${g.name}()`,
+        `drop function if exists bump_${g.name}_generation(bigint)`,
+      ]
+    : [`drop trigger if exists companies_bump_${g.name}`];
   for (const d of drops) await sql`${sql.raw(d)}`.execute(db);
 }

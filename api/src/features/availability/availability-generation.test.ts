@@ -109,6 +109,43 @@ describe.each(testDialects())('availability generation on %s', (dialect) => {
     expect(await movesA(async () => ok(200)(await t.call('POST', `/manage/${token}/cancel`)))).toBe(true);
   });
 
+  it("moves once for a booking, and with every change of an appointment's services, whoever writes it", async () => {
+    const colour = await addService(t, a.admin.token, { name: 'Colour', duration_minutes: 30 });
+    const [before] = await generations();
+    const id = await book('2026-11-26T09:00:00Z');
+    const [after] = await generations();
+    // The appointment's row moves it; its service link, written with it, does not again (migration 061).
+    expect(after! - before!, 'moves for one booking').toBe(1);
+    const links = t.db.selectFrom('appointment_service_types').select('service_type_id').where('appointment_id', '=', id);
+    expect(await links.execute()).toEqual([{ service_type_id: a.serviceId }]);
+    // Links changed by hand (an import, a script, another program): each change of the services moves it.
+    expect(
+      await movesA(() => t.db.insertInto('appointment_service_types').values({ appointment_id: id, service_type_id: colour }).execute()),
+    ).toBe(true);
+    expect(
+      await movesA(() =>
+        t.db.deleteFrom('appointment_service_types').where('appointment_id', '=', id).where('service_type_id', '=', a.serviceId).execute(),
+      ),
+    ).toBe(true);
+    expect(
+      await movesA(() =>
+        t.db
+          .updateTable('appointment_service_types')
+          .set({ service_type_id: a.serviceId })
+          .where('appointment_id', '=', id)
+          .where('service_type_id', '=', colour)
+          .execute(),
+      ),
+    ).toBe(true);
+    expect(await links.execute()).toEqual([{ service_type_id: a.serviceId }]);
+    // An edit naming the same services changes nothing bookable.
+    expect(
+      await movesA(async () =>
+        ok(200)(await t.call('PATCH', `/appointments/${id}`, { token: a.admin.token, body: { service_type_ids: [a.serviceId] } })),
+      ),
+    ).toBe(false);
+  });
+
   it('moves with hours, date overrides, services, assignments, staff and settings; not with names or notes', async () => {
     expect(await movesA(() => setHours(t, a.admin.token, { day_of_week: 3, open_time: '10:00', close_time: '16:00' }))).toBe(true);
     let overrideId = 0;
