@@ -22,6 +22,7 @@ import * as staffIndex from './2026-11-27-058-staff-index.ts';
 import * as appointmentServiceIds from './2026-11-28-059-appointment-service-ids.ts';
 import * as serviceIdsTriggersOldSqlite from './2026-11-30-060-service-ids-triggers-old-sqlite.ts';
 import * as oneBumpPerBooking from './2026-11-30-061-one-bump-per-booking.ts';
+import * as serviceBookingsKeys from './2026-11-30-062-service-bookings-keys.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-059-appointment-service-ids': appointmentServiceIds,
   '2026-11-30-060-service-ids-triggers-old-sqlite': serviceIdsTriggersOldSqlite,
   '2026-11-30-061-one-bump-per-booking': oneBumpPerBooking,
+  '2026-11-30-062-service-bookings-keys': serviceBookingsKeys,
 };
