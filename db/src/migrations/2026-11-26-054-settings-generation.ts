@@ -13,7 +13,7 @@ import { COMPANY_COLUMNS, createGenerationTriggers, dropGenerationTriggers, SETT
 
 // The company's longest appointment bounds how far back the availability reads look; a booking that
 // lengthens it changes no setting, but the answers keep the company row, so it moves this counter too.
-const SETTINGS = {
+export const SETTINGS = {
   name: 'settings',
   column: 'settings_generation',
   watched: SETTINGS_WATCH,

@@ -90,11 +90,7 @@ export interface GenerationCounter {
 }
 
 export async function createGenerationTriggers(db: Kysely<any>, g: GenerationCounter): Promise<void> {
-  if (isPostgres(db)) {
-    await sql`${sql.raw(`create function bump_${g.name}_generation(company bigint) returns void language sql as $$
-      update availability_generations set ${g.column} = ${g.column} + 1 where company_id = company
-    $$`)}`.execute(db);
-  }
+  if (isPostgres(db)) await sql`${sql.raw(bumpFunction(g, 'sql'))}`.execute(db);
   for (const w of g.watched) await createWatchTriggers(db, g, w);
   if (g.companyColumns.length === 0) return;
   if (isPostgres(db)) {
@@ -112,6 +108,19 @@ export async function createGenerationTriggers(db: Kysely<any>, g: GenerationCou
   await sql`${sql.raw(
     `create trigger companies_bump_${g.name} after update of ${g.companyColumns.join(', ')} on companies begin ${sqliteBump(g, '= new.id')} end`,
   )}`.execute(db);
+}
+
+/**
+ * PostgreSQL's `bump_<name>_generation(company)`, which every trigger of the counter calls. Migrations
+ * 052 and 054 wrote it in SQL; migration 063 in PL/pgSQL, which keeps its plan (PostgreSQL plans an
+ * SQL function's body again on every call).
+ */
+export function bumpFunction(g: Pick<GenerationCounter, 'name' | 'column'>, language: 'sql' | 'plpgsql', replace = false): string {
+  const update = `update availability_generations set ${g.column} = ${g.column} + 1 where company_id = company`;
+  const body = language === 'sql' ? update : `begin ${update}; end`;
+  return `create ${replace ? 'or replace ' : ''}function bump_${g.name}_generation(company bigint) returns void language ${language} as $$
+      ${body}
+    $$`;
 }
 
 /** SQLite's one bump statement (no stored functions there). */

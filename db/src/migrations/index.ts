@@ -23,6 +23,7 @@ import * as appointmentServiceIds from './2026-11-28-059-appointment-service-ids
 import * as serviceIdsTriggersOldSqlite from './2026-11-30-060-service-ids-triggers-old-sqlite.ts';
 import * as oneBumpPerBooking from './2026-11-30-061-one-bump-per-booking.ts';
 import * as serviceBookingsKeys from './2026-11-30-062-service-bookings-keys.ts';
+import * as bumpFunctionsPlpgsql from './2026-11-30-063-bump-functions-plpgsql.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-initial': initial,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-30-060-service-ids-triggers-old-sqlite': serviceIdsTriggersOldSqlite,
   '2026-11-30-061-one-bump-per-booking': oneBumpPerBooking,
   '2026-11-30-062-service-bookings-keys': serviceBookingsKeys,
+  '2026-11-30-063-bump-functions-plpgsql': bumpFunctionsPlpgsql,
 };
