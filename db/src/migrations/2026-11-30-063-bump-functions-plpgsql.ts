@@ -5,8 +5,7 @@
 // session. Every booking calls one at commit, every change of the company's set-up one or two
 // (docs/decisions/28-availability-generation.md, "Session 40"). Same name, arguments and effect;
 // SQLite has no stored functions (its triggers run the update themselves).
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AVAILABILITY } from './2026-11-25-052-availability-generation.ts';
 import { SETTINGS } from './2026-11-26-054-settings-generation.ts';
 import { bumpFunction } from './generation-triggers.ts';

@@ -116,16 +116,19 @@ export async function createGenerationTriggers(db: Kysely<any>, g: GenerationCou
  * SQL function's body again on every call).
  */
 export function bumpFunction(g: Pick<GenerationCounter, 'name' | 'column'>, language: 'sql' | 'plpgsql', replace = false): string {
-  const update = `update availability_generations set ${g.column} = ${g.column} + 1 where company_id = company`;
+  const update = bumpStatement(g, '= company');
   const body = language === 'sql' ? update : `begin ${update}; end`;
   return `create ${replace ? 'or replace ' : ''}function bump_${g.name}_generation(company bigint) returns void language ${language} as $$
       ${body}
     $$`;
 }
 
-/** SQLite's one bump statement (no stored functions there). */
-const sqliteBump = (g: GenerationCounter, which: string) =>
-  `update availability_generations set ${g.column} = ${g.column} + 1 where company_id ${which};`;
+/** The counter's update for the companies `which` picks (`= company`, `in (...)`): the bump functions' body on PostgreSQL. */
+const bumpStatement = (g: Pick<GenerationCounter, 'column'>, which: string) =>
+  `update availability_generations set ${g.column} = ${g.column} + 1 where company_id ${which}`;
+
+/** SQLite's one bump statement, run by its triggers themselves (no stored functions there). */
+const sqliteBump = (g: GenerationCounter, which: string) => `${bumpStatement(g, which)};`;
 
 /** The triggers by which one table's writes move counter `g` (the counter's bump function exists). */
 export async function createWatchTriggers(db: Kysely<any>, g: GenerationCounter, w: Watched): Promise<void> {
