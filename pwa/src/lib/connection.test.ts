@@ -176,6 +176,29 @@ describe('ConnectionManager', () => {
     expect(manager.mode).toBe('direct');
   });
 
+  it('reads no health answer body and leaves none open: the probes and a proxy failure retried on direct are read to the end', async () => {
+    // An unread body keeps its connection and the request counts as loading (the sign-in page never went idle).
+    const answers: Response[] = [];
+    const kept = (res: Response) => (answers.push(res), res);
+    let proxyUp = false;
+    const { manager, advance } = setup({
+      handler: (url) => kept(url.startsWith('/api') ? (proxyUp ? ok() : gateway()) : ok()),
+    });
+    expect(await manager.checkHealth()).toBe(false); // the proxy's 502, answered to the caller
+    expect(await manager.checkHealth()).toBe(true); // the second 502 is retried on direct
+    proxyUp = true;
+    advance(30_000);
+    await settle(); // the proxy re-check, back on the proxy
+    expect(manager.mode).toBe('proxy');
+    expect(await manager.checkHealth()).toBe(true);
+    expect(answers).toHaveLength(5);
+    expect(answers.map((r) => r.bodyUsed)).toEqual([true, true, true, true, true]);
+    // An answer handed to a caller is left for it to read.
+    const res = await manager.request('/appointments');
+    expect(res.bodyUsed).toBe(false);
+    expect(await res.json()).toEqual({});
+  });
+
   it('re-checks the proxy by itself every 30 s while on direct, without any request, and switches back', async () => {
     let proxyUp = false;
     const { manager, calls, advance, pendingTimers } = setup({

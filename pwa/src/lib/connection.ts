@@ -53,6 +53,16 @@ function isReplayable(init: RequestInit | undefined): boolean {
   return new Headers(init?.headers).has('Idempotency-Key');
 }
 
+/**
+ * Reads to the end, in the background, an answer whose body nobody needs (a health probe's, a proxy
+ * failure retried on direct): the browser holds an unread body and its connection until the page
+ * drops the Response, and counts the request as still loading. Read rather than cancelled, so it
+ * ends as a finished request, not an aborted one.
+ */
+function discard(res: Response): void {
+  if (!res.bodyUsed) void res.arrayBuffer().catch(() => undefined);
+}
+
 function isAbort(e: unknown): boolean {
   return e instanceof DOMException && e.name === 'AbortError';
 }
@@ -113,7 +123,10 @@ export class ConnectionManager {
     if (direct && this.proxyFailures >= PROXY_FAILURE_THRESHOLD) {
       this.switchToDirect(config);
       // The request that tipped the balance is retried on direct when replaying it is safe.
-      if (isReplayable(init)) return this.viaDirect(direct, path, init);
+      if (isReplayable(init)) {
+        if (res) discard(res);
+        return this.viaDirect(direct, path, init);
+      }
     }
     if (res) return res;
     throw failure;
@@ -128,6 +141,7 @@ export class ConnectionManager {
     }
     try {
       const res = await this.request('/health', { method: 'GET' });
+      discard(res);
       return res.ok;
     } catch (e) {
       if (e instanceof NoResponseError) return false;
@@ -198,7 +212,10 @@ export class ConnectionManager {
     if (this.deps.now() - this.lastProxyCheck < PROXY_RECHECK_MS) return Promise.resolve(false);
     this.lastProxyCheck = this.deps.now();
     this.proxyCheck = this.send(config.API_URL + '/health', { method: 'GET' })
-      .then((res) => res.ok)
+      .then((res) => {
+        discard(res);
+        return res.ok;
+      })
       .catch(() => false)
       .then((healthy) => {
         if (healthy && this.mode === 'direct') this.switchToProxy();
