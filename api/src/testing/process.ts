@@ -36,8 +36,10 @@ export async function spawnServer(
 ): Promise<ServerProcess> {
   const port = await freePort();
   let out = '';
-  const entry = bundle ? [...SERVER_NODE_FLAGS, bundle] : ['--import', 'tsx', SERVER_ENTRY];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+  // The caller's flags after the server's own: where both set one (a V8 heap size), the last wins,
+  // so a benchmark can try another value (README, "Profiling").
+  const args = bundle ? [...SERVER_NODE_FLAGS, ...nodeArgs, bundle] : [...nodeArgs, '--import', 'tsx', SERVER_ENTRY];
+  const child = spawn(process.execPath, args, {
     // No drain delay on SIGTERM unless a test asks for one: nothing balances load in front of these servers.
     env: {
       ...process.env,
