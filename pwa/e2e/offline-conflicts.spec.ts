@@ -66,7 +66,28 @@ test('409 slot taken: "Pick another time" sends it once at the new time; "Discar
       await expect(event).toHaveClass(/needs-attention/);
       await expect(event).not.toHaveClass(/is-pending/);
       await expect(event).toHaveAttribute('aria-label', /, needs attention$/);
+      // Settled by its choices, not edited or dragged again: an edit would queue behind the refusal.
+      await expect(event).not.toHaveClass(/fc-event-draggable/);
     }
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect(items).toHaveCount(0);
+    await page.locator('.fc-event', { hasText: moved }).click();
+    await expect(items).toHaveCount(2);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // Signed out, the sign-in page does not promise to send them: they wait for the owner's choice.
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.goto('/login');
+    await expect(page.getByTestId('waiting-for-sign-in')).toHaveText(
+      'Sign in to send your changes. 2 changes the server refused wait for the person who made them to choose what to do.',
+    );
+    await page.getByLabel('Email address').fill(DEMO.owner);
+    await page.getByLabel('Password').fill(DEMO.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto(`/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openNeedsAttention(page, 2);
 
     // Pick another time: 7:00, free. The server holds it exactly once, at 7:00.
     const first = items.filter({ hasText: '5:00 AM' });

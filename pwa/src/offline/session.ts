@@ -141,7 +141,8 @@ export async function endOfflineSession(options: { keepOutbox: true } = { keepOu
   const { clearCachedData, closeLocalDb } = await import('./local-db.ts');
   try {
     // Changes still queued (a 401 stopped them, or no connection): the sign-in page says so.
-    noteWaitingChanges(session.userId, await session.db.outbox.count());
+    const refused = await session.db.outbox.where('state').equals('refused').count();
+    noteWaitingChanges(session.userId, (await session.db.outbox.count()) - refused, refused);
     await clearCachedData(session.db);
   } finally {
     closeLocalDb(session.db);

@@ -9,16 +9,19 @@ const KEY = 'bookwell.waitingChanges';
 
 export interface WaitingNote {
   userId: number;
+  /** Changes that will be sent once that user signs in. */
   count: number;
+  /** Changes the server refused: they wait for that user's choice (absent in notes kept before). */
+  refused: number;
 }
 
 function read(): WaitingNote | null {
   try {
     const raw = localStorage.getItem(KEY);
     const note = raw ? (JSON.parse(raw) as Partial<WaitingNote>) : null;
-    return note && typeof note.userId === 'number' && typeof note.count === 'number' && note.count > 0
-      ? { userId: note.userId, count: note.count }
-      : null;
+    if (!note || typeof note.userId !== 'number' || typeof note.count !== 'number') return null;
+    const refused = typeof note.refused === 'number' ? note.refused : 0;
+    return note.count + refused > 0 ? { userId: note.userId, count: note.count, refused } : null;
   } catch {
     return null; // storage unavailable or garbled: no note
   }
@@ -28,13 +31,13 @@ function read(): WaitingNote | null {
 export const waitingNote = createStore<WaitingNote | null>(typeof localStorage === 'undefined' ? null : read());
 
 /**
- * At sign-out: `count` changes of `userId` stay queued (0: none, so that user's note goes). Another
- * user's note stays: their changes still wait for them.
+ * At sign-out: `count` changes of `userId` stay queued and `refused` ones wait for a choice (none
+ * of either: that user's note goes). Another user's note stays: their changes still wait for them.
  */
-export function noteWaitingChanges(userId: number, count: number): void {
+export function noteWaitingChanges(userId: number, count: number, refused = 0): void {
   const current = read();
   try {
-    if (count > 0) localStorage.setItem(KEY, JSON.stringify({ userId, count } satisfies WaitingNote));
+    if (count + refused > 0) localStorage.setItem(KEY, JSON.stringify({ userId, count, refused } satisfies WaitingNote));
     else if (current?.userId === userId) localStorage.removeItem(KEY);
     else return;
   } catch {

@@ -1,9 +1,10 @@
 // The strip under the signed-in header that tells the person about their offline changes: the
 // offline line, how many changes wait to sync, the 401 notice, and the "Needs attention" list of
 // changes the server refused, each with the choices that make sense (docs/decisions/08-offline-pwa.md).
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
+import { useStore } from '../../lib/store.ts';
 import { useOnline } from '../../lib/use-online.ts';
 import { addMinutesWall, browserZone, isKnownZone, toWallTime, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { useCompany } from '../../data/companies.ts';
@@ -20,6 +21,7 @@ import {
   waitingText,
   type Choice,
 } from './offline-texts.ts';
+import { attentionTrayOpen } from './attention-tray.ts';
 import './offline-strip.css';
 
 /** "Pick another time": a date and a start time in the company's zone; the length stays the same. */
@@ -123,14 +125,25 @@ export function OfflineStrip() {
   const zone = isKnownZone(company.data?.timezone) ? company.data!.timezone : browserZone();
   const online = useOnline();
   const { pending, retrying, refused, paused } = useOutboxStatus();
-  const [open, setOpen] = useState(false);
+  // Open from the button here, or from a refused change's event in the calendar (attention-tray.ts).
+  const open = useStore(attentionTrayOpen);
+  const setOpen = attentionTrayOpen.set;
   const trayId = useId();
   const trayTitleId = useId();
+  const trayRef = useRef<HTMLElement>(null);
 
   const offline = !online || (retrying && !paused);
-  // The list closes once every refused change is settled, so the next refusal starts closed.
-  if (open && refused.length === 0) setOpen(false);
+  // The list closes once every refused change is settled, so the next refusal starts closed; and
+  // with the strip (signing out), so the next person's starts closed too.
+  useEffect(() => {
+    if (open && refused.length === 0) setOpen(false);
+  }, [open, refused.length, setOpen]);
+  useEffect(() => () => setOpen(false), [setOpen]);
   const showTray = open && refused.length > 0;
+  // Opened from below (a calendar event), the list may be off screen: bring it into view.
+  useEffect(() => {
+    if (showTray) trayRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [showTray]);
   if (!offline && pending === 0 && refused.length === 0 && !paused) return null;
 
   return (
@@ -176,7 +189,7 @@ export function OfflineStrip() {
         </div>
       )}
       {showTray && (
-        <section id={trayId} className="offline-tray" aria-labelledby={trayTitleId}>
+        <section ref={trayRef} id={trayId} className="offline-tray" aria-labelledby={trayTitleId}>
           <div className="offline-tray-head">
             <h2 id={trayTitleId} className="offline-tray-title">
               {NEEDS_ATTENTION_TEXT}

@@ -27,6 +27,14 @@ describe('waitingForSignInText', () => {
       '2 changes made on this device are waiting and will be sent once the person who made them signs in again.',
     );
   });
+
+  it('counts the changes the server refused apart: they are not sent, they wait for a choice', () => {
+    expect(waitingForSignInText(1, 2)).toBe(
+      '1 change made on this device is waiting and will be sent once the person who made it signs in again. ' +
+        '2 changes the server refused wait for the person who made them to choose what to do.',
+    );
+    expect(waitingForSignInText(0, 1)).toBe('1 change the server refused waits for the person who made it to choose what to do.');
+  });
 });
 
 describe('refusalView', () => {

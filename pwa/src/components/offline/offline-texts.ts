@@ -23,11 +23,23 @@ export function pausedText(count: number): string {
 /**
  * The sign-in page, when a 401 signed out the person whose changes wait on this device (or they
  * signed out with changes queued). Whoever signs in reads it; only the author's sign-in sends them.
+ * Changes the server already refused are not sent then: they wait for that person's choice.
  */
-export function waitingForSignInText(count: number): string {
-  return count === 1
-    ? '1 change made on this device is waiting and will be sent once the person who made it signs in again.'
-    : `${count} changes made on this device are waiting and will be sent once the person who made them signs in again.`;
+export function waitingForSignInText(count: number, refused = 0): string {
+  const parts: string[] = [];
+  if (count > 0)
+    parts.push(
+      count === 1
+        ? '1 change made on this device is waiting and will be sent once the person who made it signs in again.'
+        : `${count} changes made on this device are waiting and will be sent once the person who made them signs in again.`,
+    );
+  if (refused > 0)
+    parts.push(
+      refused === 1
+        ? '1 change the server refused waits for the person who made it to choose what to do.'
+        : `${refused} changes the server refused wait for the person who made them to choose what to do.`,
+    );
+  return parts.join(' ');
 }
 
 export type Choice = 'pickAnotherTime' | 'applyAgain' | 'keepTheirs' | 'discard';

@@ -63,7 +63,8 @@ export function toEvents(list: Appointment[], zone: string, colours: Map<number,
       borderColor: cancelled ? '#94a3b8' : colour,
       textColor: cancelled ? '#334155' : '#ffffff',
       classNames: eventClasses(a),
-      editable: canEdit && !cancelled && !a.deleting,
+      // A refused change is settled in "Needs attention" (a move would queue behind it).
+      editable: canEdit && !cancelled && !a.deleting && !needsAttention(a),
       extendedProps: { appointment: a },
     };
   });

@@ -18,12 +18,13 @@ import interactionPlugin, { type DateClickArg, type EventResizeDoneArg } from '@
 import type { CalendarOptions, DatesSetArg, EventClickArg, EventDropArg } from '@fullcalendar/core';
 import { Alert } from '../../../components/alert.tsx';
 import { Loading } from '../../../components/loading.tsx';
+import { openAttentionTray } from '../../../components/offline/attention-tray.ts';
 import { useAuth } from '../../../lib/auth.tsx';
 import { STAFF_ROLES, useStaff } from '../../../data/users.ts';
 import { browserZone, isKnownZone, toWallIso, todayIn, wallFromCalendarDate } from '../../../lib/zoned-time.ts';
 import { useAppointments, type Appointment } from '../../../data/appointments.ts';
 import { useCompany } from '../../../data/companies.ts';
-import { labelEventElement, slotBounds, staffColours, toEvents, visibleAppointments } from '../calendar-events.ts';
+import { labelEventElement, needsAttention, slotBounds, staffColours, toEvents, visibleAppointments } from '../calendar-events.ts';
 import { PHONE_QUERY, VIEWS, VIEW_LABELS, useCalendarRange, type ViewKey } from '../hooks/use-calendar-range.ts';
 import { useMediaQuery } from '../hooks/use-media-query.ts';
 import { useMoveAppointment } from '../hooks/use-move-appointment.ts';
@@ -114,8 +115,11 @@ export default function StaffCalendar() {
     // modal returns the focus here when it closes.
     arg.el.focus({ preventScroll: true });
     const appointment = arg.event.extendedProps.appointment as Appointment;
-    // Deleted on this device and waiting to sync: nothing left to edit.
-    if (canEdit && !appointment.deleting) setModal({ open: true, initial: { appointment } });
+    // Refused by the server: settled by its choices in "Needs attention", not edited again here (an
+    // edit would queue behind the refused change). Deleted on this device and waiting to sync:
+    // nothing left to edit.
+    if (needsAttention(appointment)) openAttentionTray();
+    else if (canEdit && !appointment.deleting) setModal({ open: true, initial: { appointment } });
   };
 
   // FullCalendar re-renders its events whenever an option changes identity, which would replace
