@@ -276,6 +276,56 @@ test('the browser says the connection is gone: an edit shows pending, another da
   }
 });
 
+// A booking made offline and changed again before it was sent never reached the server: its customer
+// hears of it once, as it ended up (a confirmation and then a cancellation of a booking they never had
+// was the alternative). The browser must say it is offline for that: a create tried while it says it
+// is online may have reached the server (docs/decisions/08-offline-pwa.md).
+test('offline as the browser says: a booking made then edited is sent once as it ended up; one made then deleted is never sent', async ({
+  page,
+  context,
+}) => {
+  const d = await demo(page);
+  const date = quietDay(d, 9);
+  const stamp = Date.now();
+  const made = `Made ${stamp}`;
+  const edited = `Edited ${stamp}`;
+  const dropped = `Dropped ${stamp}`;
+  const writes: string[] = [];
+  context.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/appointments') && request.method() !== 'GET') writes.push(`${request.method()} ${url.pathname}`);
+  });
+  const cleanup: number[] = [];
+  try {
+    await signInAs(page, DEMO.owner, `/calendar?view=day&date=${date}`);
+    await waitForCalendar(page);
+    await openFormOnce(page);
+
+    await context.setOffline(true);
+    await createInModal(page, { date, time: '05:00', description: made });
+    await editInModal(page, made, edited);
+    await createInModal(page, { date, time: '06:00', description: dropped });
+    await openEvent(page, dropped);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete Appointment' }).click();
+    await dialog.getByRole('button', { name: 'Yes, Delete' }).click();
+    await expect(page.locator('.fc-event', { hasText: dropped })).toHaveCount(0);
+    await expect(page.getByText('1 change waiting to sync')).toBeVisible();
+
+    await context.setOffline(false);
+    await expect(page.locator('.fc-event', { hasText: edited })).not.toHaveClass(/is-pending/, { timeout: 15_000 });
+    const stored = await onServer(page, d, date, edited);
+    cleanup.push(...stored.map((a) => a.id));
+    // Created once, as it ended up, and never updated; the deleted one never sent at all.
+    expect(stored.map((a) => a.version)).toEqual([1]);
+    expect(writes).toEqual(['POST /api/appointments']);
+    expect(await onServer(page, d, date, dropped)).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+    await removeAll(page, d, cleanup);
+  }
+});
+
 /** Signs in through the form of /login (the page the app sent the person to). */
 async function signInWithForm(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/login/);

@@ -80,14 +80,15 @@ const looksOffline = () => typeof navigator !== 'undefined' && navigator.onLine 
 async function writeOrQueue<T>(
   localOnly: boolean,
   send: () => Promise<T>,
-  queue: (session: OfflineSession) => Promise<T>,
+  /** `attempted`: the online attempt was made and got no answer, so the server may have applied it. */
+  queue: (session: OfflineSession, attempted: boolean) => Promise<T>,
   keep: (session: OfflineSession, answer: T) => Promise<void>,
 ): Promise<T> {
   if (localOnly || looksOffline()) {
     const session = await queueFor(null);
     if (session) {
       try {
-        return await queue(session);
+        return await queue(session, false);
       } catch (e) {
         if (localOnly) throw e;
         // Not in the local copy: try the server after all.
@@ -101,7 +102,7 @@ async function writeOrQueue<T>(
     const session = await queueFor(e);
     if (!session) throw e;
     try {
-      return await queue(session);
+      return await queue(session, true);
     } catch {
       throw e; // not in the local copy (or the store failed): show the connection problem
     }
@@ -125,10 +126,11 @@ export function createAppointment(input: AppointmentInput, idempotencyKey: strin
   return writeOrQueue<Appointment>(
     false,
     () => rpc(client.appointments.$post({ json: input, header: { 'idempotency-key': idempotencyKey } })),
-    async (session) => {
+    async (session, attempted) => {
       const store = await offlineStore();
       // The same key as the attempt above: if it reached the server, the retry must not book again.
-      const id = await session.outbox.enqueue(await store.createChange(session.db, input, input.company_id ?? null, idempotencyKey));
+      const change = await store.createChange(session.db, input, input.company_id ?? null, idempotencyKey);
+      const id = await session.outbox.enqueue({ ...change, maybeSent: attempted });
       return (await store.shownRow(session.db, id))!;
     },
     keepAnswer,

@@ -54,6 +54,12 @@ export interface OutboxEntry {
   /** The local row before this change, to put back when the change is discarded. */
   before?: LocalAppointment;
   attempts: number;
+  /**
+   * A create that may have reached the server: set before it is first sent while the browser says it
+   * is online, or at once when an online attempt got no answer. Until then later changes of the same
+   * appointment are folded into it (outbox.ts, enqueue), since the server has never seen it.
+   */
+  maybeSent?: boolean;
   /** Epoch milliseconds before which the runner does not retry (backoff). */
   nextAttemptAt: number;
   state: OutboxState;

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { reloadToUpdate } from '../lib/pwa-update.ts';
-import { clearCachedData, getMeta, LocalDb, putServerAppointment } from './local-db.ts';
+import { clearCachedData, getMeta, LocalDb, putServerAppointment, type OutboxEntry } from './local-db.ts';
 import { appointmentRow, fakeServer, freshDb, manualClock, memoryLock, serverAppointment } from './testing/offline-fixtures.ts';
 import { backoffDelay, installOutboxReloadGuard, leaseLock, Outbox, type OutboxLock } from './outbox.ts';
 
@@ -9,11 +9,12 @@ const NINE = '2026-11-24T09:00:00.000Z';
 const TEN = '2026-11-24T10:00:00.000Z';
 const ELEVEN = '2026-11-24T11:00:00.000Z';
 
-async function setup(options: { lock?: OutboxLock; db?: LocalDb; server?: ReturnType<typeof fakeServer> } = {}) {
+async function setup(options: { lock?: OutboxLock; db?: LocalDb; server?: ReturnType<typeof fakeServer>; online?: () => boolean } = {}) {
   const db = options.db ?? (await freshDb());
   const server = options.server ?? fakeServer();
   const clock = manualClock();
-  const outbox = new Outbox(db, { send: (e) => server.send(e), clock, lock: options.lock ?? memoryLock() });
+  const online = options.online ?? (() => true);
+  const outbox = new Outbox(db, { send: (e) => server.send(e), clock, lock: options.lock ?? memoryLock(), online });
   return { db, server, clock, outbox };
 }
 
@@ -80,15 +81,18 @@ describe('outbox: queueing and sending', () => {
     const { db, server, outbox } = await setup();
     const tempId = await outbox.enqueue(create(NINE));
     expect(tempId).toBeLessThan(0);
+    // Tried while online and unanswered: the server may have it, so later changes queue after it.
+    server.next('network');
+    await outbox.start();
     await outbox.enqueue(move(tempId, TEN));
     await outbox.enqueue(move(tempId, ELEVEN));
     expect(await db.outbox.toArray()).toMatchObject([
-      { ifMatch: null },
+      { ifMatch: null, maybeSent: true },
       { appointmentId: tempId, ifMatch: null },
       { appointmentId: tempId, ifMatch: null },
     ]);
-    await outbox.start();
-    const [created, firstMove, secondMove] = server.received;
+    await outbox.retryNow();
+    const [created, firstMove, secondMove] = server.received.slice(1);
     expect(created).toMatchObject({ kind: 'create', appointmentId: tempId });
     expect(firstMove).toMatchObject({ kind: 'update', appointmentId: 100, ifMatch: 1 });
     expect(secondMove).toMatchObject({ kind: 'update', appointmentId: 100, ifMatch: 2 });
@@ -101,24 +105,106 @@ describe('outbox: queueing and sending', () => {
   it('keeps a later queued edit pending on the server id while the create is acknowledged', async () => {
     const { db, server, outbox } = await setup();
     const tempId = await outbox.enqueue(create(NINE));
-    await outbox.enqueue(move(tempId, TEN));
-    server.next({ ok: true, appointment: serverAppointment(100, NINE) }, 'network');
+    server.next('network', { ok: true, appointment: serverAppointment(100, NINE) }, 'network');
     await outbox.start();
+    await outbox.enqueue(move(tempId, TEN));
+    await outbox.retryNow();
     expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, version: 1, pending: 1 });
     expect(await db.outbox.toArray()).toMatchObject([{ appointmentId: 100, ifMatch: 1, attempts: 1 }]);
   });
 
-  it('sends the delete of an appointment created offline with the version its create got', async () => {
+  it('sends the delete of an appointment created offline, once its create may be on the server, with the version it got', async () => {
     const { db, server, outbox } = await setup();
     const tempId = await outbox.enqueue(create(NINE));
+    server.next('network');
+    await outbox.start();
     await outbox.enqueue({ kind: 'delete', appointmentId: tempId });
     // Still on the calendar, marked, until the server has the delete.
     expect(await db.appointments.get(tempId)).toMatchObject({ pending: 1, deleting: 1 });
-    await outbox.start();
-    expect(server.received[1]).toMatchObject({ kind: 'delete', appointmentId: 100, ifMatch: 1 });
+    await outbox.retryNow();
+    expect(server.received[2]).toMatchObject({ kind: 'delete', appointmentId: 100, ifMatch: 1 });
     expect(server.rows.size).toBe(0);
     expect(await outbox.isEmpty()).toBe(true);
     expect(await db.appointments.count()).toBe(0);
+  });
+
+  it('folds edits of a create the server never saw into it: one create, sent at the final values', async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    await outbox.enqueue(move(tempId, TEN));
+    await outbox.enqueue({
+      kind: 'update',
+      appointmentId: tempId,
+      payload: { description: 'Window seat' },
+      row: { description: 'Window seat' },
+    });
+    expect(await db.outbox.toArray()).toMatchObject([{ kind: 'create', payload: { start_time: TEN, description: 'Window seat' } }]);
+    expect(await db.appointments.get(tempId)).toMatchObject({ start_time: TEN, description: 'Window seat', pending: 1 });
+    await outbox.start();
+    expect(server.received.map((e) => e.kind)).toEqual(['create']);
+    expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, description: 'Window seat', version: 1, pending: 0 });
+  });
+
+  it('a delete of a create the server never saw sends nothing: the create and its row go', async () => {
+    const { db, server, outbox } = await setup();
+    const tempId = await outbox.enqueue(create(NINE));
+    await outbox.enqueue({ kind: 'update', appointmentId: tempId, payload: { status: 'cancelled' }, row: { status: 'cancelled' } });
+    await outbox.enqueue({ kind: 'delete', appointmentId: tempId });
+    expect(await outbox.isEmpty()).toBe(true);
+    expect(await db.appointments.count()).toBe(0);
+    await outbox.start();
+    expect(server.received).toEqual([]);
+    expect(server.rows.size).toBe(0);
+  });
+
+  it('still folds into a create tried while the browser said it was offline (it cannot have reached the server)', async () => {
+    const { db, server, outbox } = await setup({ online: () => false });
+    const tempId = await outbox.enqueue(create(NINE));
+    server.next('network');
+    await outbox.start();
+    expect(server.received).toHaveLength(1);
+    await outbox.enqueue(move(tempId, TEN));
+    expect(await db.outbox.toArray()).toMatchObject([{ kind: 'create', payload: { start_time: TEN }, attempts: 1 }]);
+  });
+
+  it('queues after the create, unfolded: a cancellation, and any change of a create an unanswered online attempt may have made', async () => {
+    const { db, outbox } = await setup();
+    const cancelled = await outbox.enqueue(create(NINE));
+    await outbox.enqueue({ kind: 'update', appointmentId: cancelled, payload: { status: 'cancelled' }, row: { status: 'cancelled' } });
+    const tried = await outbox.enqueue({ ...create(TEN), idempotencyKey: 'online-attempt', maybeSent: true });
+    await outbox.enqueue(move(tried, ELEVEN));
+    expect((await db.outbox.toArray()).map((e) => [e.kind, e.appointmentId])).toEqual([
+      ['create', cancelled],
+      ['update', cancelled],
+      ['create', tried],
+      ['update', tried],
+    ]);
+  });
+
+  it('never folds into a create being sent: the edit made meanwhile is queued and sent after it', async () => {
+    const db = await freshDb();
+    const server = fakeServer();
+    // The server's answer is held until the edit has been made.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const send = async (e: OutboxEntry) => {
+      const result = await server.send(e);
+      await held;
+      return result;
+    };
+    const outbox = new Outbox(db, { send, clock: manualClock(), lock: memoryLock(), online: () => true });
+    const tempId = await outbox.enqueue(create(NINE));
+    const sending = outbox.start();
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    await outbox.enqueue(move(tempId, TEN));
+    answer();
+    await sending;
+    await outbox.run();
+    expect(server.received.map((e) => [e.kind, e.payload?.start_time])).toEqual([
+      ['create', NINE],
+      ['update', TEN],
+    ]);
+    expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, version: 2, pending: 0 });
   });
 
   it('gives temporary ids that never repeat, even after sign-out cleared the rows', async () => {

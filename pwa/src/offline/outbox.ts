@@ -83,7 +83,11 @@ export function defaultLock(db: LocalDb, clock: Clock = systemClock): OutboxLock
  * `idempotencyKey` is the key of an online attempt whose answer never came: the server may have
  * applied it, so the queued retry must carry the same key or the change would apply twice.
  */
-export type Change = { idempotencyKey?: string } & (
+export type Change = {
+  idempotencyKey?: string;
+  /** An online attempt with this key got no answer: the server may have applied it. */
+  maybeSent?: boolean;
+} & (
   | { kind: 'create'; payload: Record<string, unknown>; row: Omit<ServerAppointment, 'id' | 'version'> }
   | { kind: 'update'; appointmentId: number; payload: Record<string, unknown>; row: Partial<ServerAppointment> }
   | { kind: 'delete'; appointmentId: number }
@@ -126,6 +130,29 @@ export interface OutboxOptions {
    * a 401 pauses only while the token that was refused is still the current one (see tokenChanged).
    */
   token?: () => string | null;
+  /** Whether the browser says it is online (a request then may reach the server); navigator.onLine by default. */
+  online?: () => boolean;
+}
+
+const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
+/** Fields of a change the create's body takes as they are (a cancellation is not one: a create is 'booked'). */
+function foldable(payload: Record<string, unknown> | undefined): payload is Record<string, unknown> {
+  return !!payload && payload.status !== 'cancelled';
+}
+
+/** The create's body with a later change on top; the change's way of naming services or the customer wins. */
+function folded(create: Record<string, unknown>, change: Record<string, unknown>): Record<string, unknown> {
+  const body = { ...create };
+  if ('service_type_ids' in change || 'service_types' in change) {
+    delete body.service_type_ids;
+    delete body.service_types;
+  }
+  if ('user_id' in change || 'customer' in change) {
+    delete body.user_id;
+    delete body.customer;
+  }
+  return { ...body, ...change };
 }
 
 export class Outbox {
@@ -134,6 +161,7 @@ export class Outbox {
   private readonly clock: Clock;
   private readonly lock: OutboxLock;
   private readonly token: () => string | null | undefined;
+  private readonly online: () => boolean;
   /** The token a 401 refused (undefined without a token source): sending waits for another one. */
   private refusedToken: string | null | undefined = undefined;
   private current: Promise<void> | null = null;
@@ -153,6 +181,7 @@ export class Outbox {
     this.clock = options.clock ?? systemClock;
     this.lock = options.lock ?? defaultLock(db, this.clock);
     this.token = options.token ?? (() => undefined);
+    this.online = options.online ?? browserOnline;
   }
 
   /** Starts sending: now, when the connection returns and when the tab becomes visible. */
@@ -183,11 +212,14 @@ export class Outbox {
         const tempId = (await getMeta<number>(db, 'nextTempId')) ?? -1;
         await setMeta(db, 'nextTempId', tempId - 1);
         await db.appointments.add({ ...change.row, id: tempId, version: 0, pending: 1 });
-        await db.outbox.add({ ...base, kind: 'create', appointmentId: tempId, payload: change.payload, ifMatch: null });
+        // An online attempt that got no answer may have booked it already.
+        const maybeSent = change.maybeSent === true;
+        await db.outbox.add({ ...base, kind: 'create', appointmentId: tempId, payload: change.payload, ifMatch: null, maybeSent });
         return tempId;
       }
       const before = await db.appointments.get(change.appointmentId);
       if (!before) throw new Error(`Appointment ${change.appointmentId} is not in the local copy`);
+      if (before.id < 0 && (await this.foldIntoUnsentCreate(change, before))) return before.id;
       // Based on the version shown; a row created offline has none until its create is acknowledged.
       const ifMatch = before.id < 0 ? null : before.version;
       if (change.kind === 'update') {
@@ -209,6 +241,46 @@ export class Outbox {
     await this.refresh();
     void this.run();
     return id;
+  }
+
+  /**
+   * A change of an appointment whose create the server has never seen: a delete takes the create
+   * and everything queued after it away (nothing is sent), and an edit is written into the create's
+   * body when nothing else of it is queued. The customer then hears of the booking once, as it ended
+   * up, rather than of each step made offline (a confirmation and a cancellation for a booking they
+   * never had). Answers false when the change must be queued as it is. Runs inside enqueue's
+   * transaction; the runner marks a create before sending it (markMaybeSent), in a transaction too,
+   * so a create is either folded into or sent, never both.
+   */
+  private async foldIntoUnsentCreate(change: Exclude<Change, { kind: 'create' }>, before: LocalAppointment): Promise<boolean> {
+    const db = this.db;
+    const entries = await db.outbox.where('appointmentId').equals(before.id).sortBy('seq');
+    const create = entries[0];
+    if (!create || create.kind !== 'create' || create.state !== 'queued' || create.maybeSent) return false;
+    if (change.kind === 'delete') {
+      await db.outbox.bulkDelete(entries.map((e) => e.seq!));
+      await db.appointments.delete(before.id);
+      return true;
+    }
+    if (entries.length > 1 || change.maybeSent || !foldable(change.payload)) return false;
+    await db.outbox.update(create.seq!, { payload: folded(create.payload ?? {}, change.payload) });
+    await db.appointments.put({ ...before, ...change.row, id: before.id, version: before.version, pending: 1 });
+    return true;
+  }
+
+  /**
+   * Before a create is sent while the browser says it is online: marks it as maybe on the server
+   * from now on, and answers it as it is now (a change may have been folded into it since it was
+   * read), or undefined when it is gone (deleted before it was sent).
+   */
+  private async markMaybeSent(seq: number): Promise<OutboxEntry | undefined> {
+    const db = this.db;
+    return db.transaction('rw', db.outbox, async () => {
+      const entry = await db.outbox.get(seq);
+      if (!entry || entry.state !== 'queued') return undefined;
+      await db.outbox.update(seq, { maybeSent: true });
+      return { ...entry, maybeSent: true };
+    });
   }
 
   async pendingCount(): Promise<number> {
@@ -260,22 +332,30 @@ export class Outbox {
       this.runAgain = true;
       return this.current;
     }
-    this.current = this.passes().finally(() => {
-      this.current = null;
-    });
+    this.current = this.passes();
     return this.current;
   }
 
+  /**
+   * Passes until no call asked for another. The status is read at the end of each pass, and the
+   * pass is let go of with nothing awaited after the last look at `runAgain`: a call arriving while
+   * the status was read (the connection's return, say) used to join a pass that then ended without
+   * it, and its changes waited out their backoff (up to five minutes).
+   */
   private async passes(): Promise<void> {
     this.clearTimer();
     try {
       do {
         this.runAgain = false;
-        const acquired = await this.lock((stillHeld) => this.drain(stillHeld));
-        if (!acquired) this.schedule(LEASE_RETRY_MS);
+        try {
+          const acquired = await this.lock((stillHeld) => this.drain(stillHeld));
+          if (!acquired) this.schedule(LEASE_RETRY_MS);
+        } finally {
+          await this.refresh();
+        }
       } while (this.runAgain && this.started && !this.status.get().paused);
     } finally {
-      await this.refresh();
+      this.current = null;
     }
   }
 
@@ -291,11 +371,17 @@ export class Outbox {
 
   private async drain(stillHeld: () => Promise<boolean>): Promise<void> {
     while (this.started && !this.status.get().paused) {
-      const entry = await this.nextEntry();
+      let entry = await this.nextEntry();
       if (!entry) return;
       const wait = entry.nextAttemptAt - this.clock.now();
       if (wait > 0) return this.schedule(wait);
       if (!(await stillHeld())) return this.schedule(LEASE_RETRY_MS);
+      // A create sent while the browser says it is offline cannot reach the server (the attempt
+      // fails at once): it stays unmarked, so the person's later changes of it still fold into it.
+      if (entry.kind === 'create' && !entry.maybeSent && this.online()) {
+        entry = await this.markMaybeSent(entry.seq!);
+        if (!entry) continue;
+      }
       // No 'sending' write before the request: nothing reads it differently from 'queued' (the lock
       // says who sends), and with 200 changes waiting it was a write and a re-read of the strip each.
       // The request carries the token current now (apiFetch reads the same store).
