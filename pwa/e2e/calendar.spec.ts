@@ -7,6 +7,7 @@ import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, apiToken, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
 import { addDays, openEvent, titleOf } from './support/appointments.ts';
+import { book, demo, removeAll } from './support/offline.ts';
 
 interface Appt {
   id: number;
@@ -598,6 +599,28 @@ test('a customer sees only their own appointments and can cancel one', async ({ 
   await expect(row.getByRole('button', { name: /^Cancel appointment on/ })).toHaveCount(0);
   const after = await api<Appt>(page.request, token, 'GET', `/appointments/${target.id}`);
   expect(after.body.status).toBe('cancelled');
+});
+
+test("a customer's Cancel goes once the company's cancellation notice has passed; the row says whom to contact", async ({ page }) => {
+  const d = await demo(page);
+  const near = await book(page, d, d.owner, { date: addDays(d.today, 2), time: '05:00', description: `Near ${Date.now()}` });
+  const far = await book(page, d, d.owner, { date: addDays(d.today, 12), time: '05:00', description: `Far ${Date.now()}` });
+  const setNotice = (hours: number) => api(page.request, d.owner, 'PUT', `/companies/${d.companyId}`, { cancellation_notice_hours: hours });
+  try {
+    // A week's notice: the booking in two days can no longer be cancelled online, the one in twelve can.
+    expect((await setNotice(168)).status).toBe(200);
+    await signInAs(page, DEMO.customer, '/calendar');
+    const nearRow = page.locator(`.customer-appt[data-appointment-id="${near.id}"]`);
+    const farRow = page.locator(`.customer-appt[data-appointment-id="${far.id}"]`);
+    await expect(farRow.getByRole('button', { name: /^Cancel appointment on/ })).toBeVisible();
+    await expect(nearRow).toContainText(/Changes online were possible until \w+day, .+ at .+\. Please contact Demo Studio/);
+    await expect(nearRow.getByRole('button')).toHaveCount(0);
+    await shootAllSizes(page, 'calendar-customer-notice');
+  } finally {
+    // Other specs expect the demo company's default.
+    await setNotice(0);
+    await removeAll(page, d, [near.id, far.id]);
+  }
 });
 
 test('a failed load says so', async ({ page }) => {

@@ -233,6 +233,22 @@ test.describe('self-service link on a phone', () => {
       await expect(page.getByRole('button', { name: 'Cancel appointment' })).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Reschedule' })).toHaveCount(0);
       await shootAllSizes(page, 'manage-too-late');
+
+      // The notice changes while the page is open: the refused cancel turns the page into the same
+      // state, instead of leaving buttons that can only be refused again.
+      const setNotice = (hours: number) =>
+        page.request.put(`/api/companies/${company.id}`, {
+          headers: { authorization: `Bearer ${owner}` },
+          data: { cancellation_notice_hours: hours },
+        });
+      expect((await setNotice(0)).status()).toBe(200);
+      await page.reload();
+      await page.getByRole('button', { name: 'Cancel appointment' }).click();
+      expect((await setNotice(168)).status()).toBe(200);
+      await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await expect(page.getByText('Changes online were possible until')).toBeVisible();
+      await expect(page.getByRole('button', { name: /Cancel appointment|Yes, cancel it|Reschedule/ })).toHaveCount(0);
+      await expect(page.getByText('You can change or cancel online until')).toHaveCount(0);
     } finally {
       // Other specs expect the demo company's default.
       await page.request.put(`/api/companies/${company.id}`, {

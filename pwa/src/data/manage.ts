@@ -51,6 +51,11 @@ function useManageWrite<A>(token: string, write: (arg: A) => Promise<ManagedAppo
     networkMode: 'always',
     meta: { errorBanner: false },
     onSuccess: (appointment) => queryClient.setQueryData(manageKeys.one(token), appointment),
+    // A refusal (too late now, cancelled meanwhile) means the page showed an outdated appointment:
+    // read it again, so it shows what can still be done instead of buttons refused again.
+    onError: (err) => {
+      if (isApiError(err) && err.status !== null) void queryClient.invalidateQueries({ queryKey: manageKeys.one(token) });
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: availabilityKeys.all }),
   });
 }

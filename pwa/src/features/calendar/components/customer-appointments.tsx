@@ -58,7 +58,14 @@ export function CustomerAppointments() {
           ) : (
             <ul className="customer-appts-list">
               {upcoming.map((a) => (
-                <AppointmentRow key={a.id} appointment={a} zone={zone} cancellable={a.status === 'booked'} onResult={setMessage} />
+                <AppointmentRow
+                  key={a.id}
+                  appointment={a}
+                  zone={zone}
+                  cancellable={a.status === 'booked'}
+                  closedNote={a.status === 'booked' ? closedNote(a, company.data, zone, now) : null}
+                  onResult={setMessage}
+                />
               ))}
             </ul>
           )}
@@ -78,19 +85,42 @@ export function CustomerAppointments() {
   );
 }
 
+type NoticeCompany = { name: string; email?: string | null; cancellation_notice_hours?: number | null };
+
+/**
+ * Past the company's cancellation notice (docs/decisions/09-customer-self-service.md), a customer's
+ * own cancel is refused: instead of a Cancel button, what the self-service page says, and who to
+ * contact. Null while it can still be cancelled online (or the company is not known yet: the server
+ * still decides). False once it has started: nothing to add then.
+ */
+function closedNote(a: Appointment, company: NoticeCompany | undefined, zone: string, now: number): string | null | false {
+  if (!company) return null;
+  const start = Date.parse(a.start_time);
+  const deadline = start - (company.cancellation_notice_hours ?? 0) * 3600_000;
+  if (now < deadline) return null;
+  if (now >= start) return false;
+  const wall = toWallTime(new Date(deadline).toISOString(), zone);
+  const when = `${formatDate(wall.date, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })} at ${formatWallTime(wall.time)}`;
+  return `Changes online were possible until ${when}. Please contact ${company.name}${company.email ? ` at ${company.email}` : ''} to change or cancel it.`;
+}
+
 function AppointmentRow({
   appointment: a,
   zone,
-  cancellable,
+  cancellable: bookedAndUpcoming,
+  closedNote: closed = null,
   past = false,
   onResult,
 }: {
   appointment: Appointment;
   zone: string;
   cancellable: boolean;
+  /** Past the notice: the text to show instead of Cancel (false: started, nothing to show). */
+  closedNote?: string | null | false;
   past?: boolean;
   onResult: (m: { tone: 'success' | 'error'; text: string }) => void;
 }) {
+  const cancellable = bookedAndUpcoming && closed === null;
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -136,6 +166,7 @@ function AppointmentRow({
         </p>
         {a.description && <p className="customer-appt-notes">{a.description}</p>}
         {(cancelled || !past) && <span className={`customer-appt-status status-${a.status}`}>{cancelled ? 'Cancelled' : 'Booked'}</span>}
+        {closed && <p className="customer-appt-closed">{closed}</p>}
       </div>
       {cancellable && (
         <div className="customer-appt-actions">
