@@ -77,6 +77,9 @@ test('a change refused because someone else changed the appointment (412): keep 
     await changeElsewhere(page.request, other, id, `Theirs ${stamp}`);
     await restoreRequests(page, ONE_APPOINTMENT);
     let item = await openRefusal(page);
+    // What the other person changed, against what I saw when I made my change.
+    await expect(item).toContainText('What changed:');
+    await expect(item.getByRole('listitem')).toHaveText([new RegExp(`^Description: Offline ${stamp}\\W+is now\\W+Theirs ${stamp}$`)]);
     await shootAllSizes(page, 'offline-needs-attention');
     await item.getByRole('button', { name: 'Keep theirs' }).click();
     await expect(page.getByTestId('offline-strip')).toHaveCount(0);

@@ -17,6 +17,8 @@ export interface RefusedChange {
   refusal: Refusal;
   /** The appointment as this device shows it (my version), else as it was before my change. */
   appointment?: Partial<ServerAppointment>;
+  /** The appointment as the person saw it when making the change (updates and deletes). */
+  before?: ServerAppointment;
 }
 
 export interface OutboxView {
@@ -45,6 +47,7 @@ export async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'
       kind: e.kind,
       refusal: e.refusal,
       appointment: rows[i] ?? e.before ?? e.refusal.current ?? (e.payload as Partial<ServerAppointment> | undefined),
+      before: e.before,
     })),
   };
 }

@@ -9,6 +9,8 @@ import { useOnline } from '../../lib/use-online.ts';
 import { addMinutesWall, browserZone, isKnownZone, toWallTime, zonedTimeToUtc } from '../../lib/zoned-time.ts';
 import { useCompany } from '../../data/companies.ts';
 import { useOutboxStatus, useResolveChange, type RefusedChange } from '../../data/outbox.ts';
+import type { Appointment } from '../../data/appointments.ts';
+import { ChangeList } from '../appointment-change-list.tsx';
 import {
   CHOICE_LABELS,
   NEEDS_ATTENTION_TEXT,
@@ -97,6 +99,18 @@ function RefusedItem({ change, zone }: { change: RefusedChange; zone: string }) 
         {changeTitle(change.kind, change.appointment, zone)}
       </p>
       <p className="offline-item-text">{text}</p>
+      {/* Changed elsewhere (412): what the other person changed, to choose between theirs and mine. */}
+      {change.refusal.status === 412 && change.before && change.refusal.current && (
+        <div className="offline-item-changes">
+          <ChangeList
+            mine={change.before as Appointment}
+            theirs={change.refusal.current as Appointment}
+            zone={zone}
+            customers={[]}
+            staff={[]}
+          />
+        </div>
+      )}
       {picking ? (
         <PickTimeForm change={change} zone={zone} onDone={() => setPicking(false)} />
       ) : (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appointmentFixture } from './appointment-fixture.ts';
+import { appointmentFixture } from '../../data/appointment-fixture.ts';
 import {
   FIELD_ERRORS,
   appointmentInput,

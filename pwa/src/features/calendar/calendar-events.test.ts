@@ -12,7 +12,7 @@ import {
   visibleAppointments,
 } from './calendar-events.ts';
 import type { Appointment } from '../../data/appointments.ts';
-import { appointmentFixture } from './appointment-fixture.ts';
+import { appointmentFixture } from '../../data/appointment-fixture.ts';
 
 const zone = 'America/New_York';
 const appt = (over: Partial<Appointment>) => appointmentFixture({ customer_name: 'Liam Smith', ...over });

@@ -2,7 +2,7 @@
 // label, and the hours the week and day views span. Pure functions, no React, no FullCalendar.
 import type { EventInput } from '@fullcalendar/core';
 import { formatDate, formatWallTime, toWallIso, toWallTime } from '../../lib/zoned-time.ts';
-import { eventTitle } from './appointment-text.ts';
+import { eventTitle } from '../../components/appointment-text.ts';
 import type { Appointment } from '../../data/appointments.ts';
 
 /** Colours with white text at 4.5:1 or better; one per staff member, in id order. */

@@ -6,7 +6,7 @@ import type { Appointment, AppointmentStatus } from '../../../data/appointments.
 import type { ServiceType } from '../../../data/service-types.ts';
 import type { User } from '../../../data/users.ts';
 import { formatDate, formatWallTime, type WallTime } from '../../../lib/zoned-time.ts';
-import { customerLabel } from '../appointment-text.ts';
+import { customerLabel } from '../../../components/appointment-text.ts';
 import { durationOptions, formatMinutes, type DurationChoice } from '../durations.ts';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });

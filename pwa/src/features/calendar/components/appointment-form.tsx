@@ -16,7 +16,7 @@ import { durationChoices, type DurationChoice } from '../durations.ts';
 import type { AppointmentModalInitial } from '../appointment-values.ts';
 import { useAppointmentForm, type AppointmentFormOptions } from '../hooks/use-appointment-form.ts';
 import type { FooterState } from './appointment-modal-footer.tsx';
-import { ChangeList } from './appointment-change-list.tsx';
+import { ChangeList } from '../../../components/appointment-change-list.tsx';
 import {
   CompanyField,
   CustomerField,

@@ -11,7 +11,7 @@ import { newIdempotencyKey } from '../../../lib/api-client.ts';
 import { appointmentKeys, updateAppointment, useAppointments, type Appointment } from '../../../data/appointments.ts';
 import { useCompany } from '../../../data/companies.ts';
 import { describeWriteError } from '../appointment-errors.ts';
-import { serviceNames } from '../appointment-text.ts';
+import { serviceNames } from '../../../components/appointment-text.ts';
 import { browserZone, formatDate, formatWallTime, isKnownZone, toWallTime } from '../../../lib/zoned-time.ts';
 import './customer-appointments.css';
 

@@ -9,7 +9,7 @@ import { formatDate, formatWallTime, instantFromCalendarDate, toWallTime } from 
 import { appointmentKeys, updateAppointment, type Appointment } from '../../../data/appointments.ts';
 import { companyDurationOptionsQuery, durationOptionsQuery } from '../../../data/durations.ts';
 import { describeWriteError } from '../appointment-errors.ts';
-import { eventTitle } from '../appointment-text.ts';
+import { eventTitle } from '../../../components/appointment-text.ts';
 import { offeredChoices } from '../durations.ts';
 
 export type MoveMessage = { tone: 'success' | 'error'; text: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventTitle } from './appointment-text.ts';
-import { appointmentFixture } from './appointment-fixture.ts';
+import { appointmentFixture } from '../data/appointment-fixture.ts';
 
 const base = appointmentFixture();
 

@@ -1,5 +1,5 @@
 // A complete appointment as the API returns it, for unit tests to vary one field at a time.
-import type { Appointment } from '../../data/appointments.ts';
+import type { Appointment } from './appointments.ts';
 
 export function appointmentFixture(over: Partial<Appointment> = {}): Appointment {
   return {

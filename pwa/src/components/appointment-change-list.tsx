@@ -1,9 +1,11 @@
 // What changed elsewhere (412): the appointment as the user saw it against the current one, one
-// line per differing field, in words the modal uses.
-import type { Appointment } from '../../../data/appointments.ts';
-import type { User } from '../../../data/users.ts';
-import { formatDate, formatWallTime, toWallTime } from '../../../lib/zoned-time.ts';
-import { customerLabel, serviceNames } from '../appointment-text.ts';
+// line per differing field, in words the appointment form uses. Shown by the form (an online edit)
+// and by "Needs attention" (a change refused after the device was offline).
+import type { Appointment } from '../data/appointments.ts';
+import type { User } from '../data/users.ts';
+import { formatDate, formatWallTime, toWallTime } from '../lib/zoned-time.ts';
+import { customerLabel, serviceNames } from './appointment-text.ts';
+import './appointment-change-list.css';
 
 export function ChangeList({
   mine,

@@ -1,5 +1,5 @@
 // How an appointment reads on the calendar and in lists (docs/product/02-screens.md, "Calendar page").
-import type { Appointment } from '../../data/appointments.ts';
+import type { Appointment } from '../data/appointments.ts';
 
 /** The customer's name, or 'Customer #id' when the appointment has no name for them. */
 export function customerLabel(a: Pick<Appointment, 'customer_name' | 'user_id'>): string {
