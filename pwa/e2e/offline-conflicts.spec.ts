@@ -94,6 +94,7 @@ test('409 slot taken: "Pick another time" sends it once at the new time; "Discar
     await first.getByRole('button', { name: 'Pick another time' }).click();
     await expect(first.getByLabel('Date')).toHaveValue(date);
     await expect(first.getByLabel('Start time')).toHaveValue('05:00');
+    await shootAllSizes(page, 'offline-pick-another-time');
     await first.getByLabel('Start time').fill('07:00');
     await first.getByRole('button', { name: 'Send at this time' }).click();
     await expect

@@ -57,11 +57,19 @@ function PickTimeForm({ change, zone, onDone }: { change: RefusedChange; zone: s
       <div className="offline-pick-fields">
         <label htmlFor={`${id}-date`}>
           Date
-          <input id={`${id}-date`} type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+          <input id={`${id}-date`} className="input" type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
         </label>
         <label htmlFor={`${id}-time`}>
           Start time
-          <input id={`${id}-time`} type="time" required step={300} value={time} onChange={(e) => setTime(e.target.value)} />
+          <input
+            id={`${id}-time`}
+            className="input"
+            type="time"
+            required
+            step={300}
+            value={time}
+            onChange={(e) => setTime(e.target.value)}
+          />
         </label>
       </div>
       <div className="offline-choices">
