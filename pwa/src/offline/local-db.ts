@@ -55,9 +55,10 @@ export interface OutboxEntry {
   before?: LocalAppointment;
   attempts: number;
   /**
-   * A create that may have reached the server: set before it is first sent while the browser says it
-   * is online, or at once when an online attempt got no answer. Until then later changes of the same
-   * appointment are folded into it (outbox.ts, enqueue), since the server has never seen it.
+   * A create that may have reached the server: set before each attempt to send it (cleared again
+   * when the attempt failed while the browser said it was offline), or at once when an online
+   * attempt got no answer. While unset, later changes of the same appointment are folded into it
+   * (outbox.ts, enqueue), since the server has never seen it.
    */
   maybeSent?: boolean;
   /** Epoch milliseconds before which the runner does not retry (backoff). */

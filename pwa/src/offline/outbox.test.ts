@@ -181,31 +181,35 @@ describe('outbox: queueing and sending', () => {
     ]);
   });
 
-  it('never folds into a create being sent: the edit made meanwhile is queued and sent after it', async () => {
-    const db = await freshDb();
-    const server = fakeServer();
-    // The server's answer is held until the edit has been made.
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    const send = async (e: OutboxEntry) => {
-      const result = await server.send(e);
-      await held;
-      return result;
-    };
-    const outbox = new Outbox(db, { send, clock: manualClock(), lock: memoryLock(), online: () => true });
-    const tempId = await outbox.enqueue(create(NINE));
-    const sending = outbox.start();
-    await vi.waitFor(() => expect(server.received).toHaveLength(1));
-    await outbox.enqueue(move(tempId, TEN));
-    answer();
-    await sending;
-    await outbox.run();
-    expect(server.received.map((e) => [e.kind, e.payload?.start_time])).toEqual([
-      ['create', NINE],
-      ['update', TEN],
-    ]);
-    expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, version: 2, pending: 0 });
-  });
+  // Also while the browser says it is offline: a server reached through loopback still answers.
+  it.each([true, false])(
+    'never folds into a create being sent (browser online: %s): the edit made meanwhile is queued and sent after it',
+    async (online) => {
+      const db = await freshDb();
+      const server = fakeServer();
+      // The server's answer is held until the edit has been made.
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      const send = async (e: OutboxEntry) => {
+        const result = await server.send(e);
+        await held;
+        return result;
+      };
+      const outbox = new Outbox(db, { send, clock: manualClock(), lock: memoryLock(), online: () => online });
+      const tempId = await outbox.enqueue(create(NINE));
+      const sending = outbox.start();
+      await vi.waitFor(() => expect(server.received).toHaveLength(1));
+      await outbox.enqueue(move(tempId, TEN));
+      answer();
+      await sending;
+      await outbox.run();
+      expect(server.received.map((e) => [e.kind, e.payload?.start_time])).toEqual([
+        ['create', NINE],
+        ['update', TEN],
+      ]);
+      expect(await db.appointments.get(100)).toMatchObject({ start_time: TEN, version: 2, pending: 0 });
+    },
+  );
 
   it('gives temporary ids that never repeat, even after sign-out cleared the rows', async () => {
     const { db, outbox } = await setup();

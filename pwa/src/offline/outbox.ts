@@ -269,9 +269,9 @@ export class Outbox {
   }
 
   /**
-   * Before a create is sent while the browser says it is online: marks it as maybe on the server
-   * from now on, and answers it as it is now (a change may have been folded into it since it was
-   * read), or undefined when it is gone (deleted before it was sent).
+   * Before a create is first sent: marks it as maybe on the server from now on, and answers it as it
+   * is now (a change may have been folded into it since it was read), or undefined when it is gone
+   * (deleted before it was sent).
    */
   private async markMaybeSent(seq: number): Promise<OutboxEntry | undefined> {
     const db = this.db;
@@ -376,9 +376,12 @@ export class Outbox {
       const wait = entry.nextAttemptAt - this.clock.now();
       if (wait > 0) return this.schedule(wait);
       if (!(await stillHeld())) return this.schedule(LEASE_RETRY_MS);
-      // A create sent while the browser says it is offline cannot reach the server (the attempt
-      // fails at once): it stays unmarked, so the person's later changes of it still fold into it.
-      if (entry.kind === 'create' && !entry.maybeSent && this.online()) {
+      // A create is marked before it goes, so no change is folded into it while it is out. One tried
+      // while the browser says it is offline, and failed so, never left the device: it is unmarked
+      // again (retryLater), and the person's later changes of it still fold into it.
+      let triedOffline = false;
+      if (entry.kind === 'create' && !entry.maybeSent) {
+        triedOffline = !this.online();
         entry = await this.markMaybeSent(entry.seq!);
         if (!entry) continue;
       }
@@ -390,7 +393,7 @@ export class Outbox {
       try {
         result = await this.send(entry);
       } catch {
-        await this.retryLater(entry);
+        await this.retryLater(entry, triedOffline && !this.online());
         continue;
       }
       if (result.ok) await this.acknowledge(entry, result.appointment);
@@ -427,12 +430,14 @@ export class Outbox {
       .first();
   }
 
-  private async retryLater(entry: OutboxEntry): Promise<void> {
+  /** Back in line after no answer; `neverLeft`: a create tried and failed while the browser said it was offline. */
+  private async retryLater(entry: OutboxEntry, neverLeft = false): Promise<void> {
     const attempts = entry.attempts + 1;
     await this.db.outbox.update(entry.seq!, {
       state: 'queued',
       attempts,
       nextAttemptAt: this.clock.now() + backoffDelay(attempts, this.clock.random()),
+      ...(neverLeft ? { maybeSent: false } : {}),
     });
   }
 
