@@ -2,12 +2,13 @@
 // owner and a new company; with ?company=<slug> it is a customer sign-up for that company
 // (docs/decisions/04-customers-and-anonymous-booking.md).
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../lib/auth.tsx';
 import { Alert } from '../../components/alert.tsx';
 import { TextField } from '../../components/form-field.tsx';
 import { AuthCard, AuthEmailField, AuthSubmit, NewPasswordFields } from './auth-card.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { registerPrefill } from '../../lib/register-prefill.ts';
 import { register } from '../../data/auth.ts';
 import { getCompanyBySlug, type CompanyView } from '../../data/companies.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
@@ -38,8 +39,10 @@ export default function RegisterPage() {
   const isCustomerSignUp = companySlug !== null;
   const healthy = useServerHealth();
 
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  // After an anonymous booking, its name and email (lib/register-prefill.ts): the customer need not type them again.
+  const location = useLocation();
+  const [name, setName] = useState(() => (isCustomerSignUp ? registerPrefill(location.state).name : ''));
+  const [email, setEmail] = useState(() => (isCustomerSignUp ? registerPrefill(location.state).email : ''));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [companyName, setCompanyName] = useState('');

@@ -45,7 +45,7 @@ export function BookingForm({
     return () => clearTimeout(id);
   }, [booked, isAuthenticated, navigate]);
 
-  if (booked) return <BookingDone booked={booked} email={values.email.trim()} signedIn={isAuthenticated} />;
+  if (booked) return <BookingDone booked={booked} name={values.name.trim()} email={values.email.trim()} signedIn={isAuthenticated} />;
 
   const loadFailed = services.isError || employees.isError;
 

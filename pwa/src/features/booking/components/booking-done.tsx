@@ -4,9 +4,10 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Alert } from '../../../components/alert.tsx';
 import type { BookingSummaryState } from '../appointment-success-page.tsx';
 import { BOOKING_TEXT } from '../booking-text.ts';
+import type { RegisterPrefillState } from '../../../lib/register-prefill.ts';
 import type { BookedSummary } from '../use-booking-form.ts';
 
-export function BookingDone({ booked, email, signedIn }: { booked: BookedSummary; email: string; signedIn: boolean }) {
+export function BookingDone({ booked, name, email, signedIn }: { booked: BookedSummary; name: string; email: string; signedIn: boolean }) {
   const navigate = useNavigate();
   if (signedIn) {
     return (
@@ -31,8 +32,10 @@ export function BookingDone({ booked, email, signedIn }: { booked: BookedSummary
           <Link to="/login" className="btn btn-secondary">
             Log In
           </Link>
+          {/* The name and email just typed go along in the history state, not the address (no personal data in URLs). */}
           <Link
             to={booked.companySlug ? `/register?company=${encodeURIComponent(booked.companySlug)}` : '/register'}
+            state={{ prefill: { name, email } } satisfies RegisterPrefillState}
             className="btn btn-primary"
           >
             Sign Up
