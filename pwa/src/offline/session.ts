@@ -142,7 +142,7 @@ export async function endOfflineSession(options: { keepOutbox: true } = { keepOu
   try {
     // Changes still queued (a 401 stopped them, or no connection): the sign-in page says so.
     const refused = await session.db.outbox.where('state').equals('refused').count();
-    noteWaitingChanges(session.userId, (await session.db.outbox.count()) - refused, refused);
+    noteWaitingChanges(session.userId, await session.outbox.pendingCount(), refused);
     await clearCachedData(session.db);
   } finally {
     closeLocalDb(session.db);

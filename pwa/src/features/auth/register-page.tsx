@@ -41,8 +41,9 @@ export default function RegisterPage() {
 
   // After an anonymous booking, its name and email (lib/register-prefill.ts): the customer need not type them again.
   const location = useLocation();
-  const [name, setName] = useState(() => (isCustomerSignUp ? registerPrefill(location.state).name : ''));
-  const [email, setEmail] = useState(() => (isCustomerSignUp ? registerPrefill(location.state).email : ''));
+  const prefill = registerPrefill(isCustomerSignUp ? location.state : null);
+  const [name, setName] = useState(prefill.name);
+  const [email, setEmail] = useState(prefill.email);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [companyName, setCompanyName] = useState('');
