@@ -5,7 +5,8 @@
 // place of a refused one, so the embedded page works (it keeps nothing across visits, which a
 // customer's booking does not need). See docs/decisions/30-csp-and-small-public-pages.md.
 
-class MemoryStorage implements Storage {
+/** Storage kept in memory: in place of a refused one, and for tests run where there is none. */
+export class MemoryStorage implements Storage {
   private items = new Map<string, string>();
   get length(): number {
     return this.items.size;

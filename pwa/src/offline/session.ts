@@ -85,7 +85,7 @@ async function open(attempt: Opening, onSynced: () => void, onCaughtUp: () => vo
     installOutboxReloadGuard(outbox),
     onCatchUp(onSynced),
     startSync(session, undefined, onCaughtUp),
-    whenChangesLeave(liveQuery, db, onSynced),
+    whenChangesLeave(liveQuery, db, onSynced, userId),
     watchToken(outbox),
     () => outbox.stop(),
   ];
@@ -100,8 +100,12 @@ async function open(attempt: Opening, onSynced: () => void, onCaughtUp: () => vo
  * when the server refuses one, so its event shows "needs attention" instead of "waiting to sync".
  * Dexie's liveQuery sees the other tabs' writes too, so every tab re-reads when one tab's runner
  * sends what another tab queued (issue 11: both tabs show the same afterwards).
+ *
+ * It also keeps the sign-in page's note current at every change, not only at sign-out: sign-out
+ * counts the outbox asynchronously, and a tab closed (or reloaded) straight after it, or a stored
+ * token refused while the store was still opening, would otherwise leave no note at all.
  */
-function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, leave: () => void): () => void {
+function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: LocalDb, leave: () => void, userId: number): () => void {
   const { call: onLeave, cancel } = coalesce(leave);
   let before: Set<number> | null = null;
   let refusedBefore = new Set<number>();
@@ -110,6 +114,7 @@ function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: Local
     next: (entries) => {
       const now = new Set(entries.map((e) => e.seq!));
       const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.seq!));
+      noteWaitingChanges(userId, entries.length - refused.size, refused.size);
       const left = before !== null && [...before].some((seq) => !now.has(seq));
       const newlyRefused = [...refused].some((seq) => !refusedBefore.has(seq));
       if (left || (before !== null && newlyRefused)) onLeave();
