@@ -72,6 +72,7 @@ export async function register(
           appUrl: config.APP_URL,
           companyName: company.name,
           now: at,
+          signUp: true,
         }),
       );
       nudgeOutbox();

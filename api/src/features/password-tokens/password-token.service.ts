@@ -17,6 +17,8 @@ export async function sendPasswordLink(
     appUrl: string;
     companyName?: string | null;
     now: Date;
+    /** An invitation the person asked for by signing up with an email a booking left on record. */
+    signUp?: boolean;
   },
 ): Promise<void> {
   const { token, hash } = newSecretToken();
@@ -38,7 +40,9 @@ export async function sendPasswordLink(
         }
       : {
           subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
-          text: `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
+          text: opts.signUp
+            ? `Hello ${opts.user.name},\n\nSomeone asked to create an account${who} with this email address. ${opts.companyName ?? 'We'} already ${opts.companyName ? 'has' : 'have'} it on record, so to make sure the address is yours, set your password by opening this link within 7 days:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`
+            : `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
         };
   await enqueueEmail(
     db,

@@ -57,6 +57,25 @@ describe.each(testDialects())('invitations on %s', (dialect) => {
     });
   }
 
+  it('a customer on record who signs up is sent a link that says they asked for it; the typed password is not set', async () => {
+    const email = uniqueEmail('known-customer');
+    const added = await t.call('POST', '/users/customer', { token: owner.token, body: { name: 'Known Customer', email } });
+    expect(added.status).toBe(201);
+    const slug = (await t.call('GET', `/companies/${owner.companyId}`, { token: owner.token })).body.slug as string;
+    const res = await t.call('POST', '/register', {
+      body: { name: 'Known Customer', email, password: 'typed-here', role: 'customer', company_slug: slug },
+    });
+    expect(res.status).toBe(202);
+    expect((await t.call('POST', '/login', { body: { email, password: 'typed-here' } })).status).toBe(400);
+
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('asked to create an account'));
+    const body = decodeQuotedPrintable(mail.raw);
+    expect(body).toMatch(/Subject: Set your password for Invite Studio/);
+    expect(body).toContain('Someone asked to create an account at Invite Studio with this email address.');
+    expect(body).toContain('Invite Studio already has it on record, so to make sure the address is yours');
+    expect(body).not.toContain('An account was created for you');
+  });
+
   it('sends a fresh invitation to a corrected address; the link sent to the wrong one dies', async () => {
     const typo = uniqueEmail('typo');
     const res = await t.call('POST', '/users/employee', { token: owner.token, body: { name: 'Typo Person', email: typo } });
