@@ -114,8 +114,8 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
     const exists = await trx.selectFrom('users').select('id').where('email', '=', 'admin@demo.test').executeTakeFirst();
     if (!exists) await user('Demo Administrator', 'admin@demo.test', 'global_admin', true);
     const staff = [];
-    for (const s of STAFF) staff.push(await user(s.name, s.email, s.role, true, '+1 212 555 01' + (10 + staff.length)));
-    const customers = [await user('Casey Customer', 'customer@demo.test', 'customer', true, '+1 212 555 0199')];
+    for (const s of STAFF) staff.push(await user(s.name, s.email, s.role, true, '+121255501' + (10 + staff.length)));
+    const customers = [await user('Casey Customer', 'customer@demo.test', 'customer', true, '+12125550199')];
     for (let i = 0; i < 29; i++) {
       const name = `${FIRST[i]} ${LAST[i % LAST.length]}`;
       customers.push(
@@ -124,7 +124,7 @@ export async function seedDemo(db: Kysely<Database>, now = new Date()): Promise<
           `${FIRST[i].toLowerCase()}.${LAST[i % LAST.length].toLowerCase()}@example.com`,
           'customer',
           false,
-          `+1 917 555 ${String(1000 + i)}`,
+          `+1917555${String(1000 + i)}`,
         ),
       );
     }
