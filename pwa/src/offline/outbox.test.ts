@@ -514,6 +514,22 @@ describe('outbox: choices for a refused change', () => {
     expect(await outbox.isEmpty()).toBe(true);
   });
 
+  it('after 404, keep theirs also drops the later edits of the deleted appointment; discard left them to be refused in turn', async () => {
+    for (const choice of ['keepTheirs', 'discard'] as const) {
+      const { db, server, outbox } = await setup();
+      await known(db, server, 1, NINE);
+      await outbox.enqueue(move(1, TEN));
+      await outbox.enqueue(move(1, ELEVEN));
+      server.rows.delete(1); // deleted at another desk
+      await outbox.start();
+      await outbox[choice](outbox.status.get().refused[0].seq!);
+      await outbox.run();
+      const left = await db.outbox.toArray();
+      if (choice === 'keepTheirs') expect(left).toEqual([]);
+      else expect(left).toMatchObject([{ state: 'refused', refusal: { status: 404 }, payload: { start_time: ELEVEN } }]);
+    }
+  });
+
   it('pick another time: re-sends with the new times', async () => {
     const { db, server, outbox, seq } = await refusedMove(409);
     await outbox.pickAnotherTime(seq, { start_time: ELEVEN, end_time: '2026-11-24T12:00:00.000Z' });

@@ -51,9 +51,9 @@ describe('refusalView', () => {
     expect(labels('delete', 412)).toEqual(['Apply my change again', 'Keep theirs']);
   });
 
-  it('404 deleted elsewhere: discard, and for an edit keep theirs (accept the deletion)', () => {
+  it('404 deleted elsewhere: an edit offers keep theirs alone (accept the deletion), anything else discard', () => {
     expect(refusalView('update', 404).text).toBe('Someone else deleted this appointment before your change was sent.');
-    expect(labels('update', 404)).toEqual(['Keep theirs', 'Discard']);
+    expect(labels('update', 404)).toEqual(['Keep theirs']);
     expect(choiceHint('keepTheirs', 404)).toBe('Accept the deletion and drop your change.');
     expect(labels('create', 404)).toEqual(['Discard']);
   });

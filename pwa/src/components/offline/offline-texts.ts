@@ -92,8 +92,10 @@ export function refusalView(kind: ChangeKind, status: number, message?: string):
         choices: ['applyAgain', 'keepTheirs'],
       };
     case 404:
+      // One choice for an edit of a deleted appointment: "Discard" did what "Keep theirs" does, save
+      // that edits queued after it stayed, to come back refused in turn (docs/decisions/08-offline-pwa.md).
       return kind === 'update'
-        ? { text: 'Someone else deleted this appointment before your change was sent.', choices: ['keepTheirs', 'discard'] }
+        ? { text: 'Someone else deleted this appointment before your change was sent.', choices: ['keepTheirs'] }
         : { text: 'This appointment no longer exists.', choices: ['discard'] };
     case 403:
       return { text: 'You are no longer allowed to make this change.', choices: ['discard'] };
