@@ -156,6 +156,41 @@ test('login and register check the server on load and say when it cannot be reac
   await expect(page.getByText(UNREACHABLE)).toHaveCount(0);
 });
 
+test('the unreachable notice goes once the server answers: the connection returns, or a sign-in is answered; one notice at a time', async ({
+  page,
+  context,
+}) => {
+  // Signed out while offline, a front desk lands on /login: the check fails.
+  await page.route('**/api/health', (route) => route.abort('internetdisconnected'));
+  await page.goto('/login');
+  const unreachable = page.getByRole('alert').filter({ hasText: UNREACHABLE });
+  await expect(unreachable).toBeVisible();
+  // The connection returns: checked again at once, not only on the next load.
+  await context.setOffline(true);
+  await page.unroute('**/api/health');
+  const checked = page.waitForResponse((r) => r.url().endsWith('/api/health') && r.status() === 200);
+  await context.setOffline(false);
+  await checked;
+  await expect(unreachable).toHaveCount(0);
+
+  // Checked while the server could not be reached. A sign-in that gets no answer either says so
+  // once, in its own words; one the server answers (a wrong password) says that, and no longer
+  // that the server cannot be reached.
+  await page.route('**/api/health', (route) => route.abort('connectionrefused'));
+  await page.goto('/login');
+  await expect(unreachable).toBeVisible();
+  await page.getByLabel('Email address').fill(uniqueEmail('nobody'));
+  await page.getByLabel('Password').fill('wrong-pass-1');
+  await page.route('**/api/login', (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText(['Cannot connect to the server. Please check your network connection.']);
+  await page.unroute('**/api/login');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText([SIGN_IN_FAILED]);
+  await expect(unreachable).toHaveCount(0);
+  await page.unroute('**/api/health');
+});
+
 test("a failed sign-up says the server's refusal, or SPEC's words when the server fails", async ({ page }) => {
   await page.goto('/register');
   await page.getByLabel('Full name').fill('Sam Signup');

@@ -28,7 +28,7 @@ export default function LoginPage() {
   const { isAuthenticated, signIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
-  const healthy = useServerHealth();
+  const { healthy, heardFrom } = useServerHealth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -49,6 +49,7 @@ export default function LoginPage() {
       navigate(redirectTarget(location), { replace: true });
     } catch (err) {
       setSignedIn(false);
+      heardFrom(err);
       setError(signInFailureText(err));
       setSubmitting(false);
     }
@@ -56,7 +57,8 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Sign in to your account" sub="Welcome back. Enter your details to continue.">
-      {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+      {/* One notice at a time: a failed attempt says why in its own words. */}
+      {!healthy && !error && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
       {error && <Alert tone="error">{error}</Alert>}
       <WaitingForSignIn />
       <form onSubmit={onSubmit} noValidate={false}>

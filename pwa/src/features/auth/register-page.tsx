@@ -37,7 +37,7 @@ export default function RegisterPage() {
   const [params] = useSearchParams();
   const companySlug = params.get('company')?.trim() || null;
   const isCustomerSignUp = companySlug !== null;
-  const healthy = useServerHealth();
+  const { healthy, heardFrom } = useServerHealth();
 
   // After an anonymous booking, its name and email (lib/register-prefill.ts): the customer need not type them again.
   const location = useLocation();
@@ -103,6 +103,7 @@ export default function RegisterPage() {
       setSubmitting(false);
     } catch (err) {
       setRegistered(false);
+      heardFrom(err);
       setError(failureText(err, { otherwise: REGISTER_TEXT.otherwise, fallback: REGISTER_TEXT.failed }));
       setSubmitting(false);
     }
@@ -130,7 +131,8 @@ export default function RegisterPage() {
           : 'Start your 14-day free trial. No credit card needed.'
       }
     >
-      {!healthy && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
+      {/* One notice at a time: a failed attempt says why in its own words. */}
+      {!healthy && !error && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
       {error && <Alert tone="error">{error}</Alert>}
       <form onSubmit={onSubmit} noValidate>
         <fieldset disabled={submitting}>
