@@ -55,7 +55,7 @@ test('409 slot taken: "Pick another time" sends it once at the new time; "Discar
     await restoreRequests(page, API);
     const items = await openNeedsAttention(page, 2);
     for (const item of await items.all()) {
-      await expect(item).toContainText('Someone else booked this time first.');
+      await expect(item).toContainText('This time is taken by another appointment.');
       await expect(item.getByRole('button')).toHaveText(['Pick another time', 'Discard']);
     }
     await shootAllSizes(page, 'offline-409-slot-taken');

@@ -39,7 +39,7 @@ describe('waitingForSignInText', () => {
 
 describe('refusalView', () => {
   it('409 slot taken: pick another time or discard', () => {
-    expect(refusalView('create', 409).text).toBe('Someone else booked this time first.');
+    expect(refusalView('create', 409).text).toBe('This time is taken by another appointment.');
     expect(labels('create', 409)).toEqual(['Pick another time', 'Discard']);
     expect(labels('update', 409)).toEqual(['Pick another time', 'Discard']);
   });

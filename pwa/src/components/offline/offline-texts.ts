@@ -82,7 +82,7 @@ export function refusalView(kind: ChangeKind, status: number, message?: string):
     case 409:
       return kind === 'delete'
         ? { text: 'The server could not delete this appointment.', choices: ['discard'] }
-        : { text: 'Someone else booked this time first.', choices: ['pickAnotherTime', 'discard'] };
+        : { text: 'This time is taken by another appointment.', choices: ['pickAnotherTime', 'discard'] };
     case 412:
       return {
         text:
