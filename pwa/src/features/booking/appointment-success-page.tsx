@@ -14,11 +14,14 @@ export interface BookingSummaryState {
     when: string;
     employeeName?: string | null;
   };
+  /** The anonymous booker just said "No thanks" to an account: the page does not ask again. */
+  declinedAccount?: boolean;
 }
 
 export default function AppointmentSuccessPage() {
   const { isAuthenticated } = useAuth();
-  const booking = (useLocation().state as BookingSummaryState | null)?.booking;
+  const summary = useLocation().state as BookingSummaryState | null;
+  const booking = summary?.booking;
   useDocumentTitle('Appointment booked');
 
   return (
@@ -42,7 +45,7 @@ export default function AppointmentSuccessPage() {
         </div>
       )}
       <ConfirmAction to="/calendar">Go to Dashboard</ConfirmAction>
-      {!isAuthenticated && booking?.companySlug && (
+      {!isAuthenticated && booking?.companySlug && !summary?.declinedAccount && (
         <div className="confirm-signup">
           <p>Create an account to see, change or cancel your appointments.</p>
           <div className="confirm-actions">

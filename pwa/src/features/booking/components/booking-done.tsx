@@ -45,7 +45,9 @@ export function BookingDone({ booked, name, email, signedIn }: { booked: BookedS
       <button
         type="button"
         className="btn-link booking-done-continue"
-        onClick={() => navigate('/appointment-success', { state: { booking: booked } satisfies BookingSummaryState })}
+        onClick={() =>
+          navigate('/appointment-success', { state: { booking: booked, declinedAccount: true } satisfies BookingSummaryState })
+        }
       >
         No thanks, finish
       </button>
