@@ -500,6 +500,9 @@ test.describe('anonymous visitor on a phone', () => {
     await expect(page.locator('.confirm-summary')).toContainText(COMPANY_NAME);
     await expect(page.locator('.confirm-summary')).toContainText('Haircut');
     await expect(page.locator('.confirm-summary')).toContainText(`${longDate(date)} at ${slot.label}`);
+    // The visitor just declined an account: the page does not offer it again.
+    await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveCount(0);
+    await expect(page.getByText('Create an account to see, change or cancel your appointments.')).toHaveCount(0);
   });
 });
 
@@ -633,6 +636,34 @@ test('an anonymous booker signs up from the success panel and sees the booking i
   const mine = await api<Appointment[]>(page.request, token, 'GET', '/appointments');
   expect(mine.body.map((a) => a.id)).toEqual([bookingId]);
   expect(mine.body[0]!.start_time).toBe(slots[0]!.start);
+});
+
+test('Book clicked three times in the same instant books once', async ({ page }) => {
+  const company = await demoCompany(page.request);
+  const haircut = await serviceNamed(page.request, company.id, 'Haircut');
+  const emma = await employeeNamed(page.request, company.id, 'Emma Stylist');
+  const who = { name: `Tia Triple ${Date.now().toString(36)}`, email: uniqueEmail('triple'), phone: '+1 212 555 0133' };
+  const watched = watchBookings(page);
+
+  await openBookingPage(page);
+  const f = form(page);
+  await f.contact(who);
+  await f.service('Haircut').check();
+  await f.employee.selectOption({ label: 'Emma Stylist' });
+  // The last day offered, out of the way of the other tests' first days.
+  const q = { company: company.id, service: haircut.id, employee: emma };
+  const { slots } = await pickDate(page, page.request, q, [...(await serverDates(page.request, q))].pop()!);
+  await f.time.selectOption(slots[0]!.value);
+  // Three clicks before React can disable the button (a jittery tap, an impatient mouse).
+  await f.submit.evaluate((button: HTMLButtonElement) => {
+    button.click();
+    button.click();
+    button.click();
+  });
+  await expect(page.getByRole('heading', { name: 'Your appointment is booked!' })).toBeVisible();
+  expect((await watched.answer(0)).status).toBe(201);
+  await page.waitForLoadState('networkidle');
+  expect(watched.sent).toHaveLength(1);
 });
 
 test('Cancel goes back one page, also to another website; in a fresh tab to the landing page', async ({ page, baseURL }) => {

@@ -28,4 +28,16 @@ describe('IdempotencyAttempts', () => {
     a.succeeded();
     expect(a.keyFor({ x: 1 })).not.toBe(second);
   });
+
+  it('lets one send out at a time: a second click in the same instant sends nothing until an answer', () => {
+    const a = new IdempotencyAttempts();
+    expect(a.begin()).toBe(true);
+    expect(a.begin()).toBe(false);
+    a.succeeded();
+    expect(a.begin()).toBe(true);
+    a.failed(true);
+    expect(a.begin()).toBe(true);
+    a.failed(false);
+    expect(a.begin()).toBe(true);
+  });
 });

@@ -7,6 +7,18 @@ import { newIdempotencyKey } from './api-client.ts';
 /** The attempt logic without React, so it can be tested and kept in any holder. */
 export class IdempotencyAttempts {
   private last: { request: string; key: string; resendable: boolean } | null = null;
+  private sending = false;
+
+  /**
+   * Claims the send: false while one is out, until `succeeded` or `failed`. React's disabled
+   * button and state come a render late, so clicks in the same instant each reached the submit
+   * handler and each booked (found using the app: three clicks, three appointments).
+   */
+  begin(): boolean {
+    if (this.sending) return false;
+    this.sending = true;
+    return true;
+  }
 
   /** The key to send `request` (a body, or any value naming the write) with. */
   keyFor(request: unknown): string {
@@ -23,6 +35,7 @@ export class IdempotencyAttempts {
    * 5xx, still in progress), so sending the same request again must reuse its key.
    */
   failed(resendable: boolean): void {
+    this.sending = false;
     if (!this.last) return;
     if (resendable) this.last.resendable = true;
     else this.last = null;
@@ -30,6 +43,7 @@ export class IdempotencyAttempts {
 
   /** The last send succeeded: whatever comes next is a new attempt. */
   succeeded(): void {
+    this.sending = false;
     this.last = null;
   }
 }

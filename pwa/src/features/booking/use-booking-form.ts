@@ -235,6 +235,7 @@ export function useBookingForm({
 
     // A resend of the very same booking (say, after the connection dropped mid-request) reuses
     // the key, so the server books it once; any change is a new attempt.
+    if (!idempotency.begin()) return; // a click in the same instant as the one being sent
     const key = idempotency.keyFor(body);
     setSubmitting(true);
     try {

@@ -169,6 +169,7 @@ export function useAppointmentForm({
     if (phase !== 'editing') return;
     setNotice(null);
     if (!validate() || !minutes) return;
+    if (!attempts.begin()) return; // a click in the same instant as the one being sent
     const input = appointmentInput(values, companyId, zone, minutes);
     setPhase('saving');
     setProblem(null);
@@ -202,7 +203,7 @@ export function useAppointmentForm({
   };
 
   const onDelete = async () => {
-    if (!base) return;
+    if (!base || !attempts.begin()) return;
     setPhase('deleting');
     setProblem(null);
     const key = attempts.keyFor({ delete: base.id, v: base.version });
