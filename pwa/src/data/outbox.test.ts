@@ -36,6 +36,19 @@ describe('readOutbox', () => {
     ]);
   });
 
+  it("holds a refused change's later changes of the same appointment apart: not waiting to sync, counted on the refusal", async () => {
+    const db = await freshDb();
+    await db.outbox.bulkAdd([
+      entry({ appointmentId: 1, state: 'refused', refusal: { status: 404 } }),
+      entry({ appointmentId: 1 }),
+      entry({ appointmentId: 1 }),
+      entry({ appointmentId: 5 }),
+    ]);
+    const view = await readOutbox(db);
+    expect(view.pending).toBe(1);
+    expect(view.refused).toMatchObject([{ refusal: { status: 404 }, heldBehind: 2 }]);
+  });
+
   it('is not retrying while no waiting change has failed yet', async () => {
     const db = await freshDb();
     await db.outbox.add(entry({}));

@@ -6,6 +6,7 @@ import { useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { createStore, useStore } from '../lib/store.ts';
 import { offlineSession, type OfflineSession } from '../offline/session.ts';
+import { outboxParts } from '../offline/outbox-parts.ts';
 import { waitingNote, type WaitingNote } from '../offline/waiting-note.ts';
 import { appointmentKeys } from './appointments.ts';
 import type { LocalDb, OutboxEntry, Refusal, ServerAppointment } from '../offline/local-db.ts';
@@ -19,6 +20,8 @@ export interface RefusedChange {
   appointment?: Partial<ServerAppointment>;
   /** The appointment as the person saw it when making the change (updates and deletes). */
   before?: ServerAppointment;
+  /** My later changes of the same appointment, held back until this one is settled. */
+  heldBehind: number;
 }
 
 export interface OutboxView {
@@ -36,7 +39,7 @@ const EMPTY: OutboxView = { pending: 0, retrying: false, refused: [], paused: fa
 /** The outbox as the strip shows it, read in one go (exported for tests). */
 export async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'>> {
   const entries = await db.outbox.orderBy('seq').toArray();
-  const waiting = entries.filter((e) => e.state !== 'refused');
+  const { waiting, held } = outboxParts(entries);
   const refusedEntries = entries.filter((e): e is OutboxEntry & { seq: number; refusal: Refusal } => e.state === 'refused' && !!e.refusal);
   const rows = await db.appointments.bulkGet(refusedEntries.map((e) => e.appointmentId));
   return {
@@ -48,6 +51,7 @@ export async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'
       refusal: e.refusal,
       appointment: rows[i] ?? e.before ?? e.refusal.current ?? (e.payload as Partial<ServerAppointment> | undefined),
       before: e.before,
+      heldBehind: held.filter((h) => h.appointmentId === e.appointmentId && h.seq! > e.seq).length,
     })),
   };
 }

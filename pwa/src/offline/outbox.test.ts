@@ -43,7 +43,7 @@ describe('outbox: queueing and sending', () => {
     expect(await db.outbox.toArray()).toMatchObject([
       { kind: 'update', appointmentId: 1, ifMatch: 1, state: 'queued', before: { start_time: NINE } },
     ]);
-    expect(await outbox.pendingCount()).toBe(1);
+    expect(await outbox.counts()).toEqual({ pending: 1, awaitingChoice: 0 });
     expect(outbox.status.get().pending).toBe(1);
   });
 
@@ -435,7 +435,9 @@ describe('outbox: refusals, never dropped', () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ appointmentId: 1, state: 'refused', refusal: { status, code, message: 'No' } });
     if (current) expect(refused[0].refusal?.current).toEqual(current);
-    expect(outbox.status.get().pending).toBe(1);
+    // The held change is not "waiting to sync" (nothing sends it): it waits for the choice too.
+    expect(outbox.status.get().pending).toBe(0);
+    expect(await outbox.counts()).toEqual({ pending: 0, awaitingChoice: 2 });
     expect(await db.appointments.get(1)).toMatchObject({ start_time: ELEVEN, pending: 1 });
     expect(await outbox.isEmpty()).toBe(false);
   });
@@ -528,6 +530,24 @@ describe('outbox: choices for a refused change', () => {
       if (choice === 'keepTheirs') expect(left).toEqual([]);
       else expect(left).toMatchObject([{ state: 'refused', refusal: { status: 404 }, payload: { start_time: ELEVEN } }]);
     }
+  });
+
+  it('a change held behind a refused one of the same appointment is not counted as waiting to sync; others are', async () => {
+    const { db, server, outbox } = await setup();
+    await known(db, server, 1, NINE);
+    await known(db, server, 2, NINE);
+    await outbox.enqueue(move(1, TEN));
+    await outbox.enqueue(move(1, ELEVEN));
+    server.rows.delete(1); // deleted at another desk
+    server.next({ ok: false, status: 404, code: 'not_found' });
+    await outbox.start();
+    expect(outbox.status.get()).toMatchObject({ pending: 0, refused: [{ appointmentId: 1 }] });
+    expect(await outbox.counts()).toEqual({ pending: 0, awaitingChoice: 2 });
+    // Another appointment's change is waiting, not held.
+    outbox.stop();
+    await outbox.enqueue(move(2, TEN));
+    expect(outbox.status.get().pending).toBe(1);
+    expect(await outbox.counts()).toEqual({ pending: 1, awaitingChoice: 2 });
   });
 
   it('pick another time: re-sends with the new times', async () => {

@@ -12,6 +12,7 @@ import {
   type Refusal,
   type ServerAppointment,
 } from './local-db.ts';
+import { outboxParts } from './outbox-parts.ts';
 
 /** What the server answered one entry. A network error (no answer at all) rejects instead. */
 export type SendResult =
@@ -94,7 +95,7 @@ export type Change = {
 );
 
 export interface OutboxStatus {
-  /** Changes waiting to be sent ("3 changes waiting to sync"). */
+  /** Changes waiting to be sent ("3 changes waiting to sync"); not those held behind a refused one. */
   pending: number;
   /** Changes the server refused, for the "Needs attention" list. */
   refused: OutboxEntry[];
@@ -283,8 +284,10 @@ export class Outbox {
     });
   }
 
-  async pendingCount(): Promise<number> {
-    return this.db.outbox.where('state').anyOf('queued', 'sending').count();
+  /** Changes that will be sent, and those that wait for a choice: refused, or held behind one. */
+  async counts(): Promise<{ pending: number; awaitingChoice: number }> {
+    const { waiting, held, refused } = outboxParts(await this.db.outbox.orderBy('seq').toArray());
+    return { pending: waiting.length, awaitingChoice: held.length + refused.length };
   }
 
   /** True when nothing at all is queued or refused: a reload into a new version may proceed. */
@@ -361,12 +364,8 @@ export class Outbox {
 
   /** Reads the status from the database (other tabs write to it too) and tells subscribers. */
   async refresh(): Promise<void> {
-    const entries = await this.db.outbox.orderBy('seq').toArray();
-    this.status.set((s) => ({
-      ...s,
-      pending: entries.filter((e) => e.state !== 'refused').length,
-      refused: entries.filter((e) => e.state === 'refused'),
-    }));
+    const { waiting, refused } = outboxParts(await this.db.outbox.orderBy('seq').toArray());
+    this.status.set((s) => ({ ...s, pending: waiting.length, refused }));
   }
 
   private async drain(stillHeld: () => Promise<boolean>): Promise<void> {

@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '../lib/storage-fallback.ts';
-import { appointmentRow } from './testing/offline-fixtures.ts';
+import { appointmentRow, outboxEntry } from './testing/offline-fixtures.ts';
 
 // The browser's localStorage, which Node does not have: the note lives there.
 Object.defineProperty(globalThis, 'localStorage', { value: new MemoryStorage(), configurable: true, writable: true });
@@ -39,6 +39,16 @@ describe('the sign-in note', () => {
 
     await session.db.outbox.toCollection().modify({ state: 'refused' });
     await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 0, refused: 1 }));
+
+    // A change held behind a refused one of the same appointment is not sent on sign-in either:
+    // it waits for the same choice.
+    await session.db.outbox.clear();
+    await session.db.outbox.bulkAdd([
+      outboxEntry({ seq: 101, idempotencyKey: 'k1', appointmentId: 7, state: 'refused', refusal: { status: 404 } }),
+      outboxEntry({ seq: 102, idempotencyKey: 'k2', appointmentId: 7 }),
+      outboxEntry({ seq: 103, idempotencyKey: 'k3', appointmentId: 8 }),
+    ]);
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 2 }));
 
     await session.db.outbox.clear();
     await vi.waitFor(() => expect(waitingNote.get()).toBeNull());

@@ -7,6 +7,7 @@ import { STAFF_ROLES, type User } from '../lib/api-types.ts';
 import { decodeClaims, getToken, onTokenChange, TOKEN_KEY } from '../lib/token.ts';
 import type { LocalDb } from './local-db.ts';
 import type { Outbox } from './outbox.ts';
+import { outboxParts } from './outbox-parts.ts';
 import { clearWaitingNote, noteWaitingChanges } from './waiting-note.ts';
 
 export interface OfflineSession {
@@ -114,7 +115,8 @@ function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: Local
     next: (entries) => {
       const now = new Set(entries.map((e) => e.seq!));
       const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.seq!));
-      noteWaitingChanges(userId, entries.length - refused.size, refused.size);
+      const parts = outboxParts(entries);
+      noteWaitingChanges(userId, parts.waiting.length, parts.refused.length + parts.held.length);
       const left = before !== null && [...before].some((seq) => !now.has(seq));
       const newlyRefused = [...refused].some((seq) => !refusedBefore.has(seq));
       if (left || (before !== null && newlyRefused)) onLeave();
@@ -146,8 +148,8 @@ export async function endOfflineSession(options: { keepOutbox: true } = { keepOu
   const { clearCachedData, closeLocalDb } = await import('./local-db.ts');
   try {
     // Changes still queued (a 401 stopped them, or no connection): the sign-in page says so.
-    const refused = await session.db.outbox.where('state').equals('refused').count();
-    noteWaitingChanges(session.userId, await session.outbox.pendingCount(), refused);
+    const { pending, awaitingChoice } = await session.outbox.counts();
+    noteWaitingChanges(session.userId, pending, awaitingChoice);
     await clearCachedData(session.db);
   } finally {
     closeLocalDb(session.db);

@@ -18,6 +18,7 @@ import {
   SIGN_IN_TO_SEND_TEXT,
   changeTitle,
   choiceHint,
+  heldBehindText,
   pausedText,
   refusalView,
   waitingText,
@@ -107,6 +108,11 @@ function RefusedItem({ change, zone }: { change: RefusedChange; zone: string }) 
         {changeTitle(change.kind, change.appointment, zone)}
       </p>
       <p className="offline-item-text">{text}</p>
+      {change.heldBehind > 0 && (
+        <p className="offline-item-text" data-testid="held-behind">
+          {heldBehindText(change.heldBehind)}
+        </p>
+      )}
       {/* Changed elsewhere (412): what the other person changed, to choose between theirs and mine. */}
       {change.refusal.status === 412 && change.before && change.refusal.current && (
         <div className="offline-item-changes">
@@ -128,7 +134,7 @@ function RefusedItem({ change, zone }: { change: RefusedChange; zone: string }) 
               key={choice}
               type="button"
               className={`btn ${i === 0 ? 'btn-primary' : 'btn-secondary'}`}
-              title={choiceHint(choice, change.refusal.status)}
+              title={choiceHint(choice, change.refusal.status, change.heldBehind)}
               disabled={busy}
               onClick={() => void choose(choice)}
             >

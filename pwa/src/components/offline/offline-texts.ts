@@ -107,15 +107,26 @@ export function refusalView(kind: ChangeKind, status: number, message?: string):
   }
 }
 
-/** What each choice does, for the button's accessible description. */
-export function choiceHint(choice: Choice, status: number): string {
+/**
+ * My later changes of the same appointment, held back until this one is settled: they are not
+ * "waiting to sync", and "Keep theirs" drops them too (docs/decisions/08-offline-pwa.md).
+ */
+export function heldBehindText(held: number): string {
+  return held === 1
+    ? 'Your later change to this appointment waits for this choice.'
+    : `Your ${held} later changes to this appointment wait for this choice.`;
+}
+
+/** What each choice does, for the button's accessible description; `held`: my later changes of it. */
+export function choiceHint(choice: Choice, status: number, held = 0): string {
+  const yours = held > 0 ? 'your changes' : 'your change';
   switch (choice) {
     case 'pickAnotherTime':
       return 'Send your change again at a time you choose.';
     case 'applyAgain':
       return 'Send your change again, over theirs.';
     case 'keepTheirs':
-      return status === 404 ? 'Accept the deletion and drop your change.' : 'Drop your change and keep the appointment as they left it.';
+      return status === 404 ? `Accept the deletion and drop ${yours}.` : `Drop ${yours} and keep the appointment as they left it.`;
     case 'discard':
       return 'Drop your change.';
   }
