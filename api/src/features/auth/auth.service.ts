@@ -10,7 +10,15 @@ import { consumeToken, retireUserTokens } from '../password-tokens/password-toke
 import { findUsableToken, sendPasswordLink } from '../password-tokens/password-token.service.ts';
 import type { AuditContext } from '../../lib/audit-context.ts';
 import { createdChanges, pickFields, recordAudit, USER_AUDIT_FIELDS } from '../audit/audit.repository.ts';
-import { findByCompanyEmail, findLoginByEmail, findUser, insertUser, loginEmailTaken, setPassword } from '../users/user.repository.ts';
+import {
+  findByCompanyEmail,
+  findLatestPasswordlessCustomer,
+  findLoginByEmail,
+  findUser,
+  insertUser,
+  loginEmailTaken,
+  setPassword,
+} from '../users/user.repository.ts';
 
 export type AuthDeps = Pick<AppDeps, 'db' | 'config' | 'now' | 'jwtKey' | 'nudgeOutbox'>;
 
@@ -214,6 +222,24 @@ export async function requestPasswordReset(deps: AuthDeps, clientIp: string, ema
   const user = await findLoginByEmail(db, email);
   if (user) {
     await db.transaction().execute((trx) => sendPasswordLink(trx, { user, purpose: 'reset', appUrl: config.APP_URL, now: at }));
+    nudgeOutbox();
+    return;
+  }
+  // Someone who booked without an account has no password to reset: the link sets their first one,
+  // as Sign Up with that email does (docs/decisions/04-customers-and-anonymous-booking.md). The
+  // answer is the same either way.
+  const guest = await findLatestPasswordlessCustomer(db, email);
+  if (guest) {
+    await db.transaction().execute((trx) =>
+      sendPasswordLink(trx, {
+        user: guest,
+        purpose: 'reset',
+        appUrl: config.APP_URL,
+        companyName: guest.company_name,
+        now: at,
+        firstPassword: true,
+      }),
+    );
     nudgeOutbox();
   }
 }

@@ -65,6 +65,28 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     expect(mail.raw).toContain(sent[0].message_id);
   });
 
+  it('someone who booked without an account gets a link that sets their first password', async () => {
+    const owner = await registerCompany(t, { company_name: 'Guest Studio' });
+    const email = uniqueEmail('guest');
+    // A password-less customer record, as a booking leaves (staff adding one is the same row).
+    const added = await t.call('POST', '/users/customer', { token: owner.token, body: { name: 'Gail Guest', email } });
+    expect(added.status).toBe(201);
+    const req = await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });
+    expect(req.status).toBe(200);
+
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('There is no password yet'));
+    const body = decodeQuotedPrintable(mail.raw);
+    expect(body).toMatch(/Subject: Set your password for Guest Studio/);
+    expect(body).toContain('Someone asked to reset the password for this email address at Guest Studio.');
+    expect(body).toContain('within one hour');
+    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: 'first-pass-1' } })).status).toBe(200);
+    const login = await t.call('POST', '/login', { body: { email, password: 'first-pass-1' } });
+    expect(login.status).toBe(200);
+    const me = await t.call('GET', '/me', { token: login.body.token });
+    expect(me.body).toMatchObject({ id: added.body.id, role: 'customer', company_id: owner.companyId, has_password: true });
+  });
+
   it('refuses expired and made-up tokens', async () => {
     const { email } = await registerCompany(t);
     await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });

@@ -19,6 +19,8 @@ export async function sendPasswordLink(
     now: Date;
     /** An invitation the person asked for by signing up with an email a booking left on record. */
     signUp?: boolean;
+    /** A reset asked for by someone who has no password yet (they booked without an account). */
+    firstPassword?: boolean;
   },
 ): Promise<void> {
   const { token, hash } = newSecretToken();
@@ -33,17 +35,22 @@ export async function sendPasswordLink(
   const link = `${opts.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   const who = opts.companyName ? ` at ${opts.companyName}` : '';
   const email =
-    opts.purpose === 'reset'
+    opts.purpose === 'reset' && opts.firstPassword
       ? {
-          subject: 'Reset your password',
-          text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
-        }
-      : {
           subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
-          text: opts.signUp
-            ? `Hello ${opts.user.name},\n\nSomeone asked to create an account${who} with this email address. ${opts.companyName ?? 'We'} already ${opts.companyName ? 'has' : 'have'} it on record, so to make sure the address is yours, set your password by opening this link within 7 days:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`
-            : `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
-        };
+          text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password for this email address${who}. There is no password yet: the address is on record from a booking. To set one and sign in, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`,
+        }
+      : opts.purpose === 'reset'
+        ? {
+            subject: 'Reset your password',
+            text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
+          }
+        : {
+            subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
+            text: opts.signUp
+              ? `Hello ${opts.user.name},\n\nSomeone asked to create an account${who} with this email address. ${opts.companyName ?? 'We'} already ${opts.companyName ? 'has' : 'have'} it on record, so to make sure the address is yours, set your password by opening this link within 7 days:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`
+              : `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
+          };
   await enqueueEmail(
     db,
     { to: opts.user.email, kind: opts.purpose === 'reset' ? 'password_reset' : 'invitation', companyId: opts.user.company_id, ...email },

@@ -180,6 +180,26 @@ export async function findLoginByEmail(db: DbOrTx, email: string): Promise<UserR
     .executeTakeFirst();
 }
 
+/**
+ * The customer record a booking left with this email and no password, with its company's name:
+ * the most recently changed one when the person booked at several companies (one email, one
+ * password, since login emails are unique among password accounts).
+ */
+export async function findLatestPasswordlessCustomer(db: DbOrTx, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
+    .selectAll('users')
+    .select('companies.name as company_name')
+    .where('users.email', '=', email)
+    .where('users.role', '=', 'customer')
+    .where('users.password_hash', 'is', null)
+    .where('users.archived_at', 'is', null)
+    .orderBy('users.updated_at', 'desc')
+    .orderBy('users.id', 'desc')
+    .executeTakeFirst();
+}
+
 export interface PeopleFilter {
   /** undefined: every company (global_admin only). */
   companyId?: number;
