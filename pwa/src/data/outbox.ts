@@ -51,7 +51,7 @@ export async function readOutbox(db: LocalDb): Promise<Omit<OutboxView, 'paused'
       refusal: e.refusal,
       appointment: rows[i] ?? e.before ?? e.refusal.current ?? (e.payload as Partial<ServerAppointment> | undefined),
       before: e.before,
-      heldBehind: held.filter((h) => h.appointmentId === e.appointmentId && h.seq! > e.seq).length,
+      heldBehind: held.filter((h) => h.appointmentId === e.appointmentId).length,
     })),
   };
 }

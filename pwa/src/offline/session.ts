@@ -8,7 +8,7 @@ import { decodeClaims, getToken, onTokenChange, TOKEN_KEY } from '../lib/token.t
 import type { LocalDb } from './local-db.ts';
 import type { Outbox } from './outbox.ts';
 import { outboxParts } from './outbox-parts.ts';
-import { clearWaitingNote, noteWaitingChanges } from './waiting-note.ts';
+import { noteWaitingChanges } from './waiting-note.ts';
 
 export interface OfflineSession {
   userId: number;
@@ -80,7 +80,6 @@ async function open(attempt: Opening, onSynced: () => void, onCaughtUp: () => vo
     return null;
   }
   const outbox = new Outbox(db, { send: sendEntry, token: tokenOf(userId) });
-  clearWaitingNote(userId);
   const session: OfflineSession = { userId, db, outbox };
   cleanups = [
     installOutboxReloadGuard(outbox),
@@ -114,8 +113,8 @@ function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: Local
   const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
     next: (entries) => {
       const now = new Set(entries.map((e) => e.seq!));
-      const refused = new Set(entries.filter((e) => e.state === 'refused').map((e) => e.seq!));
       const parts = outboxParts(entries);
+      const refused = new Set(parts.refused.map((e) => e.seq!));
       noteWaitingChanges(userId, parts.waiting.length, parts.refused.length + parts.held.length);
       const left = before !== null && [...before].some((seq) => !now.has(seq));
       const newlyRefused = [...refused].some((seq) => !refusedBefore.has(seq));

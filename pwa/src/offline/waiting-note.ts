@@ -57,10 +57,11 @@ export const waitingNote = createStore<WaitingNote | null>(typeof localStorage =
  */
 export function noteWaitingChanges(userId: number, count: number, refused = 0): void {
   const notes = readAll();
-  const before = JSON.stringify(notes[userId] ?? null);
+  const kept = notes[userId];
+  const unchanged = kept ? kept.count === count && kept.refused === refused : count + refused === 0;
   if (count + refused > 0) notes[userId] = { count, refused };
   else delete notes[userId];
-  if (JSON.stringify(notes[userId] ?? null) === before) {
+  if (unchanged) {
     waitingNote.set(total(notes)); // another tab may have written someone else's
     return;
   }
@@ -71,9 +72,4 @@ export function noteWaitingChanges(userId: number, count: number, refused = 0): 
     return;
   }
   waitingNote.set(total(notes));
-}
-
-/** The author signed in again: their outbox sends now, so their note goes. */
-export function clearWaitingNote(userId: number): void {
-  noteWaitingChanges(userId, 0);
 }

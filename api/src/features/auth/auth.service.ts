@@ -80,7 +80,7 @@ export async function register(
           appUrl: config.APP_URL,
           companyName: company.name,
           now: at,
-          signUp: true,
+          reason: 'sign-up',
         }),
       );
       nudgeOutbox();
@@ -237,7 +237,7 @@ export async function requestPasswordReset(deps: AuthDeps, clientIp: string, ema
         appUrl: config.APP_URL,
         companyName: guest.company_name,
         now: at,
-        firstPassword: true,
+        reason: 'first-password',
       }),
     );
     nudgeOutbox();

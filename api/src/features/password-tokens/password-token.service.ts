@@ -8,6 +8,42 @@ import { findUsableTokenByHash, insertPasswordToken, type TokenPurpose } from '.
 export const RESET_TTL_MS = 3600_000;
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
+/**
+ * Why a link goes out besides a staff invitation or an ordinary reset: 'sign-up', an invitation
+ * the person asked for by signing up with an email a booking left on record; 'first-password', a
+ * reset asked for by someone who has no password yet (they booked without an account).
+ */
+export type LinkReason = 'sign-up' | 'first-password';
+
+function linkEmail(
+  opts: { user: { name: string }; purpose: TokenPurpose; companyName?: string | null; reason?: LinkReason },
+  link: string,
+): { subject: string; text: string } {
+  const hello = `Hello ${opts.user.name},\n\n`;
+  const who = opts.companyName ? ` at ${opts.companyName}` : '';
+  const setSubject = opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password';
+  const ignore = 'If you did not ask for this, ignore this email: nothing changes.\n';
+  if (opts.reason === 'first-password')
+    return {
+      subject: setSubject,
+      text: `${hello}Someone asked to reset the password for this email address${who}. There is no password yet: the address is on record from a booking. To set one and sign in, open this link within one hour:\n\n${link}\n\n${ignore}`,
+    };
+  if (opts.purpose === 'reset')
+    return {
+      subject: 'Reset your password',
+      text: `${hello}Someone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
+    };
+  if (opts.reason === 'sign-up')
+    return {
+      subject: setSubject,
+      text: `${hello}Someone asked to create an account${who} with this email address. ${opts.companyName ?? 'We'} already ${opts.companyName ? 'has' : 'have'} it on record, so to make sure the address is yours, set your password by opening this link within 7 days:\n\n${link}\n\n${ignore}`,
+    };
+  return {
+    subject: setSubject,
+    text: `${hello}An account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
+  };
+}
+
 /** Creates the token and queues the email carrying it; call inside the transaction that needs it. */
 export async function sendPasswordLink(
   db: DbOrTx,
@@ -17,10 +53,8 @@ export async function sendPasswordLink(
     appUrl: string;
     companyName?: string | null;
     now: Date;
-    /** An invitation the person asked for by signing up with an email a booking left on record. */
-    signUp?: boolean;
-    /** A reset asked for by someone who has no password yet (they booked without an account). */
-    firstPassword?: boolean;
+    /** Worded for why it goes out, when not a staff invitation or an ordinary reset (LinkReason). */
+    reason?: LinkReason;
   },
 ): Promise<void> {
   const { token, hash } = newSecretToken();
@@ -33,24 +67,7 @@ export async function sendPasswordLink(
     now: opts.now,
   });
   const link = `${opts.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  const who = opts.companyName ? ` at ${opts.companyName}` : '';
-  const email =
-    opts.purpose === 'reset' && opts.firstPassword
-      ? {
-          subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
-          text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password for this email address${who}. There is no password yet: the address is on record from a booking. To set one and sign in, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`,
-        }
-      : opts.purpose === 'reset'
-        ? {
-            subject: 'Reset your password',
-            text: `Hello ${opts.user.name},\n\nSomeone asked to reset the password of your account${who}. To choose a new password, open this link within one hour:\n\n${link}\n\nIf you did not ask for this, ignore this email: your password stays as it is.\n`,
-          }
-        : {
-            subject: opts.companyName ? `Set your password for ${opts.companyName}` : 'Set your password',
-            text: opts.signUp
-              ? `Hello ${opts.user.name},\n\nSomeone asked to create an account${who} with this email address. ${opts.companyName ?? 'We'} already ${opts.companyName ? 'has' : 'have'} it on record, so to make sure the address is yours, set your password by opening this link within 7 days:\n\n${link}\n\nIf you did not ask for this, ignore this email: nothing changes.\n`
-              : `Hello ${opts.user.name},\n\nAn account was created for you${who}. To set your password and sign in, open this link within 7 days:\n\n${link}\n\nIf you were not expecting this, you can ignore this email.\n`,
-          };
+  const email = linkEmail(opts, link);
   await enqueueEmail(
     db,
     { to: opts.user.email, kind: opts.purpose === 'reset' ? 'password_reset' : 'invitation', companyId: opts.user.company_id, ...email },

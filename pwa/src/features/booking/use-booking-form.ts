@@ -233,9 +233,9 @@ export function useBookingForm({
       sms_consent: smsConsent,
     };
 
+    if (!idempotency.begin()) return; // a click in the same instant as the one being sent
     // A resend of the very same booking (say, after the connection dropped mid-request) reuses
     // the key, so the server books it once; any change is a new attempt.
-    if (!idempotency.begin()) return; // a click in the same instant as the one being sent
     const key = idempotency.keyFor(body);
     setSubmitting(true);
     try {
