@@ -570,6 +570,22 @@ describe('outbox: choices for a refused change', () => {
 });
 
 describe('outbox: sign-out, tabs and updates', () => {
+  it('a pass in flight at sign-out ends quietly when the store closes under it; the change stays queued', async () => {
+    const name = `closing-${Math.random()}`;
+    const server = fakeServer(30);
+    const first = await setup({ db: await freshDb(name), server });
+    await known(first.db, server, 1, NINE);
+    await first.outbox.enqueue(move(1, TEN));
+    server.next('network');
+    const pass = first.outbox.start();
+    first.outbox.stop();
+    first.db.close();
+    await expect(pass).resolves.toBeUndefined();
+
+    const again = await setup({ db: await freshDb(name), server });
+    expect(await again.outbox.counts()).toEqual({ pending: 1, awaitingChoice: 0 });
+  });
+
   it('survives sign-out: the cached data goes, the outbox is sent after the same user signs in again', async () => {
     const name = `signout-${Math.random()}`;
     const server = fakeServer();

@@ -357,6 +357,10 @@ export class Outbox {
           await this.refresh();
         }
       } while (this.runAgain && this.started && !this.status.get().paused);
+    } catch (err) {
+      // Stopped meanwhile: sign-out closes the local store under a pass in flight, whose next read
+      // then fails. The pass just ends; its change stays queued for the same person's next sign-in.
+      if (this.started) throw err;
     } finally {
       this.current = null;
     }
