@@ -416,7 +416,7 @@ test('special hours with several intervals: Add interval and Remove in the Closu
 
     // Overlapping intervals are refused in the form, never sent.
     await select('Open only — start (interval 2)').selectOption('11:00');
-    await closures.getByRole('button', { name: 'Add closure' }).click();
+    await closures.getByRole('button', { name: 'Add special hours' }).click();
     await expect(closures.getByText('The intervals overlap: each must start after the one before it ends.')).toBeVisible();
     expect(await overridesOn(page, token, companyId, day, null)).toEqual([]);
     await select('Open only — start (interval 2)').selectOption('14:00');
@@ -425,7 +425,7 @@ test('special hours with several intervals: Add interval and Remove in the Closu
     await closures.scrollIntoViewIfNeeded();
     await shootAllSizes(page, 'company-closures-intervals');
 
-    await closures.getByRole('button', { name: 'Add closure' }).click();
+    await closures.getByRole('button', { name: 'Add special hours' }).click();
     const item = closures.getByRole('listitem').filter({ hasText: longDate(day) });
     await expect(item).toContainText('Open only 10:00 AM – 12:00 PM, 2:00 PM – 4:00 PM');
     const stored = await call<{ user_id: number | null; is_closed: boolean; intervals: { open_time: string; close_time: string }[] }[]>(

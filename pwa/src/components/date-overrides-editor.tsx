@@ -106,6 +106,8 @@ export function DateOverridesEditor({
     allDay: string;
     empty: string;
     add: string;
+    /** The button when the day is only partly off, if it needs other words ('Add special hours'). */
+    addPartly?: string;
   };
 }) {
   const id = useId();
@@ -116,6 +118,7 @@ export function DateOverridesEditor({
   const [d, setD] = useState<OverrideDraft>(blank);
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const addLabel = d.closed ? words.add : (words.addPartly ?? words.add);
   const set = (patch: Partial<OverrideDraft>) => {
     setD((x) => ({ ...x, ...patch }));
     setProblem(null);
@@ -196,7 +199,7 @@ export function DateOverridesEditor({
         </ul>
       )}
       {canEdit && (
-        <form className="dov-form" onSubmit={submit} noValidate aria-label={words.add}>
+        <form className="dov-form" onSubmit={submit} noValidate aria-label={addLabel}>
           <div className="dov-grid">
             <TextField label="Date" id={`${id}-date`} type="date" min={today} value={d.date} onValueChange={(date) => set({ date })} />
             <TextField
@@ -263,7 +266,7 @@ export function DateOverridesEditor({
           )}
           {problem && <Alert tone="error">{problem}</Alert>}
           <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-            {add.isPending ? 'Adding...' : words.add}
+            {add.isPending ? 'Adding...' : addLabel}
           </button>
         </form>
       )}

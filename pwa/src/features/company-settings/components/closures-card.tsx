@@ -17,7 +17,14 @@ export function ClosuresCard({ company }: { company: Company }) {
         scope={{ companyId: company.id, userId: null }}
         zone={company.timezone}
         increment={company.time_increment_minutes}
-        words={{ what: 'closures', partly: 'Open only', allDay: COMPANY_ALL_DAY, empty: 'No upcoming closures.', add: 'Add closure' }}
+        words={{
+          what: 'closures',
+          partly: 'Open only',
+          allDay: COMPANY_ALL_DAY,
+          empty: 'No upcoming closures.',
+          add: 'Add closure',
+          addPartly: 'Add special hours',
+        }}
       />
     </section>
   );
