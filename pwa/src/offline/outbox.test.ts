@@ -43,7 +43,7 @@ describe('outbox: queueing and sending', () => {
     expect(await db.outbox.toArray()).toMatchObject([
       { kind: 'update', appointmentId: 1, ifMatch: 1, state: 'queued', before: { start_time: NINE } },
     ]);
-    expect(await outbox.counts()).toEqual({ pending: 1, awaitingChoice: 0 });
+    expect(await outbox.counts()).toEqual({ count: 1, refused: 0, held: 0 });
     expect(outbox.status.get().pending).toBe(1);
   });
 
@@ -437,7 +437,7 @@ describe('outbox: refusals, never dropped', () => {
     if (current) expect(refused[0].refusal?.current).toEqual(current);
     // The held change is not "waiting to sync" (nothing sends it): it waits for the choice too.
     expect(outbox.status.get().pending).toBe(0);
-    expect(await outbox.counts()).toEqual({ pending: 0, awaitingChoice: 2 });
+    expect(await outbox.counts()).toEqual({ count: 0, refused: 1, held: 1 });
     expect(await db.appointments.get(1)).toMatchObject({ start_time: ELEVEN, pending: 1 });
     expect(await outbox.isEmpty()).toBe(false);
   });
@@ -542,12 +542,12 @@ describe('outbox: choices for a refused change', () => {
     server.next({ ok: false, status: 404, code: 'not_found' });
     await outbox.start();
     expect(outbox.status.get()).toMatchObject({ pending: 0, refused: [{ appointmentId: 1 }] });
-    expect(await outbox.counts()).toEqual({ pending: 0, awaitingChoice: 2 });
+    expect(await outbox.counts()).toEqual({ count: 0, refused: 1, held: 1 });
     // Another appointment's change is waiting, not held.
     outbox.stop();
     await outbox.enqueue(move(2, TEN));
     expect(outbox.status.get().pending).toBe(1);
-    expect(await outbox.counts()).toEqual({ pending: 1, awaitingChoice: 2 });
+    expect(await outbox.counts()).toEqual({ count: 1, refused: 1, held: 1 });
   });
 
   it('pick another time: re-sends with the new times', async () => {
@@ -583,7 +583,7 @@ describe('outbox: sign-out, tabs and updates', () => {
     await expect(pass).resolves.toBeUndefined();
 
     const again = await setup({ db: await freshDb(name), server });
-    expect(await again.outbox.counts()).toEqual({ pending: 1, awaitingChoice: 0 });
+    expect(await again.outbox.counts()).toEqual({ count: 1, refused: 0, held: 0 });
   });
 
   it('survives sign-out: the cached data goes, the outbox is sent after the same user signs in again', async () => {

@@ -13,6 +13,7 @@ import {
   type ServerAppointment,
 } from './local-db.ts';
 import { outboxParts } from './outbox-parts.ts';
+import type { WaitingNote } from './waiting-note.ts';
 
 /** What the server answered one entry. A network error (no answer at all) rejects instead. */
 export type SendResult =
@@ -284,10 +285,10 @@ export class Outbox {
     });
   }
 
-  /** Changes that will be sent, and those that wait for a choice: refused, or held behind one. */
-  async counts(): Promise<{ pending: number; awaitingChoice: number }> {
+  /** Changes that will be sent, refused ones, and those held behind a refused one (the sign-in note). */
+  async counts(): Promise<WaitingNote> {
     const { waiting, held, refused } = outboxParts(await this.db.outbox.orderBy('seq').toArray());
-    return { pending: waiting.length, awaitingChoice: held.length + refused.length };
+    return { count: waiting.length, refused: refused.length, held: held.length };
   }
 
   /** True when nothing at all is queued or refused: a reload into a new version may proceed. */

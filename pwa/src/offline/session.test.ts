@@ -33,12 +33,14 @@ describe('the sign-in note', () => {
     expect(waitingNote.get()).toBeNull();
 
     await session.outbox.enqueue(create(NINE));
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0, held: 0 }));
     // What a page opened after the tab closed reads: the note is stored, not only in memory.
-    expect(JSON.parse(localStorage.getItem('bookwell.waitingChanges') ?? 'null')).toEqual({ byUser: { 41: { count: 1, refused: 0 } } });
+    expect(JSON.parse(localStorage.getItem('bookwell.waitingChanges') ?? 'null')).toEqual({
+      byUser: { 41: { count: 1, refused: 0, held: 0 } },
+    });
 
     await session.db.outbox.toCollection().modify({ state: 'refused' });
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 0, refused: 1 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 0, refused: 1, held: 0 }));
 
     // A change held behind a refused one of the same appointment is not sent on sign-in either:
     // it waits for the same choice.
@@ -48,7 +50,7 @@ describe('the sign-in note', () => {
       outboxEntry({ seq: 102, idempotencyKey: 'k2', appointmentId: 7 }),
       outboxEntry({ seq: 103, idempotencyKey: 'k3', appointmentId: 8 }),
     ]);
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 2 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 1, held: 1 }));
 
     await session.db.outbox.clear();
     await vi.waitFor(() => expect(waitingNote.get()).toBeNull());
@@ -57,22 +59,22 @@ describe('the sign-in note', () => {
   it("keeps one person's waiting changes while another works on the same device", async () => {
     const first = await signIn(51);
     await first.outbox.enqueue(create(NINE));
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0, held: 0 }));
     await endOfflineSession(); // signed out, the change still queued
 
     const second = await signIn(52);
     await second.outbox.enqueue(create('2026-12-01T10:00:00.000Z'));
     await second.outbox.enqueue(create('2026-12-01T11:00:00.000Z'));
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 3, refused: 0 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 3, refused: 0, held: 0 }));
     // The second person's changes leave (sent): the first person's one still waits, and is still said.
     await second.db.outbox.clear();
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0, held: 0 }));
     await endOfflineSession();
-    expect(waitingNote.get()).toEqual({ count: 1, refused: 0 });
+    expect(waitingNote.get()).toEqual({ count: 1, refused: 0, held: 0 });
 
     // The first person signs in again: their outbox sends, so the note goes once it is empty.
     const again = await signIn(51);
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 1, refused: 0, held: 0 }));
     await again.db.outbox.clear();
     await vi.waitFor(() => expect(waitingNote.get()).toBeNull());
   });
@@ -81,6 +83,6 @@ describe('the sign-in note', () => {
     localStorage.setItem('bookwell.waitingChanges', JSON.stringify({ userId: 61, count: 2, refused: 1 }));
     const second = await signIn(62);
     await second.outbox.enqueue(create(NINE));
-    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 3, refused: 1 }));
+    await vi.waitFor(() => expect(waitingNote.get()).toEqual({ count: 3, refused: 1, held: 0 }));
   });
 });

@@ -115,7 +115,7 @@ function whenChangesLeave(liveQuery: typeof import('dexie').liveQuery, db: Local
       const now = new Set(entries.map((e) => e.seq!));
       const parts = outboxParts(entries);
       const refused = new Set(parts.refused.map((e) => e.seq!));
-      noteWaitingChanges(userId, parts.waiting.length, parts.refused.length + parts.held.length);
+      noteWaitingChanges(userId, { count: parts.waiting.length, refused: parts.refused.length, held: parts.held.length });
       const left = before !== null && [...before].some((seq) => !now.has(seq));
       const newlyRefused = [...refused].some((seq) => !refusedBefore.has(seq));
       if (left || (before !== null && newlyRefused)) onLeave();
@@ -147,8 +147,7 @@ export async function endOfflineSession(options: { keepOutbox: true } = { keepOu
   const { clearCachedData, closeLocalDb } = await import('./local-db.ts');
   try {
     // Changes still queued (a 401 stopped them, or no connection): the sign-in page says so.
-    const { pending, awaitingChoice } = await session.outbox.counts();
-    noteWaitingChanges(session.userId, pending, awaitingChoice);
+    noteWaitingChanges(session.userId, await session.outbox.counts());
     await clearCachedData(session.db);
   } finally {
     closeLocalDb(session.db);

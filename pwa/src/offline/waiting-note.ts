@@ -15,6 +15,8 @@ export interface WaitingNote {
   count: number;
   /** Changes the server refused: they wait for their author's choice. */
   refused: number;
+  /** Later changes to the same appointments as refused ones: they wait for that choice too. */
+  held: number;
 }
 
 type Notes = Record<string, WaitingNote>;
@@ -24,42 +26,51 @@ const counted = (n: unknown): number => (typeof n === 'number' && Number.isInteg
 function readAll(): Notes {
   try {
     const raw = localStorage.getItem(KEY);
-    const stored = raw ? (JSON.parse(raw) as { byUser?: unknown; userId?: unknown; count?: unknown; refused?: unknown }) : null;
+    const stored = raw ? (JSON.parse(raw) as { byUser?: unknown; userId?: unknown } & Partial<Record<keyof WaitingNote, unknown>>) : null;
     if (!stored || typeof stored !== 'object') return {};
+    const note = (n: Partial<Record<keyof WaitingNote, unknown>>): WaitingNote => ({
+      count: counted(n.count),
+      refused: counted(n.refused),
+      held: counted(n.held), // absent from notes written before session 44: counted with `refused`
+    });
     // Kept before session 43: one note, for the last person who signed out.
-    if (typeof stored.userId === 'number') return { [stored.userId]: { count: counted(stored.count), refused: counted(stored.refused) } };
+    if (typeof stored.userId === 'number') return { [stored.userId]: note(stored) };
     const notes: Notes = {};
     if (stored.byUser && typeof stored.byUser === 'object')
-      for (const [userId, n] of Object.entries(stored.byUser as Record<string, Partial<WaitingNote>>))
-        if (n && counted(n.count) + counted(n.refused) > 0) notes[userId] = { count: counted(n.count), refused: counted(n.refused) };
+      for (const [userId, n] of Object.entries(stored.byUser as Record<string, Partial<Record<keyof WaitingNote, unknown>>>))
+        if (n && sum(note(n)) > 0) notes[userId] = note(n);
     return notes;
   } catch {
     return {}; // storage unavailable or garbled: no note
   }
 }
 
+const sum = (n: WaitingNote): number => n.count + n.refused + n.held;
+
 function total(notes: Notes): WaitingNote | null {
-  const sum = { count: 0, refused: 0 };
+  const all = { count: 0, refused: 0, held: 0 };
   for (const n of Object.values(notes)) {
-    sum.count += n.count;
-    sum.refused += n.refused;
+    all.count += n.count;
+    all.refused += n.refused;
+    all.held += n.held;
   }
-  return sum.count + sum.refused > 0 ? sum : null;
+  return sum(all) > 0 ? all : null;
 }
 
 /** The changes waiting on this device for someone to sign in again, if any. */
 export const waitingNote = createStore<WaitingNote | null>(typeof localStorage === 'undefined' ? null : total(readAll()));
 
 /**
- * `count` changes of `userId` stay queued and `refused` ones wait for a choice (none of either:
- * that user's note goes). Written at every change of their outbox while they are signed in and at
- * sign-out; other people's notes stay: their changes still wait for them.
+ * What `userId` leaves on this device: changes that stay queued, refused ones waiting for a choice
+ * and the later ones held behind those (none at all: that user's note goes). Written at every change
+ * of their outbox while they are signed in and at sign-out; other people's notes stay: their changes
+ * still wait for them.
  */
-export function noteWaitingChanges(userId: number, count: number, refused = 0): void {
+export function noteWaitingChanges(userId: number, left: WaitingNote): void {
   const notes = readAll();
   const kept = notes[userId];
-  const unchanged = kept ? kept.count === count && kept.refused === refused : count + refused === 0;
-  if (count + refused > 0) notes[userId] = { count, refused };
+  const unchanged = kept ? kept.count === left.count && kept.refused === left.refused && kept.held === left.held : sum(left) === 0;
+  if (sum(left) > 0) notes[userId] = { count: left.count, refused: left.refused, held: left.held };
   else delete notes[userId];
   if (unchanged) {
     waitingNote.set(total(notes)); // another tab may have written someone else's

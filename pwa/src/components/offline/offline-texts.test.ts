@@ -35,6 +35,18 @@ describe('waitingForSignInText', () => {
     );
     expect(waitingForSignInText(0, 1)).toBe('1 change the server refused waits for the person who made it to choose what to do.');
   });
+
+  it('says the later changes held behind a refused one wait for the same choice, not that the server refused them', () => {
+    expect(waitingForSignInText(0, 1, 1)).toBe(
+      '1 change the server refused waits for the person who made it to choose what to do. ' +
+        '1 later change to the same appointment waits for that choice too.',
+    );
+    expect(waitingForSignInText(2, 2, 3)).toBe(
+      '2 changes made on this device are waiting and will be sent once the person who made them signs in again. ' +
+        '2 changes the server refused wait for the person who made them to choose what to do. ' +
+        '3 later changes to the same appointments wait for that choice too.',
+    );
+  });
 });
 
 describe('refusalView', () => {

@@ -23,9 +23,10 @@ export function pausedText(count: number): string {
 /**
  * The sign-in page, when a 401 signed out the person whose changes wait on this device (or they
  * signed out with changes queued). Whoever signs in reads it; only the author's sign-in sends them.
- * Changes the server already refused are not sent then: they wait for that person's choice.
+ * Changes the server already refused are not sent then: they wait for that person's choice, and so
+ * do the later changes to the same appointments (`held`).
  */
-export function waitingForSignInText(count: number, refused = 0): string {
+export function waitingForSignInText(count: number, refused = 0, held = 0): string {
   const parts: string[] = [];
   if (count > 0)
     parts.push(
@@ -38,6 +39,12 @@ export function waitingForSignInText(count: number, refused = 0): string {
       refused === 1
         ? '1 change the server refused waits for the person who made it to choose what to do.'
         : `${refused} changes the server refused wait for the person who made them to choose what to do.`,
+    );
+  if (held > 0)
+    parts.push(
+      held === 1
+        ? '1 later change to the same appointment waits for that choice too.'
+        : `${held} later changes to the same appointments wait for that choice too.`,
     );
   return parts.join(' ');
 }

@@ -10,7 +10,7 @@ export function WaitingForSignIn() {
   return (
     <div className="alert alert-warn" role="status" data-testid="waiting-for-sign-in">
       <div className="alert-text">
-        <strong>{SIGN_IN_TO_SEND_TEXT}.</strong> {waitingForSignInText(note.count, note.refused)}
+        <strong>{SIGN_IN_TO_SEND_TEXT}.</strong> {waitingForSignInText(note.count, note.refused, note.held)}
       </div>
     </div>
   );
