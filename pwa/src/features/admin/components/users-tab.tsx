@@ -117,7 +117,9 @@ export function UsersTab() {
               <RoleBadge role={u.role} />
             </td>
             <td data-label="Appointments">{u.appointment_count ?? 0}</td>
-            <td data-label="Joined">{joined(u.created_at)}</td>
+            <td data-label="Joined" className="adm-date">
+              {joined(u.created_at)}
+            </td>
           </tr>
         ))}
       </AdminTable>
