@@ -2,8 +2,8 @@
 // Customers columns, the case-insensitive customer search, Add Employee / Add Customer with the
 // notice, the 2-second close and the invitation email that really arrives, the server's error
 // preferred, a person's detail with the settings editor and Back to Directory, Schedule
-// Appointment opening the calendar's modal with the customer chosen, employees without the add
-// buttons, a phone-size run, screenshots and axe-core.
+// Appointment opening the calendar's modal with the customer chosen, removing someone who left,
+// employees without the add or remove buttons, a phone-size run, screenshots and axe-core.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, signInAs } from './support/session.ts';
@@ -172,6 +172,49 @@ test("a staff member's detail shows their work hours; the browser's Back returns
   await expect(customerColumn(page)).toBeVisible();
 });
 
+test('an admin removes someone who left: gone from the Directory and the public staff list, their own detail offers no removal', async ({
+  page,
+}) => {
+  const token = await signInAs(page, DEMO.owner, '/directory');
+  const auth = { Authorization: `Bearer ${token}` };
+  const email = unique('leaver');
+  const added = await page.request.post('/api/users/employee', { headers: auth, data: { name: 'Lee Leaver', email, role: 'employee' } });
+  expect(added.status()).toBe(201);
+  const leaver = (await added.json()) as Person;
+  const publicStaff = async () => {
+    const res = await page.request.get(`/api/employees?company_id=${leaver.company_id}`);
+    return ((await res.json()) as { id: number }[]).map((e) => e.id);
+  };
+  expect(await publicStaff()).toContain(leaver.id);
+
+  await page.reload();
+  await staffColumn(page)
+    .getByRole('button', { name: /Lee Leaver/ })
+    .click();
+  const card = page.getByRole('region', { name: 'Remove from the team' });
+  await card.getByRole('button', { name: 'Remove from the team' }).click();
+  const confirm = card.getByRole('alertdialog', { name: 'Remove Lee Leaver from the team?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  expect(await publicStaff()).toContain(leaver.id);
+  await card.getByRole('button', { name: 'Remove from the team' }).click();
+  await expectNoSeriousAxe(page, 'remove from the team');
+  await shootAllSizes(page, 'directory-remove-staff');
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+
+  await expect(staffColumn(page)).toBeVisible();
+  await expect(staffColumn(page).getByRole('button', { name: /Lee Leaver/ })).toHaveCount(0);
+  expect(await people(page.request, token, email)).toEqual([]);
+  expect(await publicStaff()).not.toContain(leaver.id);
+
+  // No one removes themselves.
+  await staffColumn(page)
+    .getByRole('button', { name: /Olivia Owner/ })
+    .click();
+  await expect(page.getByRole('region', { name: 'Work hours' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Remove from the team' })).toHaveCount(0);
+});
+
 test('employees see the directory without the add buttons and read customers without editing them', async ({ page }) => {
   await signInAs(page, DEMO.employee, '/directory');
   await expect(staffColumn(page)).toBeVisible();
@@ -183,6 +226,12 @@ test('employees see the directory without the add buttons and read customers wit
   await expect(page.getByLabel('Name', { exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Schedule Appointment' })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to Directory' }).click();
+  await staffColumn(page)
+    .getByRole('button', { name: /Noah Barber/ })
+    .click();
+  await expect(page.getByRole('region', { name: 'Work hours' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Remove from the team' })).toHaveCount(0);
 });
 
 test("'Failed to fetch directory.' with Retry", async ({ page }) => {

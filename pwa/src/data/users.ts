@@ -139,3 +139,17 @@ export function useAddPerson(companyId: number, kind: PersonKind) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
+
+/** DELETE /users/{id}: archived when appointments refer to them (they keep their name there), deleted otherwise. */
+export function removePerson(id: number): Promise<void> {
+  return rpc(client.users[':id'].$delete({ param: { id: String(id) } })).then(() => undefined);
+}
+
+export function useRemovePerson() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removePerson,
+    meta: { errorBanner: false },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+}

@@ -40,10 +40,16 @@ export interface DirectorySlots {
 export default function DirectoryPage({ slots }: { slots: DirectorySlots }) {
   const { user } = useAuth();
   if (!user || user.company_id === null) return <Alert tone="error">{DIRECTORY_TEXT.noCompany}</Alert>;
-  return <Directory companyId={user.company_id} role={user.role} slots={slots} />;
+  return <Directory companyId={user.company_id} role={user.role} viewerId={user.id} slots={slots} />;
 }
 
-function Directory({ companyId, role, slots }: { companyId: number; role: Role; slots: DirectorySlots }) {
+/** As the server allows (DELETE /users/{id}): admins any staff member but themselves, managers employees. */
+function canRemove(role: Role, viewerId: number, person: User): boolean {
+  if (person.id === viewerId || !STAFF_ROLES.includes(person.role)) return false;
+  return role === 'admin' || (role === 'manager' && person.role === 'employee');
+}
+
+function Directory({ companyId, role, viewerId, slots }: { companyId: number; role: Role; viewerId: number; slots: DirectorySlots }) {
   const id = useId();
   const directory = useUsers(companyId);
   const [params, setParams] = useSearchParams();
@@ -74,13 +80,15 @@ function Directory({ companyId, role, slots }: { companyId: number; role: Role; 
   };
 
   if (personId !== null) {
+    const person = directory.data?.find((p) => p.id === personId);
     return (
       <PersonDetail
         key={personId}
         personId={personId}
-        person={directory.data?.find((p) => p.id === personId)}
+        person={person}
         onBack={back}
         canSchedule
+        canRemove={person !== undefined && canRemove(role, viewerId, person)}
         slots={slots}
       />
     );

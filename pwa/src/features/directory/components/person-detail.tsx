@@ -1,17 +1,20 @@
 // One person opened from the Directory: their settings editor, Back to Directory and, for a
-// customer, Schedule Appointment (the calendar's appointment modal with the customer prefilled).
+// customer, Schedule Appointment (the calendar's appointment modal with the customer prefilled);
+// for a staff member the viewer may remove, Remove from the team.
 import { useState } from 'react';
 import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
 import type { DirectorySlots } from '../directory-page.tsx';
 import { initials } from './person-list.tsx';
 import { PrivacyCard } from '../../../components/privacy-card.tsx';
+import { RemovePersonCard } from './remove-person-card.tsx';
 
 export function PersonDetail({
   personId,
   person,
   onBack,
   canSchedule,
+  canRemove,
   slots: { PersonEditor, ScheduleAppointment },
 }: {
   personId: number;
@@ -19,6 +22,8 @@ export function PersonDetail({
   person: User | undefined;
   onBack: () => void;
   canSchedule: boolean;
+  /** The viewer may remove this staff member from the team. */
+  canRemove: boolean;
   slots: DirectorySlots;
 }) {
   const [scheduling, setScheduling] = useState(false);
@@ -48,6 +53,7 @@ export function PersonDetail({
       )}
       <PersonEditor userId={personId} />
       {person && <PrivacyCard userId={personId} role={person.role} companyId={person.company_id} onErased={onBack} />}
+      {person && canRemove && !isCustomer && <RemovePersonCard person={person} onRemoved={onBack} />}
       {isCustomer && canSchedule && <ScheduleAppointment open={scheduling} onClose={() => setScheduling(false)} customerId={personId} />}
     </div>
   );
