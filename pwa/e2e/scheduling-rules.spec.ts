@@ -138,7 +138,7 @@ async function resetDay(page: Page, token: string, companyId: number, userId: nu
   }
 }
 
-test('company hours: Add break splits a day into two stored intervals, Remove takes the second away; screenshots and axe', async ({
+test('company hours: Add break splits a day into two stored intervals, Remove break joins them again; screenshots and axe', async ({
   page,
 }) => {
   const token = await signInAs(page, DEMO.owner, '/company-settings');
@@ -178,15 +178,22 @@ test('company hours: Add break splits a day into two stored intervals, Remove ta
     await hours.scrollIntoViewIfNeeded();
     await shootAllSizes(page, 'company-hours-break');
 
-    await hours.getByRole('button', { name: 'Remove Wednesday hours 2' }).click();
+    // Remove break joins the two again (the afternoon is not lost); clearing a time removes hours.
+    await hours.getByRole('button', { name: 'Remove break on Wednesday' }).click();
     await expect(hours.getByRole('combobox', { name: 'Wednesday Start 2' })).toHaveCount(0);
-    await expect.poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 }).toEqual([['09:00:00', '13:00:00']]);
+    await expect(hours.getByRole('combobox', { name: 'Wednesday End', exact: true })).toHaveValue('18:00');
+    await expect.poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 }).toEqual([['09:00:00', '18:00:00']]);
+    await hours.getByRole('button', { name: 'Add break on Wednesday' }).click();
+    await expect.poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 }).toHaveLength(2);
+    await hours.getByRole('combobox', { name: 'Wednesday End 2' }).selectOption('');
+    await expect(hours.getByRole('combobox', { name: 'Wednesday Start 2' })).toHaveCount(0);
+    await expect.poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 }).toHaveLength(1);
   } finally {
     await resetDay(page, token, companyId, null, 3, ['09:00:00', '18:00:00']);
   }
 });
 
-test("a person's work hours: Add break and Save Changes store two intervals; removing the break stores one", async ({ page }) => {
+test("a person's work hours: Add break and Save Changes store two intervals; Remove break stores the whole day again", async ({ page }) => {
   const token = await signInAs(page, DEMO.owner, '/settings');
   const me = await call<{ id: number; company_id: number }>(page.request, token, 'GET', '/me');
   const hours = card(page, 'Work hours');
@@ -207,13 +214,14 @@ test("a person's work hours: Add break and Save Changes store two intervals; rem
         ['12:00:00', '16:00:00'],
       ]);
 
-    // After a reload both intervals are shown; removing the second and saving keeps the morning.
+    // After a reload both intervals are shown; removing the break and saving stores the whole day again.
     await page.reload();
     await expect(hours.getByRole('combobox', { name: 'Thursday Start 2' })).toHaveValue('12:00');
-    await hours.getByRole('button', { name: 'Remove Thursday hours 2' }).click();
+    await hours.getByRole('button', { name: 'Remove break on Thursday' }).click();
+    await expect(hours.getByRole('combobox', { name: 'Thursday End', exact: true })).toHaveValue('16:00');
     await save.click();
     await expect(page.getByText('Settings saved successfully.')).toBeVisible();
-    await expect.poll(() => hoursOf(page, token, me.body.company_id, me.body.id, 4)).toEqual([['08:00:00', '11:30:00']]);
+    await expect.poll(() => hoursOf(page, token, me.body.company_id, me.body.id, 4)).toEqual([['08:00:00', '16:00:00']]);
   } finally {
     const owner = await apiToken(page, DEMO.owner);
     const first = before[0];

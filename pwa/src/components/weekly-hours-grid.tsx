@@ -1,6 +1,6 @@
 // The weekday hours grid shared by personal work hours (/settings) and company hours
 // (/company-settings): a start and end select per interval of each weekday, "Add break" to split a
-// day's hours and Remove for the hours after a break (docs/decisions/11-scheduling-rules-beyond-spec.md),
+// day's hours and "Remove break" to join them again (docs/decisions/11-scheduling-rules-beyond-spec.md),
 // with each day's message under it.
 import { Fragment, useId } from 'react';
 import { EMPTY_DAY, WEEKDAYS, isEmptyDay, timeChoices, timeLabel, type DayHours, type WeekHours } from './weekly-hours.ts';
@@ -23,7 +23,7 @@ export function WeeklyHoursGrid({
   onChange: (day: number, index: number, next: DayHours) => void;
   /** "Add break" on a day whose last hours are complete; none: no button. */
   onAddBreak?: (day: number) => void;
-  /** Remove the hours after a break (index 1 and later). */
+  /** "Remove break" before interval `index` (1 and later): joinAcrossBreak, or the interval dropped when not filled in. */
   onRemove?: (day: number, index: number) => void;
   /** Minutes between the offered times (the company's time increment). */
   increment?: number;
@@ -98,10 +98,10 @@ export function WeeklyHoursGrid({
                       <button
                         type="button"
                         className="btn btn-ghost btn-sm"
-                        aria-label={`Remove ${name} hours ${index + 1}`}
+                        aria-label={list.length > 2 ? `Remove break ${index} on ${name}` : `Remove break on ${name}`}
                         onClick={() => onRemove(day, index)}
                       >
-                        Remove
+                        Remove break
                       </button>
                     )}
                   </div>

@@ -3,6 +3,7 @@ import {
   dayError,
   dayIntervalsError,
   hoursChanges,
+  joinAcrossBreak,
   splitForBreak,
   weekErrors,
   weekFromRows,
@@ -86,6 +87,14 @@ describe('weekly hours', () => {
       { open: '22:00', close: '00:00' },
     ]);
     expect(splitForBreak({ open: '09:00', close: '10:00' }, 30)).toBeNull();
+    // "Remove break" joins the hours either side of it, undoing "Add break".
+    const morning = { open: '09:00', close: '13:00' };
+    const afternoon = { open: '13:30', close: '18:00' };
+    const evening = { open: '19:00', close: '22:00' };
+    expect(joinAcrossBreak([morning, afternoon], 1)).toEqual([{ open: '09:00', close: '18:00' }]);
+    expect(joinAcrossBreak([morning, afternoon, evening], 2)).toEqual([morning, { open: '13:30', close: '22:00' }]);
+    expect(joinAcrossBreak([morning, { open: '', close: '' }], 1)).toEqual([morning]);
+    expect(joinAcrossBreak([morning, { open: '14:00', close: '' }], 1)).toEqual([morning]);
     expect(
       dayIntervalsError(2, [
         { open: '09:00', close: '13:00' },

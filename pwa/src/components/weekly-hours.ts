@@ -121,6 +121,17 @@ export function splitForBreak(h: DayHours, increment = 30): [DayHours, DayHours]
   ];
 }
 
+/**
+ * "Remove break": the hours either side of the break before interval `index` become one (the
+ * inverse of "Add break"). An interval not filled in yet, on either side, is simply dropped.
+ */
+export function joinAcrossBreak(list: readonly DayHours[], index: number): DayHours[] {
+  const before = list[index - 1];
+  const after = list[index];
+  if (!before?.open || !before.close || !after?.open || !after.close) return list.filter((_, i) => i !== index);
+  return [...list.slice(0, index - 1), { open: before.open, close: after.close }, ...list.slice(index + 1)];
+}
+
 function minutesOf(hhmm: string): number {
   const [h, m] = hhmm.split(':').map(Number);
   return h * 60 + m;

@@ -102,13 +102,15 @@ export function useWorkHours(companyId: number | null, userId: number) {
  * One change of the company's hours. 'set' is the day's only hours (POST: the server creates or
  * replaces the day's row); with breaks (docs/decisions/11-scheduling-rules-beyond-spec.md) 'update' changes
  * one interval's row, 'add' adds an interval, 'split' makes a break in one (its row shrinks and the
- * rest is added) and 'clear' removes one interval's row.
+ * rest is added), 'join' removes a break (the later row goes, the earlier one takes both) and
+ * 'clear' removes one interval's row.
  */
 export type CompanyHoursChange =
   | { kind: 'set'; day: number; hours: WallHours }
   | { kind: 'update'; day: number; row: { id: number }; hours: WallHours }
   | { kind: 'add'; day: number; hours: WallHours }
   | { kind: 'split'; day: number; row: { id: number }; first: WallHours; second: WallHours }
+  | { kind: 'join'; day: number; row: { id: number }; later: { id: number }; hours: WallHours }
   | { kind: 'clear'; day: number; row: { id: number } };
 
 let tempId = -1;
@@ -133,6 +135,10 @@ export function useSaveCompanyHours(companyId: number) {
           // Shrink first: the added interval would otherwise overlap the row and replace it.
           await updateDayHours(change.row.id, change.first);
           return setDayHours(companyId, null, change.day, change.second);
+        case 'join':
+          // Remove the later hours first: the widened row would otherwise overlap them.
+          await deleteDayHours(change.later.id);
+          return updateDayHours(change.row.id, change.hours);
         case 'clear':
           await deleteDayHours(change.row.id);
           return null;
@@ -166,6 +172,8 @@ export function useSaveCompanyHours(companyId: number) {
             return [...rows, rowOf(tempId--, change.hours)];
           case 'split':
             return [...rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.first) : r)), rowOf(tempId--, change.second)];
+          case 'join':
+            return rows.filter((r) => r.id !== change.later.id).map((r) => (r.id === change.row.id ? rowOf(r.id, change.hours) : r));
           case 'clear':
             return rows.filter((r) => r.id !== change.row.id);
         }

@@ -1,7 +1,7 @@
 // The company's opening hours per weekday, with breaks (docs/decisions/11-scheduling-rules-beyond-spec.md):
 // a day may have several intervals. Setting both times of an interval saves it at once (the
 // server creates or updates its row); clearing a time of a saved interval removes it; "Add break"
-// splits the day's last hours around their middle and Remove takes away the hours after a break.
+// splits the day's last hours around their middle and "Remove break" joins the hours either side.
 // Each change shows immediately and is put back with a notice if the server refuses it.
 import { useId, useState } from 'react';
 import { errorMessage } from '../../../lib/api-errors.ts';
@@ -14,6 +14,7 @@ import {
   dayError,
   dayIntervalsError,
   dayName,
+  joinAcrossBreak,
   openRowsOf,
   splitForBreak,
   toHHMM,
@@ -133,9 +134,14 @@ export function CompanyHoursCard({ company }: { company: Company }) {
 
   const onRemove = (day: number, index: number) => {
     setNotice(null);
-    const row = openRowsOf(rows, day)[index];
+    const open = openRowsOf(rows, day);
+    const [before, row] = [open[index - 1], open[index]];
+    const saved = (i: number) => open[i] !== undefined && !drafts[day]?.[i];
     dropDraft(day, index);
-    if (row) send({ kind: 'clear', day, row }, 'remove');
+    // Both sides saved (so filled in): the earlier row takes both; otherwise the later hours just go.
+    if (before && row && saved(index - 1) && saved(index))
+      send({ kind: 'join', day, row: before, later: row, hours: joinAcrossBreak(week[day], index)[index - 1]! }, 'save');
+    else if (row) send({ kind: 'clear', day, row }, 'remove');
   };
 
   return (

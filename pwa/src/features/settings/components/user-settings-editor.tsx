@@ -17,6 +17,7 @@ import {
   dayIntervalsError,
   hoursChanges,
   isEmptyDay,
+  joinAcrossBreak,
   splitForBreak,
   weekErrors,
   weekFromRows,
@@ -138,11 +139,7 @@ function SettingsForm({
     setDay(day, parts ? [...list.slice(0, -1), ...parts] : [...list, { ...EMPTY_DAY }]);
   };
 
-  const onRemove = (day: number, index: number) =>
-    setDay(
-      day,
-      (week[day] ?? []).filter((_, i) => i !== index),
-    );
+  const onRemove = (day: number, index: number) => setDay(day, joinAcrossBreak(week[day] ?? [], index));
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
