@@ -9,7 +9,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import cron, { type ScheduledTask } from 'node-cron';
 import { connect, migrateToLatest, type DatabaseHandle } from '@bookwell/db';
-import type { Config } from './config.ts';
+import { smsConfigured, type Config } from './config.ts';
 import { createApp } from './app.ts';
 import { createLogger, type Logger } from './lib/logger.ts';
 import { loadJwtKey } from './lib/auth.ts';
@@ -62,8 +62,7 @@ export async function buildDeps(config: Config, opts: { now?: () => Date; log?: 
     config,
     log,
     now,
-    // Texts go out only with SMS_PROVIDER=twilio (config.ts requires its credentials then).
-    sms: config.SMS_PROVIDER === 'twilio' ? createTwilioSms(config) : null,
+    sms: smsConfigured(config) ? createTwilioSms(config) : null,
     manageKey: manageLinkKey(jwtKey),
     schedule: !config.DISABLE_SCHEDULER,
   });

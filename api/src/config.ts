@@ -116,6 +116,9 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment. Throws ConfigError listing every bad variable (never their values). */
+/** Texts go out only with SMS_PROVIDER=twilio (its credentials are then required above). */
+export const smsConfigured = (c: Pick<Config, 'SMS_PROVIDER'>): boolean => c.SMS_PROVIDER === 'twilio';
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const input: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {

@@ -6,6 +6,7 @@ import type { Transaction } from 'kysely';
 import { readTogether, type AppointmentRow, type Database } from '@bookwell/db';
 import type { Actor, AppDeps } from '../../lib/context.ts';
 import { actingCompanyId } from '../../lib/authorize.ts';
+import { smsConfigured } from '../../config.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { manageLinkKey } from '../../lib/manage-token.ts';
 import { normalisePhone } from '../../lib/phone.ts';
@@ -125,7 +126,7 @@ export function writeContext(deps: AppointmentDeps, trx: WriteContext['trx'], no
     now,
     appUrl: deps.config.APP_URL,
     mailFrom: deps.config.MAIL_FROM,
-    smsReminders: deps.config.SMS_PROVIDER === 'twilio',
+    smsReminders: smsConfigured(deps.config),
     manageKey: deps.jwtKey ? manageLinkKey(deps.jwtKey) : null,
   };
 }

@@ -14,6 +14,9 @@ export const PublicCompanySchema = z
     enable_employee_booking: z.boolean(),
     timezone: z.string(),
     accepting_bookings: z.boolean(),
+    // Whether a customer who asks for one gets an SMS reminder: the server sends texts only with
+    // SMS configured (docs/decisions/10-reminders-and-sms.md), so the booking form offers it only then.
+    sms_reminders: z.boolean(),
   })
   .openapi('PublicCompany');
 
@@ -42,7 +45,8 @@ export const CompanyViewSchema = z.union([CompanySchema, PublicCompanySchema]).o
 export type PublicCompanyDto = z.infer<typeof PublicCompanySchema>;
 export type CompanyDto = z.infer<typeof CompanySchema>;
 
-export function toPublicCompanyDto(c: CompanyRow, now: Date): PublicCompanyDto {
+/** `sms`: the server sends SMS reminders (SMS_PROVIDER=twilio; smsConfigured in config.ts). */
+export function toPublicCompanyDto(c: CompanyRow, now: Date, sms: boolean): PublicCompanyDto {
   return {
     id: c.id,
     name: c.name,
@@ -51,12 +55,13 @@ export function toPublicCompanyDto(c: CompanyRow, now: Date): PublicCompanyDto {
     enable_employee_booking: c.enable_employee_booking === 1,
     timezone: c.timezone,
     accepting_bookings: acceptingBookings(c, now),
+    sms_reminders: sms,
   };
 }
 
-export function toCompanyDto(c: CompanyRow, now: Date): CompanyDto {
+export function toCompanyDto(c: CompanyRow, now: Date, sms: boolean): CompanyDto {
   return {
-    ...toPublicCompanyDto(c, now),
+    ...toPublicCompanyDto(c, now, sms),
     email: c.email,
     time_increment_minutes: c.time_increment_minutes,
     listed_publicly: c.listed_publicly === 1,
@@ -79,6 +84,6 @@ export function isCompanyMember(actor: Actor | null, companyId: number): boolean
   return !!actor && (actor.role === 'global_admin' || actor.company_id === companyId);
 }
 
-export function toCompanyViewFor(actor: Actor | null, c: CompanyRow, now: Date): CompanyDto | PublicCompanyDto {
-  return isCompanyMember(actor, c.id) ? toCompanyDto(c, now) : toPublicCompanyDto(c, now);
+export function toCompanyViewFor(actor: Actor | null, c: CompanyRow, now: Date, sms: boolean): CompanyDto | PublicCompanyDto {
+  return isCompanyMember(actor, c.id) ? toCompanyDto(c, now, sms) : toPublicCompanyDto(c, now, sms);
 }

@@ -97,13 +97,16 @@ export function BookingForm({
               />
             </FormField>
 
-            <label className="checkbox">
-              <input type="checkbox" checked={values.smsConsent} onChange={(e) => edit.smsConsent(e.target.checked)} />
-              <span>
-                Send me an SMS reminder before my appointment (optional).
-                <span className="hint"> Message and data rates may apply. Reply STOP to opt out.</span>
-              </span>
-            </label>
+            {/* Offered only where texts go out: a server without SMS would never send it (docs/decisions/10-reminders-and-sms.md). */}
+            {company.sms_reminders && (
+              <label className="checkbox">
+                <input type="checkbox" checked={values.smsConsent} onChange={(e) => edit.smsConsent(e.target.checked)} />
+                <span>
+                  Send me an SMS reminder before my appointment (optional).
+                  <span className="hint"> Message and data rates may apply. Reply STOP to opt out.</span>
+                </span>
+              </label>
+            )}
           </>
         )}
       </fieldset>

@@ -22,7 +22,7 @@ export function RemindersCard({ company }: { company: Company }) {
       label={REMINDER_HOURS_LABEL}
       min={MIN_REMINDER_HOURS}
       max={MAX_REMINDER_HOURS}
-      hint={`Customers get a reminder email this long before their appointment, and a text message too if they agreed to one. Bookings made later than that get none. ${MIN_REMINDER_HOURS} to ${MAX_REMINDER_HOURS} hours.`}
+      hint={`Customers get a reminder email this long before their appointment${company.sms_reminders ? ', and a text message too if they agreed to one' : ''}. Bookings made later than that get none. ${MIN_REMINDER_HOURS} to ${MAX_REMINDER_HOURS} hours.`}
       what="the reminder time"
       savedText="Reminder time saved."
       saveLabel="Save Reminders"
