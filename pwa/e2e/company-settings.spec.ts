@@ -406,6 +406,9 @@ test('/upgrade shows the current plan and its status and leads to the plans', as
   await expect(page.getByText('You are on the Standard plan.')).toBeVisible();
   await expect(page.getByText('Subscription active')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Standard' }).getByText('Current plan')).toBeVisible();
+  // The same plans and words as /pricing: the Enterprise extras still to come say so here too.
+  await expect(page.getByRole('region', { name: 'Enterprise' }).getByText('POS integration (coming soon)')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Enterprise' }).getByText('$79.99/month')).toBeVisible();
   await expect(page.getByRole('link', { name: 'See plans and prices' })).toHaveAttribute('href', '/pricing');
   await expectNoSeriousAxe(page, 'upgrade');
   await shootAllSizes(page, 'upgrade');

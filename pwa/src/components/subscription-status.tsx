@@ -2,6 +2,7 @@
 // expired, expiring_soon (0 to 7 days left) or active, with the days left counted in calendar days
 // and floored at 0. Shown on Company settings and on /upgrade.
 import type { ReactNode } from 'react';
+import { PLANS } from './plans.ts';
 import './subscription-status.css';
 
 export type SubscriptionState = 'no_subscription' | 'expired' | 'expiring_soon' | 'active';
@@ -33,11 +34,7 @@ export function subscriptionStatus(expiresAt: string | null | undefined, now: Da
   return { state: daysRemaining <= EXPIRING_SOON_DAYS ? 'expiring_soon' : 'active', daysRemaining, expiresAt: end };
 }
 
-export const PLAN_NAMES: Record<string, string> = {
-  trial: 'Free Trial',
-  standard: 'Standard',
-  enterprise: 'Enterprise',
-};
+export const PLAN_NAMES: Record<string, string> = Object.fromEntries(PLANS.map((p) => [p.id, p.name]));
 
 const formatDate = (d: Date) => d.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 

@@ -6,6 +6,7 @@ import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { createCheckoutSession, type PaidPlan } from '../../data/billing.ts';
+import { PLANS } from '../../components/plans.ts';
 import './pricing-page.css';
 
 export const CHECKOUT_TEXT = {
@@ -16,51 +17,6 @@ export const CHECKOUT_TEXT = {
   /** Billing belongs to the company's admin (docs/decisions/03-tenancy-and-roles.md: managers have no billing). */
   notOwner: "Only your company's admin can change the subscription. Please ask them to subscribe.",
 } as const;
-
-interface Plan {
-  id: 'trial' | PaidPlan;
-  name: string;
-  price: string;
-  period: string;
-  blurb: string;
-  features: string[];
-  highlight?: boolean;
-}
-
-const PLANS: Plan[] = [
-  {
-    id: 'trial',
-    name: 'Free Trial',
-    price: 'Free',
-    period: 'for 14 days',
-    blurb: 'Try everything you need to start taking bookings.',
-    features: ['10 staff members', 'Basic booking page', 'Email reminders'],
-  },
-  {
-    id: 'standard',
-    name: 'Standard',
-    price: '$34.99',
-    period: '/month',
-    blurb: 'For growing teams that book all day.',
-    features: ['Unlimited staff', 'Unlimited bookings', 'Calendar sync', 'Booking with specific employees', 'Custom branding'],
-    highlight: true,
-  },
-  {
-    id: 'enterprise',
-    name: 'Enterprise',
-    price: '$79.99',
-    period: '/month',
-    blurb: 'For busy businesses with several teams.',
-    // Only what exists is claimed: the Enterprise extras are on the way, and say so.
-    features: [
-      'Everything in Standard',
-      'POS integration (coming soon)',
-      'Advanced reporting (coming soon)',
-      'Priority support',
-      'Team scheduling tools (coming soon)',
-    ],
-  },
-];
 
 function checkoutErrorText(e: unknown): string {
   if (!isApiError(e) || e.status === null) return CHECKOUT_TEXT.failed;

@@ -7,22 +7,10 @@ import { Alert } from '../../components/alert.tsx';
 import { Loading } from '../../components/loading.tsx';
 import { PLAN_NAMES, SubscriptionStatusBlock, subscriptionStatus } from '../../components/subscription-status.tsx';
 import { useMemberCompany } from '../../data/companies.ts';
+import { PLANS } from '../../components/plans.ts';
 import './upgrade-page.css';
 
-const PLANS = [
-  {
-    id: 'standard',
-    name: 'Standard',
-    price: '$34.99/month',
-    points: ['Unlimited staff', 'Unlimited bookings', 'Calendar sync', 'Booking with specific employees', 'Custom branding'],
-  },
-  {
-    id: 'enterprise',
-    name: 'Enterprise',
-    price: '$79.99/month',
-    points: ['Everything in Standard', 'POS integration', 'Advanced reporting', 'Priority support', 'Team scheduling tools'],
-  },
-];
+const PAID_PLANS = PLANS.filter((p) => p.id !== 'trial');
 
 export default function UpgradePage() {
   const { user } = useAuth();
@@ -62,15 +50,18 @@ function Upgrade({ companyId }: { companyId: number }) {
         />
       </section>
       <div className="upg-plans">
-        {PLANS.map((p) => (
+        {PAID_PLANS.map((p) => (
           <section key={p.id} className={`card upg-plan${plan === p.id ? ' current' : ''}`} aria-labelledby={`upg-${p.id}`}>
             <div className="upg-plan-head">
               <h2 id={`upg-${p.id}`}>{p.name}</h2>
               {plan === p.id && <span className="upg-badge">Current plan</span>}
             </div>
-            <p className="upg-price">{p.price}</p>
+            <p className="upg-price">
+              {p.price}
+              {p.period}
+            </p>
             <ul className="upg-points">
-              {p.points.map((x) => (
+              {p.features.map((x) => (
                 <li key={x}>{x}</li>
               ))}
             </ul>
