@@ -284,6 +284,12 @@ test('a break and a holiday added in Company settings: the booking page no longe
     await closures.scrollIntoViewIfNeeded();
     await shootAllSizes(page, 'company-closures');
 
+    // The same date again: the date as the list shows it, not the server's words.
+    await closures.getByLabel('Date').fill(holiday);
+    await closures.getByRole('button', { name: 'Add closure' }).click();
+    await expect(closures.getByText(`${longDate(holiday)} is already in the list: remove it there first to enter it again.`)).toBeVisible();
+    await expect.poll(async () => (await overridesOn(page, token, companyId, holiday, null)).length).toBe(1);
+
     // After: the holiday is greyed out (not a choice) and the break's half hour is gone.
     booking = await bookingPage(browser, 'Haircut', employee);
     await expect(booking.page.locator(`#bk-date-${holiday}`)).toHaveCount(0);

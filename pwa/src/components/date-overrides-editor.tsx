@@ -4,7 +4,7 @@
 // closed all day, or open only in the hours given: one or more intervals ('Add interval'), as the API
 // takes several (a special day with a break).
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage } from '../lib/api-errors.ts';
+import { errorMessage, isApiError } from '../lib/api-errors.ts';
 import { addDays, formatLongDate, todayIn } from '../lib/zoned-time.ts';
 import { useDateOverrides, useWriteDateOverride, type DateOverride, type OverrideScope } from '../data/date-overrides.ts';
 import { Alert } from './alert.tsx';
@@ -148,7 +148,13 @@ export function DateOverridesEditor({
           setStatus({ tone: 'success', text: `Added ${formatLongDate(d.date)}.` });
           setD(blank);
         },
-        onError: (err) => setProblem(errorMessage(err)),
+        // 409: the date has an entry already (one per date); said with the date as the list shows it.
+        onError: (err) =>
+          setProblem(
+            isApiError(err) && err.status === 409
+              ? `${formatLongDate(d.date)} is already in the list: remove it there first to enter it again.`
+              : errorMessage(err),
+          ),
       },
     );
   };
