@@ -45,8 +45,10 @@ test('staff (every staff role) and customers, the customer search, screenshots a
   await expect(customers.locator('.dir-list > li')).toHaveCount(customerCount);
 
   const search = customers.getByLabel('Search customers');
+  await expect(customers.locator('.dir-count')).toHaveText(String(customerCount));
   await search.fill('CASEY');
   await expect(customers.locator('.dir-list > li')).toHaveCount(1);
+  await expect(customers.locator('.dir-count')).toHaveText(`1 of ${customerCount}`);
   await expect(customers.getByRole('button', { name: /Casey Customer/ })).toBeVisible();
   await search.fill('LOPEZ@Example');
   const lopez = everyone.filter((p) => p.role === 'customer' && p.email.toLowerCase().includes('lopez@example'));

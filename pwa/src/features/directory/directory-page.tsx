@@ -128,7 +128,10 @@ function Directory({ companyId, role, viewerId, slots }: { companyId: number; ro
           <section className="card dir-col" aria-labelledby={`${id}-cust`}>
             <div className="dir-col-head">
               <h2 id={`${id}-cust`}>Customers</h2>
-              <span className="dir-count">{customers.length}</span>
+              {/* While a search narrows the list: how many of them it shows. */}
+              <span className="dir-count">
+                {shownCustomers.length === customers.length ? customers.length : `${shownCustomers.length} of ${customers.length}`}
+              </span>
             </div>
             {customers.length > 0 && (
               <SearchField
