@@ -38,7 +38,8 @@ test('company admins see their activity with the changed fields, failed sign-ins
   const card = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Activity', exact: true }) });
   await expect(card).toBeVisible();
   const entries = card.getByTestId('activity-entry');
-  await expect(entries.first()).toContainText('failed sign-in for person');
+  // People by name where the company's directory knows them.
+  await expect(entries.first()).toContainText('failed sign-in for Olivia Owner');
   await expect(entries.nth(1)).toContainText('Marco Manager created date override');
   await expect(entries.nth(1)).toContainText('date');
   await expect(entries.nth(1)).toContainText('2027-01-01');

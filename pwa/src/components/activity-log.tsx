@@ -2,7 +2,11 @@
 // changed fields, newest first, and "Load more" for older entries. Shared by Company settings
 // (a company's admins) and the admin panel (global_admin, every company or one).
 import { errorMessage } from '../lib/api-errors.ts';
-import { auditActor, auditChangeLines, auditTime, describeAudit, useAuditLog, type AuditEntry } from '../data/audit.ts';
+import { useMemo } from 'react';
+import { auditActor, auditChangeLines, auditTime, describeAudit, useAuditLog, type AuditEntry, type AuditNames } from '../data/audit.ts';
+import { useUsers } from '../data/users.ts';
+import { useServiceTypes } from '../data/service-types.ts';
+import { dayName } from './weekly-hours.ts';
 import { Alert } from './alert.tsx';
 import { Loading } from './loading.tsx';
 import './activity-log.css';
@@ -21,6 +25,7 @@ export function ActivityLog({
   zone?: string;
 }) {
   const log = useAuditLog(companyId);
+  const names = useCompanyNames(companyId);
   if (log.isPending) return <Loading label="Loading activity..." />;
   if (log.isError) {
     return (
@@ -38,7 +43,13 @@ export function ActivityLog({
     <div className="act-log">
       <ol className="act-list" aria-label="Activity">
         {entries.map((e) => (
-          <ActivityItem key={e.id} entry={e} zone={zone} companyName={companyId === null ? companyLabel(e, companyNames) : null} />
+          <ActivityItem
+            key={e.id}
+            entry={e}
+            zone={zone}
+            names={names}
+            companyName={companyId === null ? companyLabel(e, companyNames) : null}
+          />
         ))}
       </ol>
       {log.hasNextPage && (
@@ -50,18 +61,42 @@ export function ActivityLog({
   );
 }
 
+/**
+ * The company's people and services by id, for the entries of one company's log (its admins have
+ * both lists); the log of every company names weekdays only.
+ */
+function useCompanyNames(companyId: number | null): AuditNames {
+  const people = useUsers(companyId);
+  const services = useServiceTypes(companyId);
+  return useMemo(() => {
+    const person = new Map((people.data ?? []).map((p) => [p.id, p.name]));
+    const service = new Map((services.data ?? []).map((s) => [s.id, s.name]));
+    return { person: (id) => person.get(id), service: (id) => service.get(id), day: dayName };
+  }, [people.data, services.data]);
+}
+
 function companyLabel(e: AuditEntry, names?: Map<number, string>): string {
   if (e.company_id === null) return 'No company';
   return names?.get(e.company_id) ?? `Company #${e.company_id}`;
 }
 
-function ActivityItem({ entry, companyName, zone }: { entry: AuditEntry; companyName: string | null; zone?: string }) {
-  const lines = auditChangeLines(entry.changes, zone);
+function ActivityItem({
+  entry,
+  companyName,
+  zone,
+  names,
+}: {
+  entry: AuditEntry;
+  companyName: string | null;
+  zone?: string;
+  names: AuditNames;
+}) {
+  const lines = auditChangeLines(entry.changes, zone, names);
   return (
     <li className="act-item" data-testid="activity-entry">
       <div className="act-head">
         <span className="act-what">
-          <strong>{auditActor(entry)}</strong> {describeAudit(entry)}
+          <strong>{auditActor(entry)}</strong> {describeAudit(entry, names)}
         </span>
         <time className="act-when" dateTime={entry.at}>
           {auditTime(entry.at, zone)}

@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
 import { client, rpc } from '../lib/rpc.ts';
-import { dateTimeFormat } from '../lib/zoned-time.ts';
+import { dateTimeFormat, formatWallTime } from '../lib/zoned-time.ts';
 
 export type AuditEntry = InferResponseType<(typeof client)['audit-log']['$get'], 200>[number];
 
@@ -62,11 +62,24 @@ const ENTITY_WORDS: Record<string, string> = {
   subscription: 'subscription',
 };
 
-/** "changed appointment #12": the entry's action on its entity in words. */
-export function describeAudit(e: Pick<AuditEntry, 'action' | 'entity' | 'entity_id'>): string {
+/**
+ * Names for the ids an entry holds, where the reader's screen knows them (the company's people and
+ * services; someone removed since keeps their number), and the weekday of a `day_of_week`.
+ */
+export interface AuditNames {
+  person?: (id: number) => string | undefined;
+  service?: (id: number) => string | undefined;
+  day?: (day: number) => string | undefined;
+}
+
+/** "changed appointment #12", "changed the role of Liam Newhire": the entry's action on its entity in words. */
+export function describeAudit(e: Pick<AuditEntry, 'action' | 'entity' | 'entity_id'>, names: AuditNames = {}): string {
   const verb = ACTION_WORDS[e.action] ?? e.action.replace(/_/g, ' ');
   const noun = ENTITY_WORDS[e.entity] ?? e.entity.replace(/_/g, ' ');
-  return `${verb} ${noun}${e.entity_id !== null ? ` #${e.entity_id}` : ''}`;
+  if (e.entity_id === null) return `${verb} ${noun}`;
+  const name = e.entity === 'user' ? names.person?.(e.entity_id) : e.entity === 'service_type' ? names.service?.(e.entity_id) : undefined;
+  if (name) return e.entity === 'user' ? `${verb} ${name}` : `${verb} ${noun} ${name}`;
+  return `${verb} ${noun} #${e.entity_id}`;
 }
 
 /** Who did it, in words. */
@@ -76,6 +89,23 @@ export function auditActor(e: Pick<AuditEntry, 'actor_user_id' | 'actor_name' | 
   if (e.actor_role === 'customer') return 'A customer';
   return 'Someone not signed in';
 }
+
+/** Fields read by their meaning rather than their column name. */
+const FIELD_WORDS: Record<string, string> = {
+  employee_id: 'employee',
+  employee_ids: 'employees',
+  user_id: 'person',
+  service_type_id: 'service',
+  service_type_ids: 'services',
+  appointment_duration_option_id: 'duration option',
+  day_of_week: 'day',
+  intervals: 'hours',
+};
+const PERSON_FIELDS = new Set(['employee_id', 'employee_ids', 'user_id']);
+const SERVICE_FIELDS = new Set(['service_type_id', 'service_type_ids']);
+
+/** A wall time as the API writes it ('13:30:00'). */
+const WALL_TIME = /^\d{2}:\d{2}(:\d{2})?$/;
 
 /** An instant as the API writes it (UTC, ISO 8601). */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
@@ -97,10 +127,19 @@ export function auditTime(iso: string, zone?: string): string {
   }).format(new Date(iso));
 }
 
+const isInterval = (v: unknown): v is { open_time: string; close_time: string } =>
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as { open_time?: unknown }).open_time === 'string' &&
+  typeof (v as { close_time?: unknown }).close_time === 'string';
+
 const show = (v: unknown, zone?: string): string => {
   if (v === null || v === undefined || v === '') return '—';
-  if (Array.isArray(v)) return v.length ? v.join(', ') : '—';
+  if (Array.isArray(v)) return v.length ? v.map((x) => show(x, zone)).join(', ') : '—';
+  // Hours of a date override: "12:00 PM – 5:00 PM".
+  if (isInterval(v)) return `${formatWallTime(v.open_time)} – ${formatWallTime(v.close_time)}`;
   if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'string' && WALL_TIME.test(v)) return formatWallTime(v);
   // A flag reads as people say it.
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && INSTANT.test(v)) return auditTime(v, zone);
@@ -109,16 +148,29 @@ const show = (v: unknown, zone?: string): string => {
 
 /**
  * One line per changed field: "name: Ann → Anna", "status: cancelled" (new only), "was 45" (old
- * only). Instants read in `zone` (the company's), flags as yes or no.
+ * only). Instants read in `zone` (the company's), wall times and hours as the screens show them,
+ * flags as yes or no, people, services and weekdays by name where `names` knows them.
  */
-export function auditChangeLines(changes: AuditEntry['changes'], zone?: string): { field: string; text: string }[] {
+export function auditChangeLines(changes: AuditEntry['changes'], zone?: string, names: AuditNames = {}): { field: string; text: string }[] {
   if (!changes) return [];
   return Object.entries(changes).map(([field, c]) => {
     const hasOld = 'old' in c;
     const hasNew = 'new' in c;
+    const lookup = PERSON_FIELDS.has(field)
+      ? names.person
+      : SERVICE_FIELDS.has(field)
+        ? names.service
+        : field === 'day_of_week'
+          ? names.day
+          : undefined;
+    const named = (v: unknown): unknown => {
+      if (!lookup) return v;
+      if (typeof v === 'number') return lookup(v) ?? `#${v}`;
+      return Array.isArray(v) ? v.map(named) : v;
+    };
     // Flags arrive as booleans (the server reads them so from their 0/1 columns).
-    const value = (v: unknown) => show(v, zone);
+    const value = (v: unknown) => show(named(v), zone);
     const text = hasOld && hasNew ? `${value(c.old)} → ${value(c.new)}` : hasNew ? value(c.new) : `was ${value(c.old)}`;
-    return { field: field.replace(/_/g, ' '), text };
+    return { field: FIELD_WORDS[field] ?? field.replace(/_/g, ' '), text };
   });
 }
