@@ -171,6 +171,7 @@ const A = (w: World) => w.a.companyId;
 
 const MATRIX: Record<string, Entry> = {
   'GET /health': { expect: everyone(200), cell: () => ({ path: '/health' }) },
+  'GET /reminder-channels': { expect: everyone(200), cell: () => ({ path: '/reminder-channels' }) },
   'POST /register': {
     expect: everyone(200),
     cell: () => ({

@@ -52,3 +52,17 @@ export function useRetryMessage(companyId: number) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: [...messageKeys.all, companyId] }),
   });
 }
+
+/**
+ * GET /reminder-channels: whether this server sends SMS reminders at all. The booking form offers
+ * its SMS box, and the Reminders card speaks of texts, only then. Read once a session: it changes
+ * only with the server's configuration.
+ */
+export function useReminderChannels() {
+  return useQuery({
+    queryKey: ['reminder-channels'],
+    queryFn: ({ signal }) => rpc(client['reminder-channels'].$get(undefined, { init: { signal } })),
+    staleTime: Infinity,
+    meta: { errorBanner: false },
+  });
+}

@@ -1,6 +1,5 @@
 // The global_admin calls: platform figures, every company with its counts and subscription, every
 // person with their company, and the email export (JSON or spreadsheet-safe CSV).
-import { smsConfigured } from '../../config.ts';
 import { auditContext } from '../../lib/audit-context.ts';
 import { z } from '@hono/zod-openapi';
 import { GLOBAL_ADMIN } from '../../lib/authorize.ts';
@@ -85,14 +84,15 @@ export const adminRoutes = createRouter()
     return c.json(await platformFigures(db, now()), 200);
   })
   .openapi(companies, async (c) => {
-    const { db, now, config } = c.get('deps');
-    return c.json(await listCompanies(db, c.req.valid('query').search, now(), smsConfigured(config)), 200);
+    const { db, now } = c.get('deps');
+    return c.json(await listCompanies(db, c.req.valid('query').search, now()), 200);
   })
   .openapi(subscription, async (c) => {
-    const { db, now, config } = c.get('deps');
-    const { id } = c.req.valid('param');
-    const expiresAt = c.req.valid('json').subscription_expires_at;
-    return c.json(await changeSubscriptionExpiry(db, id, expiresAt, now(), auditContext(c), smsConfigured(config)), 200);
+    const { db, now } = c.get('deps');
+    return c.json(
+      await changeSubscriptionExpiry(db, c.req.valid('param').id, c.req.valid('json').subscription_expires_at, now(), auditContext(c)),
+      200,
+    );
   })
   .openapi(users, async (c) => c.json(await listUsers(c.get('deps').db, c.req.valid('query')), 200))
   .openapi(exportEmails, async (c) => {

@@ -19,12 +19,12 @@ import {
 /** Companies, active and expired subscriptions, people: counted across the platform. */
 export const platformFigures = (db: DbOrTx, now: Date) => platformStats(db, now);
 
-function toAdminCompany(row: Awaited<ReturnType<typeof companiesWithCounts>>[number], now: Date, sms: boolean) {
-  return { ...toCompanyDto(row, now, sms), user_count: row.user_count, appointment_count: row.appointment_count };
+function toAdminCompany(row: Awaited<ReturnType<typeof companiesWithCounts>>[number], now: Date) {
+  return { ...toCompanyDto(row, now), user_count: row.user_count, appointment_count: row.appointment_count };
 }
 
-export async function listCompanies(db: DbOrTx, search: string | undefined, now: Date, sms: boolean) {
-  return (await companiesWithCounts(db, { search })).map((r) => toAdminCompany(r, now, sms));
+export async function listCompanies(db: DbOrTx, search: string | undefined, now: Date) {
+  return (await companiesWithCounts(db, { search })).map((r) => toAdminCompany(r, now));
 }
 
 /** Sets or clears a company's subscription expiry and answers the company as the admin list shows it. */
@@ -34,7 +34,6 @@ export async function changeSubscriptionExpiry(
   expiresAt: string | null,
   now: Date,
   who: AuditContext,
-  sms: boolean,
 ) {
   await db.transaction().execute(async (trx) => {
     const before = await findCompanyById(trx, companyId);
@@ -48,7 +47,7 @@ export async function changeSubscriptionExpiry(
     });
   });
   const [row] = await companiesWithCounts(db, { id: companyId });
-  return toAdminCompany(row, now, sms);
+  return toAdminCompany(row, now);
 }
 
 export async function listUsers(db: DbOrTx, f: { company_id?: number; role?: Role; search?: string }) {

@@ -1,5 +1,4 @@
 // The company calls: public profiles and listing, members' settings, and global_admin's create and delete.
-import { smsConfigured } from '../../config.ts';
 import { auditContext } from '../../lib/audit-context.ts';
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
@@ -73,20 +72,20 @@ const deleteCompany = defineRoute({
 
 export const companyRoutes = createRouter()
   .openapi(listCompanies, async (c) => {
-    const { db, now, config } = c.get('deps');
-    return c.json(await companiesFor(db, c.get('actor'), c.req.valid('query').search, now(), smsConfigured(config)), 200);
+    const { db, now } = c.get('deps');
+    return c.json(await companiesFor(db, c.get('actor'), c.req.valid('query').search, now()), 200);
   })
   .openapi(getCompany, async (c) => {
-    const { db, now, config } = c.get('deps');
-    return c.json(await companyViewFor(db, c.get('actor'), { id: c.req.valid('param').id }, now(), smsConfigured(config)), 200);
+    const { db, now } = c.get('deps');
+    return c.json(await companyViewFor(db, c.get('actor'), { id: c.req.valid('param').id }, now()), 200);
   })
   .openapi(getCompanyBySlug, async (c) => {
-    const { db, now, config } = c.get('deps');
-    return c.json(await companyViewFor(db, c.get('actor'), { slug: c.req.valid('param').slug }, now(), smsConfigured(config)), 200);
+    const { db, now } = c.get('deps');
+    return c.json(await companyViewFor(db, c.get('actor'), { slug: c.req.valid('param').slug }, now()), 200);
   })
   .openapi(createCompanyRoute, async (c) => {
-    const { db, now, config } = c.get('deps');
-    return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now(), auditContext(c), smsConfigured(config)), 201);
+    const { db, now } = c.get('deps');
+    return c.json(await createCompanyWithSettings(db, c.req.valid('json'), now(), auditContext(c)), 201);
   })
   .openapi(updateCompany.put, (c) => updateSettingsImpl(c))
   .openapi(updateCompany.patch, (c) => updateSettingsImpl(c))

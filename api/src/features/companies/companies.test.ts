@@ -7,7 +7,7 @@ import { addGlobalAdmin, companyWithPeople, type TestCompany, type TestPerson } 
 import { databaseFingerprint } from '../../testing/fingerprint.ts';
 import { appointmentRow } from '../../testing/rows.ts';
 
-const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'sms_reminders', 'timezone'];
+const PUBLIC_FIELDS = ['accepting_bookings', 'enable_employee_booking', 'id', 'logo_url', 'name', 'slug', 'timezone'];
 const MEMBER_FIELDS = [
   ...PUBLIC_FIELDS,
   'booking_window_days',

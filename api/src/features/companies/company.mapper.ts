@@ -14,9 +14,6 @@ export const PublicCompanySchema = z
     enable_employee_booking: z.boolean(),
     timezone: z.string(),
     accepting_bookings: z.boolean(),
-    // Whether a customer who asks for one gets an SMS reminder: the server sends texts only with
-    // SMS configured (docs/decisions/10-reminders-and-sms.md), so the booking form offers it only then.
-    sms_reminders: z.boolean(),
   })
   .openapi('PublicCompany');
 
@@ -45,8 +42,7 @@ export const CompanyViewSchema = z.union([CompanySchema, PublicCompanySchema]).o
 export type PublicCompanyDto = z.infer<typeof PublicCompanySchema>;
 export type CompanyDto = z.infer<typeof CompanySchema>;
 
-/** `sms`: the server sends SMS reminders (SMS_PROVIDER=twilio; smsConfigured in config.ts). */
-export function toPublicCompanyDto(c: CompanyRow, now: Date, sms: boolean): PublicCompanyDto {
+export function toPublicCompanyDto(c: CompanyRow, now: Date): PublicCompanyDto {
   return {
     id: c.id,
     name: c.name,
@@ -55,13 +51,12 @@ export function toPublicCompanyDto(c: CompanyRow, now: Date, sms: boolean): Publ
     enable_employee_booking: c.enable_employee_booking === 1,
     timezone: c.timezone,
     accepting_bookings: acceptingBookings(c, now),
-    sms_reminders: sms,
   };
 }
 
-export function toCompanyDto(c: CompanyRow, now: Date, sms: boolean): CompanyDto {
+export function toCompanyDto(c: CompanyRow, now: Date): CompanyDto {
   return {
-    ...toPublicCompanyDto(c, now, sms),
+    ...toPublicCompanyDto(c, now),
     email: c.email,
     time_increment_minutes: c.time_increment_minutes,
     listed_publicly: c.listed_publicly === 1,
@@ -84,6 +79,6 @@ export function isCompanyMember(actor: Actor | null, companyId: number): boolean
   return !!actor && (actor.role === 'global_admin' || actor.company_id === companyId);
 }
 
-export function toCompanyViewFor(actor: Actor | null, c: CompanyRow, now: Date, sms: boolean): CompanyDto | PublicCompanyDto {
-  return isCompanyMember(actor, c.id) ? toCompanyDto(c, now, sms) : toPublicCompanyDto(c, now, sms);
+export function toCompanyViewFor(actor: Actor | null, c: CompanyRow, now: Date): CompanyDto | PublicCompanyDto {
+  return isCompanyMember(actor, c.id) ? toCompanyDto(c, now) : toPublicCompanyDto(c, now);
 }

@@ -3,7 +3,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '@bookwell/db';
 import { assertCompanyAccess } from '../../lib/authorize.ts';
-import { smsConfigured } from '../../config.ts';
 import type { Actor } from '../../lib/context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -37,15 +36,14 @@ export async function companiesFor(
   actor: Actor | null,
   search: string | undefined,
   now: Date,
-  sms: boolean,
 ): Promise<(CompanyDto | PublicCompanyDto)[]> {
   if (!actor) {
     // Only businesses that chose to be listed and can take a booking right now.
-    return (await listCompanies(db, { listedAndActiveAt: now.toISOString(), search })).map((row) => toPublicCompanyDto(row, now, sms));
+    return (await listCompanies(db, { listedAndActiveAt: now.toISOString(), search })).map((row) => toPublicCompanyDto(row, now));
   }
   if (actor.role !== 'global_admin' && actor.company_id == null) return [];
   const companyId = actor.role === 'global_admin' ? undefined : actor.company_id!;
-  return (await listCompanies(db, { companyId, search })).map((row) => toCompanyDto(row, now, sms));
+  return (await listCompanies(db, { companyId, search })).map((row) => toCompanyDto(row, now));
 }
 
 /** A company by id or by its booking-link slug, as the caller may see it. */
@@ -54,11 +52,10 @@ export async function companyViewFor(
   actor: Actor | null,
   by: { id: number } | { slug: string },
   now: Date,
-  sms: boolean,
 ): Promise<CompanyDto | PublicCompanyDto> {
   const company = 'id' in by ? await findCompanyById(db, by.id) : await findCompanyBySlug(db, by.slug);
   if (!company) throw notFound(COMPANY_NOT_FOUND);
-  return toCompanyViewFor(actor, company, now, sms);
+  return toCompanyViewFor(actor, company, now);
 }
 
 /** A new company (14-day trial, default duration options) with its settings, in one transaction. */
@@ -67,7 +64,6 @@ export async function createCompanyWithSettings(
   input: CompanySettings & { name: string; slug?: string },
   now: Date,
   who: AuditContext,
-  sms: boolean,
 ): Promise<CompanyDto> {
   const { name, email, slug, timezone, ...settings } = input;
   if (slug && (await findCompanyBySlug(db, slug))) throw slugTaken();
@@ -85,7 +81,7 @@ export async function createCompanyWithSettings(
       });
       return row;
     });
-    return toCompanyDto(company, now, sms);
+    return toCompanyDto(company, now);
   } catch (err) {
     if (isUniqueViolation(err)) throw slugTaken();
     throw err;
@@ -130,7 +126,7 @@ export async function changeCompanySettings(
       throw err;
     });
   if (!updated) throw notFound(COMPANY_NOT_FOUND);
-  return toCompanyDto(updated, now, smsConfigured(deps.config));
+  return toCompanyDto(updated, now);
 }
 
 /** Removes a company and everything it owns. */

@@ -1,6 +1,9 @@
 // GET /companies/{id}/messages and POST /companies/{id}/messages/{message_id}/retry (docs/decisions/10-reminders-and-sms.md):
-// the company's admins and managers, and global_admin; another company's answers 404.
+// the company's admins and managers, and global_admin; another company's answers 404. GET
+// /reminder-channels (anyone): whether this server sends SMS reminders, so the booking form offers
+// the SMS box only where a text will follow.
 import { z } from '@hono/zod-openapi';
+import { smsConfigured } from '../../config.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, errorResponse, jsonResponse } from '../../lib/openapi.ts';
 import { CompanyMessageParam, CompanyMessagesParam, ListMessagesQuery, OutboxMessageSchema } from './messages.schema.ts';
@@ -33,7 +36,25 @@ const retryRoute = defineRoute({
   },
 });
 
+const ReminderChannelsSchema = z
+  .object({ email: z.literal(true), sms: z.boolean().describe('SMS reminders go out (SMS_PROVIDER=twilio) to customers who consent') })
+  .openapi('ReminderChannels');
+
+const channelsRoute = defineRoute({
+  method: 'get',
+  path: '/reminder-channels',
+  access: 'public',
+  tags,
+  summary: 'The channels reminders go out on from this server: always email, SMS only where it is configured',
+  responses: { 200: jsonResponse(ReminderChannelsSchema, 'The channels') },
+});
+
 export const messageRoutes = createRouter()
+  .openapi(channelsRoute, (c) => {
+    // Configuration, not data: the same for every caller until the server restarts.
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json({ email: true as const, sms: smsConfigured(c.get('deps').config) }, 200);
+  })
   .openapi(listRoute, async (c) => {
     const { db } = c.get('deps');
     return c.json(await listMessages(db, currentActor(c), c.req.valid('param').id, c.req.valid('query')), 200);

@@ -8,6 +8,7 @@ import { Alert } from '../../components/alert.tsx';
 import { FormField } from '../../components/form-field.tsx';
 import { Loading } from '../../components/loading.tsx';
 import type { CompanyView } from '../../data/companies.ts';
+import { useReminderChannels } from '../../data/messages.ts';
 import type { BookingSummaryState } from './appointment-success-page.tsx';
 import { BOOKING_TEXT } from './booking-text.ts';
 import { BookingDone } from './components/booking-done.tsx';
@@ -33,6 +34,7 @@ export function BookingForm({
 }) {
   const navigate = useNavigate();
   const form = useBookingForm({ company, onNotAccepting });
+  const channels = useReminderChannels();
   const { booked, isAuthenticated, services, employees, employeeBooking, submitting, values, edit } = form;
 
   // Signed-in bookers see the confirmation, then the thank-you page.
@@ -98,7 +100,7 @@ export function BookingForm({
             </FormField>
 
             {/* Offered only where texts go out: a server without SMS would never send it (docs/decisions/10-reminders-and-sms.md). */}
-            {company.sms_reminders && (
+            {channels.data?.sms && (
               <label className="checkbox">
                 <input type="checkbox" checked={values.smsConsent} onChange={(e) => edit.smsConsent(e.target.checked)} />
                 <span>

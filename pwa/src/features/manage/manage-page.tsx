@@ -85,6 +85,8 @@ function ManageAppointment({ token }: { token: string }) {
   const started = Date.parse(a.start_time) <= Date.now();
   const deadline = formatInZone(a.deadline, a.timezone);
   const open = a.status === 'booked' && (a.can_cancel || a.can_reschedule);
+  // A business not taking bookings keeps cancelling open but offers no new time (docs/decisions/09-customer-self-service.md).
+  const allowed = a.can_reschedule && a.can_cancel ? 'change or cancel' : a.can_cancel ? 'cancel' : 'change';
   return (
     <div className="page-narrow manage-page">
       <div className="card manage-card">
@@ -115,10 +117,10 @@ function ManageAppointment({ token }: { token: string }) {
           <p className="manage-deadline">
             {a.cancellation_notice_hours > 0 ? (
               <>
-                You can change or cancel online until <strong>{deadline}</strong> ({a.cancellation_notice_hours} hours before it starts).
+                You can {allowed} online until <strong>{deadline}</strong> ({a.cancellation_notice_hours} hours before it starts).
               </>
             ) : (
-              <>You can change or cancel online until it starts.</>
+              <>You can {allowed} online until it starts.</>
             )}
           </p>
         )}

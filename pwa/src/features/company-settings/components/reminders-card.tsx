@@ -2,6 +2,7 @@
 // the reminder email (and the text message, where they agreed to one). Saved with its own button; a
 // change re-times the reminders already waiting on the server.
 import type { Company } from '../../../data/companies.ts';
+import { useReminderChannels } from '../../../data/messages.ts';
 import { HoursSettingCard, parseWholeHours } from './hours-setting-card.tsx';
 
 export const REMINDER_HOURS_LABEL = 'Hours before the appointment';
@@ -14,6 +15,7 @@ export function parseReminderHours(value: string): { hours: number } | { error: 
 }
 
 export function RemindersCard({ company }: { company: Company }) {
+  const channels = useReminderChannels();
   return (
     <HoursSettingCard
       company={company}
@@ -22,7 +24,7 @@ export function RemindersCard({ company }: { company: Company }) {
       label={REMINDER_HOURS_LABEL}
       min={MIN_REMINDER_HOURS}
       max={MAX_REMINDER_HOURS}
-      hint={`Customers get a reminder email this long before their appointment${company.sms_reminders ? ', and a text message too if they agreed to one' : ''}. Bookings made later than that get none. ${MIN_REMINDER_HOURS} to ${MAX_REMINDER_HOURS} hours.`}
+      hint={`Customers get a reminder email this long before their appointment${channels.data?.sms ? ', and a text message too if they agreed to one' : ''}. Bookings made later than that get none. ${MIN_REMINDER_HOURS} to ${MAX_REMINDER_HOURS} hours.`}
       what="the reminder time"
       savedText="Reminder time saved."
       saveLabel="Save Reminders"
