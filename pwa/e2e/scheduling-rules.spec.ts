@@ -385,6 +385,13 @@ test('Notice and booking window and a service with buffers performed by one empl
     await expect(teamMember.locator('option')).toHaveText(['Select a team member', 'Emma Stylist']);
     await visitor.getByRole('radio', { name: /^Haircut\b/ }).check();
     await expect.poll(() => teamMember.locator('option').count()).toBeGreaterThan(2);
+    // The other way round: someone else chosen first, Colour & Style is not offered, so choosing a
+    // service never drops the team member silently; back to nobody chosen, it is.
+    await teamMember.selectOption({ label: 'Noah Barber' });
+    await expect(visitor.getByRole('radio', { name: /^Colour & Style\b/ })).toHaveCount(0);
+    await expect(visitor.getByRole('radio', { name: /^Haircut\b/ })).toBeChecked();
+    await teamMember.selectOption({ label: 'Select a team member' });
+    await expect(visitor.getByRole('radio', { name: /^Colour & Style\b/ })).toHaveCount(1);
     await booking.close();
   } finally {
     await call(page.request, token, 'PUT', `/companies/${companyId}`, { min_notice_minutes: 0, booking_window_days: 30 });

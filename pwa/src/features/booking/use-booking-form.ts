@@ -102,6 +102,12 @@ export function useBookingForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- performers is derived from service
     [employees.data, service],
   );
+  // The other way round: with a team member chosen, only the services they perform, so choosing a
+  // service never silently drops the team member chosen first.
+  const serviceOptions = useMemo(
+    () => (services.data ?? []).filter((s) => !employeeId || !s.employee_ids?.length || s.employee_ids.includes(Number(employeeId))),
+    [services.data, employeeId],
+  );
   useEffect(() => {
     if (employeeId && performers.length > 0 && !performers.includes(Number(employeeId))) setEmployeeId('');
     // eslint-disable-next-line react-hooks/exhaustive-deps -- re-checked when the service changes
@@ -312,6 +318,7 @@ export function useBookingForm({
     services,
     employees,
     employeeOptions,
+    serviceOptions,
     service,
     datesParams,
     dates,

@@ -1,5 +1,5 @@
 // What is booked, and with whom: the team member (only where the business lets customers choose)
-// and the service, as a radio list.
+// and the service, as a radio list; each lists only what fits the other's choice.
 import { FieldGroup, FormField } from '../../../components/form-field.tsx';
 import type { BookingFormState } from '../use-booking-form.ts';
 import { ServiceOptions } from './service-options.tsx';
@@ -27,15 +27,18 @@ export function EmployeeField({ form }: { form: BookingFormState }) {
 }
 
 export function ServiceField({ form }: { form: BookingFormState }) {
-  const { services, values, edit, errors, ids } = form;
+  const { services, serviceOptions, employees, values, edit, errors, ids } = form;
   if (!services.data) return null;
+  const employeeName = employees.data?.find((e) => String(e.id) === values.employeeId)?.name;
   return (
     <FieldGroup label="Service" labelId="bk-service-label" error={errors.service} errorId={ids('service').error}>
       {services.data.length === 0 ? (
         <p className="hint">This business has no services to book online yet.</p>
+      ) : serviceOptions.length === 0 ? (
+        <p className="hint">{employeeName ?? 'This team member'} has no services to book online. Please choose another team member.</p>
       ) : (
         <ServiceOptions
-          services={services.data}
+          services={serviceOptions}
           value={values.serviceId}
           onChange={edit.service}
           invalid={!!errors.service}
