@@ -627,6 +627,32 @@ test("a customer's Cancel goes once the company's cancellation notice has passed
   }
 });
 
+test.describe('a customer in another time zone (Tokyo)', () => {
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  test("is told the times are the business's; an appointment that has started says In progress, without Cancel", async ({ page }) => {
+    const d = await demo(page);
+    const start = new Date(Math.floor((Date.now() - 10 * 60_000) / 60_000) * 60_000);
+    const res = await api<Appt>(page.request, d.owner, 'POST', '/appointments', {
+      company_id: d.companyId,
+      user_id: d.customerId,
+      start_time: start.toISOString(),
+      end_time: new Date(start.getTime() + 60 * 60_000).toISOString(),
+      description: `Started ${Date.now()}`,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    try {
+      await signInAs(page, DEMO.customer, '/calendar');
+      await expect(page.getByText(`Times are in the business’s time zone (${d.timezone.replace(/_/g, ' ')}).`)).toBeVisible();
+      const row = page.locator(`.customer-appt[data-appointment-id="${res.body.id}"]`);
+      await expect(row.getByText('In progress', { exact: true })).toBeVisible();
+      await expect(row.getByRole('button')).toHaveCount(0);
+    } finally {
+      await removeAll(page, d, [res.body.id]);
+    }
+  });
+});
+
 test('a failed load says so', async ({ page }) => {
   await page.route('**/api/appointments?**', (route) =>
     route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }),

@@ -34,6 +34,10 @@ export function CustomerAppointments() {
         <div>
           <h2 id="my-appts-title">Your appointments</h2>
           {company.data && <p className="customer-appts-company">at {company.data.name}</p>}
+          {/* As on the booking page: a customer away from the business reads its clock, and is told so. */}
+          {company.data && zone !== browserZone() && (
+            <p className="customer-appts-company">Times are in the business’s time zone ({zone.replace(/_/g, ' ')}).</p>
+          )}
         </div>
         {company.data?.slug && (
           <Link className="btn btn-primary" to={`/public/booking/${company.data.slug}`}>
@@ -165,7 +169,12 @@ function AppointmentRow({
           {a.employee_name && <span className="customer-appt-with"> with {a.employee_name}</span>}
         </p>
         {a.description && <p className="customer-appt-notes">{a.description}</p>}
-        {(cancelled || !past) && <span className={`customer-appt-status status-${a.status}`}>{cancelled ? 'Cancelled' : 'Booked'}</span>}
+        {/* Started (closedNote false): no Cancel any more, and the chip says why. */}
+        {(cancelled || !past) && (
+          <span className={`customer-appt-status status-${a.status}`}>
+            {cancelled ? 'Cancelled' : closed === false ? 'In progress' : 'Booked'}
+          </span>
+        )}
         {closed && <p className="customer-appt-closed">{closed}</p>}
       </div>
       {cancellable && (
