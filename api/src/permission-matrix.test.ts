@@ -290,6 +290,14 @@ const MATRIX: Record<string, Entry> = {
     expect: m(401, 404, 403, 403, 200, 200, 404, 200),
     cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'employee')).id}`, body: { phone: '+1 415 555 0101' } }),
   },
+  'POST /users/{id}/invitation': {
+    expect: companyAdmins(200),
+    cell: async (w) => {
+      const person = await insertPerson(w, 'employee');
+      await w.t.db.updateTable('users').set({ password_hash: null }).where('id', '=', person.id).execute();
+      return { path: `/users/${person.id}/invitation` };
+    },
+  },
   'DELETE /users/{id}': { expect: companyAdmins(204), cell: async (w) => ({ path: `/users/${(await insertPerson(w, 'customer')).id}` }) },
   // Privacy (docs/decisions/32-privacy-and-operations.md): the person themselves or an admin of their company; erase also global_admin.
   'GET /users/{id}/export': {

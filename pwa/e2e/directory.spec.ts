@@ -8,7 +8,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { expectNoSeriousAxe } from './support/axe.ts';
 import { DEMO, signInAs } from './support/session.ts';
 import { SIZES, shootAllSizes } from './support/screens.ts';
-import { waitForMail } from './support/mail.ts';
+import { linkIn, waitForMail } from './support/mail.ts';
 
 interface Person {
   id: number;
@@ -215,6 +215,49 @@ test('an admin removes someone who left: gone from the Directory and the public 
     .click();
   await expect(page.getByRole('region', { name: 'Work hours' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Remove from the team' })).toHaveCount(0);
+});
+
+test('someone who has not set a password gets the invitation again; the new link works, the old one does not', async ({
+  page,
+  browser,
+}) => {
+  const token = await signInAs(page, DEMO.owner, '/directory');
+  const email = unique('lost-invite');
+  const added = await page.request.post('/api/users/employee', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: 'Ivy Invited', email, role: 'employee' },
+  });
+  expect(added.status()).toBe(201);
+  const LINK = /https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/;
+  const first = new URL(linkIn(await waitForMail(email), LINK));
+
+  await page.reload();
+  await staffColumn(page)
+    .getByRole('button', { name: /Ivy Invited/ })
+    .click();
+  const card = page.getByRole('region', { name: 'Invitation' });
+  await expect(card).toContainText('Ivy Invited has not set a password yet, so cannot sign in.');
+  await card.getByRole('button', { name: 'Send the invitation again' }).click();
+  await expect(card.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+  await expectNoSeriousAxe(page, 'invitation card');
+  const second = new URL(linkIn(await waitForMail(email, (body) => !body.includes(first.search)), LINK));
+  expect(second.search).not.toBe(first.search);
+
+  // In their own browser: the old link is dead; the new one sets the password.
+  const theirs = await browser.newContext();
+  const invited = await theirs.newPage();
+  await invited.goto(first.pathname + first.search);
+  await expect(invited.getByText('Invalid or expired reset token')).toBeVisible();
+  await invited.goto(second.pathname + second.search);
+  await invited.getByLabel('New password').fill('invited-1');
+  await invited.getByLabel('Confirm password').fill('invited-1');
+  await invited.getByRole('button', { name: 'Reset password' }).click();
+  await expect(invited).toHaveURL(/\/login$/, { timeout: 5_000 });
+  await theirs.close();
+  // With a password, the card is gone.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Work hours' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Invitation' })).toHaveCount(0);
 });
 
 test('employees see the directory without the add buttons and read customers without editing them', async ({ page }) => {

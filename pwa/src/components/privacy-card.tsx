@@ -83,9 +83,10 @@ export function PrivacyCard({
         signOut();
         return;
       }
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      // Back to the list first: refreshed while still on the erased person's page, it asks for them again (404).
       setConfirming(false);
       onErased?.();
+      void queryClient.invalidateQueries({ queryKey: ['users'] });
     } catch (err) {
       setError(`Could not erase: ${errorMessage(err)}`);
     } finally {

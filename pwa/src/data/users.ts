@@ -145,11 +145,27 @@ export function removePerson(id: number): Promise<void> {
   return rpc(client.users[':id'].$delete({ param: { id: String(id) } })).then(() => undefined);
 }
 
+/**
+ * The lists refresh without being waited for: the screen leaves the removed person's page at once
+ * (awaited, the refreshed list dropped the person, the page unmounted the card that asked, and its
+ * own onSuccess never ran; their page then said "User not found.").
+ */
 export function useRemovePerson() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: removePerson,
     meta: { errorBanner: false },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
   });
+}
+
+/** POST /users/{id}/invitation: a fresh 7-day link to set a first password; earlier links stop working. */
+export function inviteAgain(id: number): Promise<{ message: string }> {
+  return rpc(client.users[':id'].invitation.$post({ param: { id: String(id) } }));
+}
+
+export function useInviteAgain() {
+  return useMutation({ mutationFn: inviteAgain, meta: { errorBanner: false } });
 }

@@ -1,7 +1,7 @@
 // Adding a person to a company: a password-less record plus, in the same transaction, the email
 // that lets them set their first password (docs/decisions/02-api-conventions.md, "Invitations").
 import type { DbOrTx, Role, UserRow } from '@bookwell/db';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { normalisePhone } from '../../lib/phone.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import { sendPasswordLink } from '../password-tokens/password-token.service.ts';
@@ -11,6 +11,7 @@ import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
 import { findByCompanyEmail, insertUser, loginEmailTaken, revivePerson } from './user.repository.ts';
 
 export const EMAIL_EXISTS = 'Email already exists';
+export const ALREADY_HAS_PASSWORD = 'This person has set a password already: they can use "Forgot your password?" to choose a new one';
 
 export interface NewPerson {
   name: string;
@@ -72,5 +73,17 @@ export async function redirectInvitation(trx: DbOrTx, user: UserRow, opts: { app
   await retireUserTokens(trx, user.id, opts.now);
   if (!invited || user.password_hash || user.company_id == null) return;
   const company = await findCompanyById(trx, user.company_id);
+  await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company?.name, now: opts.now });
+}
+
+/**
+ * "Send the invitation again" (POST /users/{id}/invitation): a person who has not set a password
+ * yet gets a fresh 7-day link, and the links sent before stop working. Someone with a password
+ * resets it themselves (409).
+ */
+export async function inviteAgain(trx: DbOrTx, user: UserRow, opts: { appUrl: string; now: Date }): Promise<void> {
+  if (user.password_hash) throw new AppError('conflict', ALREADY_HAS_PASSWORD);
+  await retireUserTokens(trx, user.id, opts.now);
+  const company = user.company_id == null ? undefined : await findCompanyById(trx, user.company_id);
   await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company?.name, now: opts.now });
 }

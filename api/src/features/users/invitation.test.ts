@@ -76,6 +76,31 @@ describe.each(testDialects())('invitations on %s', (dialect) => {
     expect(body).not.toContain('An account was created for you');
   });
 
+  it('"Send the invitation again": a fresh link for someone without a password, the old one dies; 409 once they have one', async () => {
+    const email = uniqueEmail('lost-invite');
+    const res = await t.call('POST', '/users/employee', { token: owner.token, body: { name: 'Lost Invite', email } });
+    expect(res.status).toBe(201);
+    const first = await inviteLink(email);
+    const again = await t.call('POST', `/users/${res.body.id}/invitation`, { token: owner.token });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual({ message: 'Invitation sent' });
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && !decodeQuotedPrintable(m.raw).includes(encodeURIComponent(first.token)));
+    const body = decodeQuotedPrintable(mail.raw);
+    expect(body).toMatch(/Subject: Set your password for Invite Studio/);
+    expect(body).toContain('within 7 days');
+    const second = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
+    expect(second).not.toBe(first.token);
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token: first.token, new_password: 'old-link-1' } })).status).toBe(
+      400,
+    );
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token: second, new_password: 'new-link-1' } })).status).toBe(200);
+    expect((await t.call('POST', '/login', { body: { email, password: 'new-link-1' } })).status).toBe(200);
+
+    const late = await t.call('POST', `/users/${res.body.id}/invitation`, { token: owner.token });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toContain('Forgot your password?');
+  });
+
   it('sends a fresh invitation to a corrected address; the link sent to the wrong one dies', async () => {
     const typo = uniqueEmail('typo');
     const res = await t.call('POST', '/users/employee', { token: owner.token, body: { name: 'Typo Person', email: typo } });

@@ -11,7 +11,7 @@ import { isUniqueViolation, uniqueOr } from '../../lib/db-errors.ts';
 import { findCompanyById, lockCompany } from '../companies/company.repository.ts';
 import type { AuditContext } from '../../lib/audit-context.ts';
 import { createdChanges, deletedChanges, diffChanges, pickFields, recordAudit, USER_AUDIT_FIELDS } from '../audit/audit.repository.ts';
-import { EMAIL_EXISTS, addPerson, redirectInvitation } from './invitation.service.ts';
+import { EMAIL_EXISTS, addPerson, inviteAgain, redirectInvitation } from './invitation.service.ts';
 import { assertRoomForOneMoreStaff } from './staff-limit.service.ts';
 import {
   USER_NOT_FOUND,
@@ -184,6 +184,18 @@ export async function removePerson(deps: Pick<UserDeps, 'db' | 'now'>, actor: Ac
       changes: deletedChanges(pickFields(target, USER_AUDIT_FIELDS)),
     });
   });
+}
+
+/** A fresh invitation for someone without a password, from whoever could have added them. */
+export async function sendInvitationAgain(deps: UserDeps, actor: Actor, id: number): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const target = await findPerson(trx, id);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    assertCanSeePerson(actor, target);
+    assertCanAddRole(actor, target.role);
+    await inviteAgain(trx, target, { appUrl: deps.config.APP_URL, now: deps.now() });
+  });
+  deps.nudgeOutbox();
 }
 
 /** The public staff list of a company, which must exist. */

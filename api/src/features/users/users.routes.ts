@@ -4,11 +4,20 @@ import { auditContext } from '../../lib/audit-context.ts';
 import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
-import { createRouter, defineRoute, definePutAndPatch, jsonBody, jsonResponse } from '../../lib/openapi.ts';
+import { createRouter, defineRoute, definePutAndPatch, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
 import { IdParam } from '../../lib/validation.ts';
 import { PublicStaffSchema, UserSchema, toPublicStaffDto, toUserDto } from './user.mapper.ts';
 import { CreateCustomerBody, CreateEmployeeBody, CreateUserBody, EmployeesQuery, UpdateUserBody, UserListQuery } from './user.schema.ts';
-import { changePerson, createPerson, getPerson, listVisiblePeople, publicStaffOf, removePerson } from './user.service.ts';
+import {
+  changePerson,
+  createPerson,
+  getPerson,
+  listVisiblePeople,
+  publicStaffOf,
+  removePerson,
+  sendInvitationAgain,
+} from './user.service.ts';
+import { MessageSchema } from '../../lib/validation.ts';
 
 const listUsers = defineRoute({
   method: 'get',
@@ -79,6 +88,20 @@ const deleteUser = defineRoute({
   responses: { 204: { description: 'Removed' } },
 });
 
+const inviteAgainRoute = defineRoute({
+  method: 'post',
+  path: '/users/{id}/invitation',
+  access: COMPANY_ADMINS_OR_GLOBAL,
+  owner: 'users',
+  tags: ['users'],
+  summary: 'Send a person without a password a fresh invitation (7 days); the earlier links stop working',
+  request: { params: IdParam },
+  responses: {
+    200: jsonResponse(MessageSchema, 'Sent'),
+    409: errorResponse('They have set a password already'),
+  },
+});
+
 const listEmployees = defineRoute({
   method: 'get',
   path: '/employees',
@@ -121,6 +144,10 @@ export const userRoutes = createRouter()
   .openapi(deleteUser, async (c) => {
     await removePerson(c.get('deps'), currentActor(c), c.req.valid('param').id, auditContext(c));
     return c.body(null, 204);
+  })
+  .openapi(inviteAgainRoute, async (c) => {
+    await sendInvitationAgain(c.get('deps'), currentActor(c), c.req.valid('param').id);
+    return c.json({ message: 'Invitation sent' }, 200);
   })
   .openapi(listEmployees, async (c) => {
     const staff = await publicStaffOf(c.get('deps').db, c.req.valid('query').company_id);

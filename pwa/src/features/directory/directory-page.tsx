@@ -89,6 +89,7 @@ function Directory({ companyId, role, viewerId, slots }: { companyId: number; ro
         onBack={back}
         canSchedule
         canRemove={person !== undefined && canRemove(role, viewerId, person)}
+        canInvite={person !== undefined && canAdd && (role === 'admin' || !['admin', 'manager'].includes(person.role))}
         slots={slots}
       />
     );

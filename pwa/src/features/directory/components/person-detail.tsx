@@ -1,6 +1,7 @@
 // One person opened from the Directory: their settings editor, Back to Directory and, for a
 // customer, Schedule Appointment (the calendar's appointment modal with the customer prefilled);
-// for a staff member the viewer may remove, Remove from the team.
+// for a staff member the viewer may remove, Remove from the team; for someone who has not set a
+// password yet, Send the invitation again.
 import { useState } from 'react';
 import type { User } from '../../../data/users.ts';
 import { RoleBadge } from '../../../components/role-badge.tsx';
@@ -8,6 +9,7 @@ import type { DirectorySlots } from '../directory-page.tsx';
 import { initials } from './person-list.tsx';
 import { PrivacyCard } from '../../../components/privacy-card.tsx';
 import { RemovePersonCard } from './remove-person-card.tsx';
+import { InvitationCard } from './invitation-card.tsx';
 
 export function PersonDetail({
   personId,
@@ -15,6 +17,7 @@ export function PersonDetail({
   onBack,
   canSchedule,
   canRemove,
+  canInvite,
   slots: { PersonEditor, ScheduleAppointment },
 }: {
   personId: number;
@@ -24,6 +27,8 @@ export function PersonDetail({
   canSchedule: boolean;
   /** The viewer may remove this staff member from the team. */
   canRemove: boolean;
+  /** The viewer could have added this person, so may send their invitation again. */
+  canInvite: boolean;
   slots: DirectorySlots;
 }) {
   const [scheduling, setScheduling] = useState(false);
@@ -51,6 +56,7 @@ export function PersonDetail({
           </div>
         </div>
       )}
+      {person && canInvite && !person.has_password && <InvitationCard person={person} />}
       <PersonEditor userId={personId} />
       {person && <PrivacyCard userId={personId} role={person.role} companyId={person.company_id} onErased={onBack} />}
       {person && canRemove && !isCustomer && <RemovePersonCard person={person} onRemoved={onBack} />}

@@ -47,7 +47,7 @@ export function RemovePersonCard({ person, onRemoved }: { person: User; onRemove
               type="button"
               className="btn btn-danger"
               disabled={busy}
-              onClick={() => remove.mutate(person.id, { onSuccess: onRemoved })}
+              onClick={() => remove.mutateAsync(person.id).then(onRemoved, () => undefined)}
             >
               {busy ? 'Removing...' : REMOVE_TEXT.confirm}
             </button>
