@@ -12,7 +12,7 @@ import type { AuditContext } from '../../lib/audit-context.ts';
 import { createdChanges, pickFields, recordAudit, USER_AUDIT_FIELDS } from '../audit/audit.repository.ts';
 import {
   findByCompanyEmail,
-  findLatestPasswordlessCustomer,
+  findLatestPasswordless,
   findLoginByEmail,
   findUser,
   insertUser,
@@ -225,10 +225,10 @@ export async function requestPasswordReset(deps: AuthDeps, clientIp: string, ema
     nudgeOutbox();
     return;
   }
-  // Someone who booked without an account has no password to reset: the link sets their first one,
-  // as Sign Up with that email does (docs/decisions/04-customers-and-anonymous-booking.md). The
-  // answer is the same either way.
-  const guest = await findLatestPasswordlessCustomer(db, email);
+  // Someone who booked without an account, or was added by staff and lost their invitation, has no
+  // password to reset: the link sets their first one, as Sign Up with that email does
+  // (docs/decisions/04-customers-and-anonymous-booking.md). The answer is the same either way.
+  const guest = await findLatestPasswordless(db, email);
   if (guest) {
     await db.transaction().execute((trx) =>
       sendPasswordLink(trx, {

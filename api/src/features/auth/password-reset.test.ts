@@ -87,6 +87,32 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     expect(me.body).toMatchObject({ id: added.body.id, role: 'customer', company_id: owner.companyId, has_password: true });
   });
 
+  it('an employee added by staff who never used their invitation gets a link that sets their first password', async () => {
+    const owner = await registerCompany(t, { company_name: 'Staff Studio' });
+    const email = uniqueEmail('new-hire');
+    const added = await t.call('POST', '/users/employee', { token: owner.token, body: { name: 'Nell Newhire', email } });
+    expect(added.status).toBe(201);
+    // The invitation is lost or over: its 7 days ran out.
+    await t.db
+      .updateTable('password_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('user_id', '=', added.body.id)
+      .execute();
+    const req = await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });
+    expect(req.status).toBe(200);
+
+    const mail = await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('There is no password yet'));
+    const body = decodeQuotedPrintable(mail.raw);
+    expect(body).toMatch(/Subject: Set your password for Staff Studio/);
+    expect(body).toContain('There is no password yet: an account was made for you there, and its invitation was not used.');
+    expect(body).not.toContain('from a booking');
+    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: 'first-pass-2' } })).status).toBe(200);
+    const login = await t.call('POST', '/login', { body: { email, password: 'first-pass-2' } });
+    expect(login.status).toBe(200);
+    expect((await t.call('GET', '/me', { token: login.body.token })).body).toMatchObject({ id: added.body.id, role: 'employee' });
+  });
+
   it('refuses expired and made-up tokens', async () => {
     const { email } = await registerCompany(t);
     await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });

@@ -11,12 +11,13 @@ export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 /**
  * Why a link goes out besides a staff invitation or an ordinary reset: 'sign-up', an invitation
  * the person asked for by signing up with an email a booking left on record; 'first-password', a
- * reset asked for by someone who has no password yet (they booked without an account).
+ * reset asked for by someone who has no password yet (they booked without an account, or staff
+ * added them and the invitation went unused).
  */
 export type LinkReason = 'sign-up' | 'first-password';
 
 function linkEmail(
-  opts: { user: { name: string }; purpose: TokenPurpose; companyName?: string | null; reason?: LinkReason },
+  opts: { user: { name: string; role?: string }; purpose: TokenPurpose; companyName?: string | null; reason?: LinkReason },
   link: string,
 ): { subject: string; text: string } {
   const hello = `Hello ${opts.user.name},\n\n`;
@@ -26,7 +27,7 @@ function linkEmail(
   if (opts.reason === 'first-password')
     return {
       subject: setSubject,
-      text: `${hello}Someone asked to reset the password for this email address${who}. There is no password yet: the address is on record from a booking. To set one and sign in, open this link within one hour:\n\n${link}\n\n${ignore}`,
+      text: `${hello}Someone asked to reset the password for this email address${who}. There is no password yet: ${opts.user.role && opts.user.role !== 'customer' ? 'an account was made for you there, and its invitation was not used' : 'the address is on record from a booking'}. To set one and sign in, open this link within one hour:\n\n${link}\n\n${ignore}`,
     };
   if (opts.purpose === 'reset')
     return {
@@ -48,7 +49,7 @@ function linkEmail(
 export async function sendPasswordLink(
   db: DbOrTx,
   opts: {
-    user: { id: number; email: string; name: string; company_id: number | null };
+    user: { id: number; email: string; name: string; company_id: number | null; role?: string };
     purpose: TokenPurpose;
     appUrl: string;
     companyName?: string | null;

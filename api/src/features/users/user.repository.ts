@@ -181,18 +181,18 @@ export async function findLoginByEmail(db: DbOrTx, email: string): Promise<UserR
 }
 
 /**
- * The customer record a booking left with this email and no password, with its company's name:
- * the most recently changed one when the person booked at several companies (one email, one
- * password, since login emails are unique among password accounts).
+ * A record with this email and no password, with its company's name: a customer a booking left, or
+ * someone staff added who has not set a password yet. The most recently changed one when there are
+ * several (one email, one password, since login emails are unique among password accounts).
  */
-export async function findLatestPasswordlessCustomer(db: DbOrTx, email: string) {
+export async function findLatestPasswordless(db: DbOrTx, email: string) {
   return db
     .selectFrom('users')
     .innerJoin('companies', 'companies.id', 'users.company_id')
     .selectAll('users')
     .select('companies.name as company_name')
     .where('users.email', '=', email)
-    .where('users.role', '=', 'customer')
+    .where('users.role', '!=', 'global_admin')
     .where('users.password_hash', 'is', null)
     .where('users.archived_at', 'is', null)
     .orderBy('users.updated_at', 'desc')
