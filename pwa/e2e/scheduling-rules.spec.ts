@@ -193,6 +193,38 @@ test('company hours: Add break splits a day into two stored intervals, Remove br
   }
 });
 
+test('company hours: clearing the new hours right after Add break, before the server has answered, removes them', async ({ page }) => {
+  const token = await signInAs(page, DEMO.owner, '/company-settings');
+  const me = await call<{ company_id: number }>(page.request, token, 'GET', '/me');
+  const companyId = me.body.company_id;
+  const hours = card(page, 'Opening hours');
+  // The afternoon's row is stored slowly, so the screen still shows it under a temporary id when
+  // it is cleared: the removal must wait for the stored row, not send the temporary id.
+  let answerPost!: () => void;
+  const postAnswered = new Promise<void>((resolve) => (answerPost = resolve));
+  await page.route('**/api/operating-hours', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    await postAnswered;
+    await route.fallback();
+  });
+  try {
+    await expect(hours.getByRole('combobox', { name: 'Wednesday End', exact: true })).toHaveValue('18:00');
+    await hours.getByRole('button', { name: 'Add break on Wednesday' }).click();
+    await expect(hours.getByRole('combobox', { name: 'Wednesday End 2' })).toHaveValue('18:00');
+    await hours.getByRole('combobox', { name: 'Wednesday End 2' }).selectOption('');
+    await expect(hours.getByRole('combobox', { name: 'Wednesday Start 2' })).toHaveCount(0);
+    answerPost();
+    await expect.poll(() => hoursOf(page, token, companyId, null, 3), { timeout: 15_000 }).toEqual([['09:00:00', '13:00:00']]);
+    await expect(hours.getByText('Saving…')).toHaveCount(0);
+    await expect(hours.getByText(/Could not/)).toHaveCount(0);
+    await expect(hours.getByRole('combobox', { name: 'Wednesday End', exact: true })).toHaveValue('13:00');
+  } finally {
+    answerPost();
+    await page.unroute('**/api/operating-hours');
+    await resetDay(page, token, companyId, null, 3, ['09:00:00', '18:00:00']);
+  }
+});
+
 test("a person's work hours: Add break and Save Changes store two intervals; Remove break stores the whole day again", async ({ page }) => {
   const token = await signInAs(page, DEMO.owner, '/settings');
   const me = await call<{ id: number; company_id: number }>(page.request, token, 'GET', '/me');

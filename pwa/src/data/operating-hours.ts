@@ -114,6 +114,30 @@ export type CompanyHoursChange =
   | { kind: 'clear'; day: number; row: { id: number } };
 
 let tempId = -1;
+/** The temporary id each change showed its new row under (changes keep their identity through a mutation). */
+const tempIdOf = new WeakMap<CompanyHoursChange, number>();
+/**
+ * A new interval shows at once under a temporary negative id; the server's id is recorded here when
+ * it answers, so a change made on the new row before that (clearing it right after "Add break")
+ * reaches the stored row. Changes run one after another (the mutation's scope), so the id is known
+ * by the time a later change is sent.
+ */
+const realIds = new Map<number, number>();
+
+/** The stored row's id; undefined when the row's own save failed, so it was never stored. */
+const storedId = (row: { id: number }) => (row.id < 0 ? realIds.get(row.id) : row.id);
+
+function mustBeStored(row: { id: number }): number {
+  const id = storedId(row);
+  if (id === undefined) throw new Error('Those hours were not saved.');
+  return id;
+}
+
+function remember(change: CompanyHoursChange, row: OperatingHours): OperatingHours {
+  const temp = tempIdOf.get(change);
+  if (temp !== undefined) realIds.set(temp, row.id);
+  return row;
+}
 
 /**
  * The company's hours, applied on screen at once and put back when the server refuses
@@ -123,25 +147,29 @@ export function useSaveCompanyHours(companyId: number) {
   const queryClient = useQueryClient();
   const key = operatingHoursKeys.company(companyId);
   return useMutation({
+    scope: { id: `company-hours:${companyId}` },
     mutationFn: async (change: CompanyHoursChange): Promise<OperatingHours | null> => {
       switch (change.kind) {
         case 'set':
-          return setDayHours(companyId, null, change.day, change.hours);
+          return remember(change, await setDayHours(companyId, null, change.day, change.hours));
         case 'update':
-          return updateDayHours(change.row.id, change.hours);
+          return updateDayHours(mustBeStored(change.row), change.hours);
         case 'add':
-          return setDayHours(companyId, null, change.day, change.hours);
+          return remember(change, await setDayHours(companyId, null, change.day, change.hours));
         case 'split':
           // Shrink first: the added interval would otherwise overlap the row and replace it.
-          await updateDayHours(change.row.id, change.first);
-          return setDayHours(companyId, null, change.day, change.second);
+          await updateDayHours(mustBeStored(change.row), change.first);
+          return remember(change, await setDayHours(companyId, null, change.day, change.second));
         case 'join':
           // Remove the later hours first: the widened row would otherwise overlap them.
-          await deleteDayHours(change.later.id);
-          return updateDayHours(change.row.id, change.hours);
-        case 'clear':
-          await deleteDayHours(change.row.id);
+          await deleteDayHours(mustBeStored(change.later));
+          return updateDayHours(mustBeStored(change.row), change.hours);
+        case 'clear': {
+          // Hours whose own save failed were never stored: nothing to remove.
+          const id = storedId(change.row);
+          if (id !== undefined) await deleteDayHours(id);
           return null;
+        }
       }
     },
     meta: { errorBanner: false },
@@ -160,18 +188,23 @@ export function useSaveCompanyHours(companyId: number) {
         close_time_slot_id: null,
         is_closed: false,
       });
+      const newId = () => {
+        const id = tempId--;
+        tempIdOf.set(change, id);
+        return id;
+      };
       queryClient.setQueryData<OperatingHours[]>(key, (rows = []) => {
         switch (change.kind) {
           case 'set': {
-            const id = rows.find((r) => r.day_of_week === change.day)?.id ?? tempId--;
+            const id = rows.find((r) => r.day_of_week === change.day)?.id ?? newId();
             return [...rows.filter((r) => r.day_of_week !== change.day), rowOf(id, change.hours)];
           }
           case 'update':
             return rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.hours) : r));
           case 'add':
-            return [...rows, rowOf(tempId--, change.hours)];
+            return [...rows, rowOf(newId(), change.hours)];
           case 'split':
-            return [...rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.first) : r)), rowOf(tempId--, change.second)];
+            return [...rows.map((r) => (r.id === change.row.id ? rowOf(r.id, change.first) : r)), rowOf(newId(), change.second)];
           case 'join':
             return rows.filter((r) => r.id !== change.later.id).map((r) => (r.id === change.row.id ? rowOf(r.id, change.hours) : r));
           case 'clear':
@@ -189,6 +222,10 @@ export function useSaveCompanyHours(companyId: number) {
           ...rows.filter((r) => r.day_of_week !== change.day),
           { ...row, user_id: null },
         ]);
+      } else if ((change.kind === 'add' || change.kind === 'split') && row) {
+        // The new interval's row takes its stored id at once, before the refetch below.
+        const temp = tempIdOf.get(change);
+        queryClient.setQueryData<OperatingHours[]>(key, (rows = []) => rows.map((r) => (r.id === temp ? { ...row, user_id: null } : r)));
       }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: operatingHoursKeys.all }),
