@@ -72,8 +72,7 @@ export async function redirectInvitation(trx: DbOrTx, user: UserRow, opts: { app
   const invited = await wasInvited(trx, user.id);
   await retireUserTokens(trx, user.id, opts.now);
   if (!invited || user.password_hash || user.company_id == null) return;
-  const company = await findCompanyById(trx, user.company_id);
-  await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company?.name, now: opts.now });
+  await sendInvitation(trx, user, opts);
 }
 
 /**
@@ -84,6 +83,11 @@ export async function redirectInvitation(trx: DbOrTx, user: UserRow, opts: { app
 export async function inviteAgain(trx: DbOrTx, user: UserRow, opts: { appUrl: string; now: Date }): Promise<void> {
   if (user.password_hash) throw new AppError('conflict', ALREADY_HAS_PASSWORD);
   await retireUserTokens(trx, user.id, opts.now);
+  await sendInvitation(trx, user, opts);
+}
+
+/** A first-password link for the person, in their company's name. */
+async function sendInvitation(trx: DbOrTx, user: UserRow, opts: { appUrl: string; now: Date }): Promise<void> {
   const company = user.company_id == null ? undefined : await findCompanyById(trx, user.company_id);
   await sendPasswordLink(trx, { user, purpose: 'invite', appUrl: opts.appUrl, companyName: company?.name, now: opts.now });
 }

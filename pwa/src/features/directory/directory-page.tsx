@@ -49,6 +49,11 @@ function canRemove(role: Role, viewerId: number, person: User): boolean {
   return role === 'admin' || (role === 'manager' && person.role === 'employee');
 }
 
+/** As the server allows (POST /users/{id}/invitation): whoever could have added the person. */
+function canInvite(role: Role, person: User): boolean {
+  return role === 'admin' || (role === 'manager' && person.role !== 'admin' && person.role !== 'manager');
+}
+
 function Directory({ companyId, role, viewerId, slots }: { companyId: number; role: Role; viewerId: number; slots: DirectorySlots }) {
   const id = useId();
   const directory = useUsers(companyId);
@@ -89,7 +94,7 @@ function Directory({ companyId, role, viewerId, slots }: { companyId: number; ro
         onBack={back}
         canSchedule
         canRemove={person !== undefined && canRemove(role, viewerId, person)}
-        canInvite={person !== undefined && canAdd && (role === 'admin' || !['admin', 'manager'].includes(person.role))}
+        canInvite={person !== undefined && canInvite(role, person)}
         slots={slots}
       />
     );

@@ -136,10 +136,11 @@ export function CompanyHoursCard({ company }: { company: Company }) {
     setNotice(null);
     const open = openRowsOf(rows, day);
     const [before, row] = [open[index - 1], open[index]];
-    const saved = (i: number) => open[i] !== undefined && !drafts[day]?.[i];
+    const edited = (i: number) => drafts[day]?.[i] !== undefined;
     dropDraft(day, index);
-    // Both sides saved (so filled in): the earlier row takes both; otherwise the later hours just go.
-    if (before && row && saved(index - 1) && saved(index))
+    // Both sides saved and not being edited (so filled in): the earlier row takes both; otherwise the
+    // later hours just go.
+    if (before && row && !edited(index - 1) && !edited(index))
       send({ kind: 'join', day, row: before, later: row, hours: joinAcrossBreak(week[day], index)[index - 1]! }, 'save');
     else if (row) send({ kind: 'clear', day, row }, 'remove');
   };
