@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  choiceFitting,
   durationChoices,
   durationMinutes,
   durationOptions,
+  durationValueFitting,
   durationValueFor,
   formatMinutes,
   minutesBetween,
@@ -80,11 +80,12 @@ describe('the duration select value', () => {
 });
 
 describe('choosing a length', () => {
-  it('fits services into the smallest length that holds them, else the longest', () => {
-    expect(choiceFitting(20, choices)?.id).toBe(2);
-    expect(choiceFitting(30, choices)?.id).toBe(2);
-    expect(choiceFitting(200, choices)?.id).toBe(3);
-    expect(choiceFitting(10, [])).toBeUndefined();
+  it('fits services into the smallest length that holds them, else their own length (never a shorter one)', () => {
+    expect(durationValueFitting(20, choices)).toBe('2');
+    expect(durationValueFitting(30, choices)).toBe('2');
+    expect(durationValueFitting(90, choices)).toBe('m:90');
+    expect(durationMinutes(durationValueFitting(90, choices), choices)).toBe(90);
+    expect(durationValueFitting(10, [])).toBe('m:10');
   });
   it("starts a new appointment at the company's default, else 30 minutes, else the shortest", () => {
     expect(preferredChoice(60, choices)?.id).toBe(3);

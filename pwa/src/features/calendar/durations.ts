@@ -74,9 +74,14 @@ export function durationValueFor(
   return `m:${minutes}`;
 }
 
-/** Smallest offered length that fits `minutes`, else the longest. */
-export function choiceFitting(minutes: number, choices: DurationChoice[]): DurationChoice | undefined {
-  return choices.find((c) => c.minutes >= minutes) ?? choices[choices.length - 1];
+/**
+ * The duration select's value for services lasting `minutes`: the smallest offered length that
+ * holds them, else their own length ('m:<minutes>'). The longest offered length would end the
+ * appointment before the services do, and the staff member would look free while still busy.
+ */
+export function durationValueFitting(minutes: number, choices: DurationChoice[]): string {
+  const fit = choices.find((c) => c.minutes >= minutes);
+  return fit ? String(fit.id) : `m:${minutes}`;
 }
 
 /**

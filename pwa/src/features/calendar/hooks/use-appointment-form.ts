@@ -13,7 +13,7 @@ import { addMinutesWall } from '../../../lib/zoned-time.ts';
 import { appointmentKeys, createAppointment, deleteAppointment, updateAppointment, type Appointment } from '../../../data/appointments.ts';
 import type { ServiceType } from '../../../data/service-types.ts';
 import { describeWriteError, type WriteProblem } from '../appointment-errors.ts';
-import { choiceFitting, durationMinutes, type DurationChoice } from '../durations.ts';
+import { durationMinutes, durationValueFitting, type DurationChoice } from '../durations.ts';
 import {
   FIELD_ERRORS,
   REQUIRED_FIELDS,
@@ -124,8 +124,7 @@ export function useAppointmentForm({
       // Until the user picks a length, a new appointment's length follows the chosen services.
       if (!durationTouched && serviceIds.length > 0) {
         const total = serviceIds.reduce((sum, sid) => sum + (services.find((s) => s.id === sid)?.duration_minutes ?? 0), 0);
-        const fit = total > 0 ? choiceFitting(total, choices) : undefined;
-        if (fit) duration = String(fit.id);
+        if (total > 0) duration = durationValueFitting(total, choices);
       }
       return { ...f, serviceIds, duration };
     });
