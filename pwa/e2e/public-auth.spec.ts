@@ -459,3 +459,11 @@ test('public pages at three sizes: landing, pricing, faq, login, register, forgo
   await expect(page.getByLabel('Full name')).toBeVisible();
   await expect(page.getByLabel('Company name')).toHaveCount(0);
 });
+
+test('a sign-up link naming no business says so instead of offering a form that can only fail', async ({ page }) => {
+  await page.goto('/register?company=no-such-business');
+  await expect(page.getByRole('alert').filter({ hasText: 'Company not found' })).toBeVisible();
+  await expect(page.getByText('Check the link you were given, or sign up from the business’s booking page.')).toBeVisible();
+  await expect(page.getByLabel('Full name')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
+});

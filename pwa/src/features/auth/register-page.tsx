@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { registerPrefill } from '../../lib/register-prefill.ts';
 import { register } from '../../data/auth.ts';
 import { getCompanyBySlug, type CompanyView } from '../../data/companies.ts';
+import { isApiError } from '../../lib/api-errors.ts';
 import { SERVER_UNREACHABLE_TEXT, useServerHealth } from './use-server-health.ts';
 import { failureText } from './failure-text.ts';
 
@@ -21,6 +22,8 @@ export const REGISTER_TEXT = {
   invalidEmail: 'Please enter a valid email address.',
   failed: 'Registration failed. Please try again.',
   otherwise: 'Failed to register. Please try again later.',
+  companyMissing: 'Company not found',
+  companyMissingHelp: 'Check the link you were given, or sign up from the business’s booking page.',
 } as const;
 
 function browserTimezone(): string {
@@ -52,6 +55,8 @@ export default function RegisterPage() {
   const [submitting, setSubmitting] = useState(false);
   const [registered, setRegistered] = useState(false);
   const [company, setCompany] = useState<CompanyView | null>(null);
+  /** The ?company= link names no business: the form could only fail, so it is not shown. */
+  const [companyMissing, setCompanyMissing] = useState(false);
   useDocumentTitle('Create your account');
 
   useEffect(() => {
@@ -59,7 +64,10 @@ export default function RegisterPage() {
     const controller = new AbortController();
     getCompanyBySlug(companySlug, controller.signal)
       .then(setCompany)
-      .catch(() => setCompany(null));
+      .catch((err: unknown) => {
+        setCompany(null);
+        if (isApiError(err) && err.status === 404) setCompanyMissing(true);
+      });
     return () => controller.abort();
   }, [companySlug]);
 
@@ -107,6 +115,18 @@ export default function RegisterPage() {
       setError(failureText(err, { otherwise: REGISTER_TEXT.otherwise, fallback: REGISTER_TEXT.failed }));
       setSubmitting(false);
     }
+  }
+
+  if (companyMissing) {
+    return (
+      <AuthCard title="Create your account">
+        <Alert tone="error">{REGISTER_TEXT.companyMissing}</Alert>
+        <p>{REGISTER_TEXT.companyMissingHelp}</p>
+        <div className="auth-links">
+          <Link to="/">Go Home</Link>
+        </div>
+      </AuthCard>
+    );
   }
 
   if (notice) {
