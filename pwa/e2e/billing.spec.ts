@@ -41,6 +41,12 @@ test('subscribe from Company settings through the fake Stripe checkout: the webh
 
   await sub.getByRole('link', { name: 'View plans' }).click();
   await expect(page).toHaveURL(/\/pricing$/);
+  // Signed in: the plan the company is on is marked, and the header leads back into the app.
+  const planCard = (name: string) => page.locator('.plan').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  await expect(planCard('Free Trial').getByText('Your current plan')).toBeVisible();
+  await expect(page.getByText('Your current plan')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: 'Login', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Open Bookwell' })).toHaveAttribute('href', '/calendar');
   await page.getByRole('button', { name: 'Subscribe to Standard' }).click();
 
   // The fake Stripe's hosted checkout page, for the Standard price the server configured.
@@ -54,6 +60,10 @@ test('subscribe from Company settings through the fake Stripe checkout: the webh
   await expect(page).toHaveURL(/\/success\?session_id=cs_fake_\d+$/);
   await expect(page.getByText('Thank you! Your subscription is active.')).toBeVisible();
   expect(await companyRow(page, token, companyId)).toMatchObject({ subscription_plan: 'standard', subscription_active: true });
+
+  await page.goto('/pricing');
+  await expect(planCard('Standard').getByText('Your current plan')).toBeVisible();
+  await expect(page.getByText('Your current plan')).toHaveCount(1);
 
   // The status block shows the plan, about a month to go, and Manage billing.
   await page.goto('/company-settings');

@@ -1,13 +1,26 @@
 // Public pages: the header of docs/product/02-screens.md (brand or company, Pricing, FAQ, Login and the
-// 'Start Free Trial' button) above the page, and a small footer.
+// 'Start Free Trial' button) above the page, and a small footer. Someone signed in (an owner looking
+// at the plans, a customer booking again) gets the way back into the app instead of Login and the
+// trial, which would only send them back to it.
 import { useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router-dom';
 import { PublicBrandProvider, usePublicBrandValue } from '../../lib/public-brand.tsx';
 import { BrandMark } from '../../components/brand-mark.tsx';
+import { useAuth } from '../../lib/auth.tsx';
+import type { Role } from '../../lib/api-types.ts';
 import './public-layout.css';
+
+/** The signed-in user's way back into the app (the guards send each role on from /calendar). */
+function appLink(role: Role): { to: string; label: string } {
+  if (role === 'customer') return { to: '/calendar', label: 'My appointments' };
+  if (role === 'global_admin') return { to: '/admin', label: 'Open Bookwell' };
+  return { to: '/calendar', label: 'Open Bookwell' };
+}
 
 function PublicHeader() {
   const brand = usePublicBrandValue();
+  const { user } = useAuth();
+  const back = user ? appLink(user.role) : null;
   const [logoFailed, setLogoFailed] = useState<string | null>(null);
   const showLogo = brand?.logoUrl && logoFailed !== brand.logoUrl;
   return (
@@ -41,19 +54,28 @@ function PublicHeader() {
           <NavLink to="/faq" className="pub-nav-link">
             FAQ
           </NavLink>
-          <NavLink to="/login" className="pub-nav-link">
-            Login
-          </NavLink>
+          {!back && (
+            <NavLink to="/login" className="pub-nav-link">
+              Login
+            </NavLink>
+          )}
         </nav>
-        <Link to="/register" className="btn btn-primary pub-cta">
-          Start Free Trial
-        </Link>
+        {back ? (
+          <Link to={back.to} className="btn btn-primary pub-cta">
+            {back.label}
+          </Link>
+        ) : (
+          <Link to="/register" className="btn btn-primary pub-cta">
+            Start Free Trial
+          </Link>
+        )}
       </div>
     </header>
   );
 }
 
 export function PublicLayout() {
+  const { user } = useAuth();
   return (
     <PublicBrandProvider>
       <a href="#main" className="skip-link">
@@ -69,7 +91,7 @@ export function PublicLayout() {
           <nav aria-label="Footer" className="pub-footer-nav">
             <Link to="/pricing">Pricing</Link>
             <Link to="/faq">FAQ</Link>
-            <Link to="/login">Login</Link>
+            {!user && <Link to="/login">Login</Link>}
           </nav>
         </div>
       </footer>

@@ -7,6 +7,9 @@ import { Alert } from '../../components/alert.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { createCheckoutSession, type PaidPlan } from '../../data/billing.ts';
 import { PLANS } from '../../components/plans.ts';
+import { subscriptionStatus } from '../../components/subscription-status.tsx';
+import { useMemberCompany } from '../../data/companies.ts';
+import { STAFF_ROLES } from '../../lib/api-types.ts';
 import './pricing-page.css';
 
 export const CHECKOUT_TEXT = {
@@ -32,6 +35,11 @@ export default function PricingPage() {
   // sight on a phone, where the Subscribe buttons are a screen or two further down.
   const [error, setError] = useState<{ plan: PaidPlan; text: string } | null>(null);
   useDocumentTitle('Pricing');
+  // Staff see which plan their company is on (the trial until a paid plan starts); none once it ended.
+  const staffCompanyId = user && user.company_id != null && STAFF_ROLES.includes(user.role) ? user.company_id : null;
+  const company = useMemberCompany(staffCompanyId).data;
+  const currentPlan =
+    company && subscriptionStatus(company.subscription_expires_at).state !== 'expired' ? (company.subscription_plan ?? 'trial') : null;
 
   async function subscribe(plan: PaidPlan) {
     const refuse = (text: string) => setError({ plan, text });
@@ -72,6 +80,7 @@ export default function PricingPage() {
           <li key={plan.id} className={`plan card${plan.highlight ? ' plan-highlight' : ''}`}>
             {plan.highlight && <span className="plan-badge">Most popular</span>}
             <h2 className="plan-name">{plan.name}</h2>
+            {currentPlan === plan.id && <p className="plan-current">Your current plan</p>}
             <p className="plan-price">
               <span className="plan-amount">{plan.price}</span> <span className="plan-period">{plan.period}</span>
             </p>
