@@ -145,7 +145,7 @@ function Directory({ companyId, role, viewerId, slots }: { companyId: number; ro
                 labelClassName="visually-hidden"
                 id={`${id}-search`}
                 className="dir-search"
-                placeholder="Search customers by name or email"
+                placeholder="Search by name or email"
                 value={search}
                 onValueChange={setSearch}
               />
