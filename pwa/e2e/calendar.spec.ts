@@ -308,6 +308,69 @@ test.describe('staff calendar', () => {
       await expect(d).toBeHidden();
     });
 
+    test('ticked services longer than every offered length keep their own length, so the end covers them', async ({ page }) => {
+      await signInAs(page, DEMO.owner, `/calendar?view=week&date=${target}`);
+      await waitForCalendar(page);
+      await page.getByRole('button', { name: 'Create Appointment' }).click();
+      const d = dialog(page);
+      await d.getByLabel('Start date').fill(target);
+      await d.getByLabel('Start time').fill('07:00');
+      // The demo company offers 15 to 60 minutes; Colour & Style takes 90.
+      await d.getByRole('checkbox', { name: /Colour & Style/ }).check();
+      await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('90 minutes');
+      await expect(d.getByLabel('End time')).toHaveValue('08:30');
+      await d.getByRole('checkbox', { name: /Haircut/ }).check();
+      await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('120 minutes');
+      await expect(d.getByLabel('End time')).toHaveValue('09:00');
+      await d.getByRole('checkbox', { name: /Colour & Style/ }).uncheck();
+      await expect(d.getByLabel('Duration').locator('option:checked')).toHaveText('30 minutes');
+      await page.keyboard.press('Escape');
+      await expect(d).toBeHidden();
+    });
+
+    test("notes a closure, a weekday without hours and the team member's time off beside the date; booking stays allowed", async ({
+      page,
+    }) => {
+      const noah = (await api<{ id: number; name: string }[]>(page.request, token, 'GET', '/users?role=employee')).body.find(
+        (u) => u.name === 'Noah Barber',
+      )!;
+      const closure = await api<{ id: number }>(page.request, token, 'POST', '/date-overrides', {
+        company_id: companyId,
+        date: target,
+        is_closed: true,
+        note: 'E2E stocktaking',
+      });
+      const off = await api<{ id: number }>(page.request, token, 'POST', '/date-overrides', {
+        company_id: companyId,
+        user_id: noah.id,
+        date: target,
+        is_closed: true,
+      });
+      expect([closure.status, off.status]).toEqual([201, 201]);
+      try {
+        await signInAs(page, DEMO.owner, `/calendar?view=week&date=${target}`);
+        await waitForCalendar(page);
+        await page.getByRole('button', { name: 'Create Appointment' }).click();
+        const d = dialog(page);
+        await d.getByLabel('Start date').fill(target);
+        await expect(d.getByText('Demo Studio is closed on this day (E2E stocktaking).')).toBeVisible();
+        await expect(d.getByText('Noah Barber is off on this day.')).toHaveCount(0);
+        await d.getByLabel('Employee (optional)').selectOption({ label: 'Noah Barber' });
+        await expect(d.getByText('Noah Barber is off on this day.')).toBeVisible();
+        // The demo company has no Sunday hours.
+        const sunday = addDays(target, (7 - new Date(`${target}T12:00:00Z`).getUTCDay()) % 7);
+        await d.getByLabel('Start date').fill(sunday);
+        await expect(d.getByText('Demo Studio is closed on Sundays.')).toBeVisible();
+        await expect(d.getByText('Demo Studio is closed on this day (E2E stocktaking).')).toHaveCount(0);
+        await expect(d.getByRole('button', { name: 'Create Appointment' })).toBeEnabled();
+        await page.keyboard.press('Escape');
+        await expect(d).toBeHidden();
+      } finally {
+        await api(page.request, token, 'DELETE', `/date-overrides/${closure.body.id}`);
+        await api(page.request, token, 'DELETE', `/date-overrides/${off.body.id}`);
+      }
+    });
+
     test('creates an appointment that reaches the server and shows on the calendar', async ({ page }) => {
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
       await waitForCalendar(page);
@@ -363,7 +426,10 @@ test.describe('staff calendar', () => {
       await expect(page.locator('.fc-event', { hasText: 'Casey Customer, E2E created, Haircut' })).toBeVisible();
     });
 
-    test('edits it: a move through the modal time change', async ({ page }) => {
+    test('edits it: a move through the modal time change (on a phone, the success text shows where the form was scrolled)', async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
       await signInAs(page, DEMO.owner, `/calendar?view=day&date=${target}`);
       await waitForCalendar(page);
       await openEvent(page, 'Casey Customer, E2E created, Haircut');
@@ -376,7 +442,7 @@ test.describe('staff calendar', () => {
       await expect(d.getByLabel('End time')).toHaveValue('09:15');
       await d.getByLabel('Description').fill('E2E moved');
       await d.getByRole('button', { name: 'Update Appointment' }).click();
-      await expect(d.getByText('Appointment updated successfully!')).toBeVisible();
+      await expect(d.getByText('Appointment updated successfully!')).toBeInViewport();
       // Online, the server has it: nothing about the device.
       await expect(d.getByText('Saved on this device', { exact: false })).toHaveCount(0);
       await expect(d).toBeHidden({ timeout: 5_000 });

@@ -10,7 +10,7 @@ import { useDateOverrides, useWriteDateOverride, type DateOverride, type Overrid
 import { Alert } from './alert.tsx';
 import { Loading } from './loading.tsx';
 import { FormField, TextField } from './form-field.tsx';
-import { closingMinutes, timeChoices, timeLabel, toApiTime, toHHMM } from './weekly-hours.ts';
+import { closingMinutes, intervalText, timeChoices, timeLabel, toApiTime } from './weekly-hours.ts';
 import './date-overrides-editor.css';
 
 /** How far ahead the list reads: the longest booking window (docs/product/09-limits.md). */
@@ -81,9 +81,6 @@ export function nextInterval(intervals: IntervalDraft[], increment: number): Int
     n >= 24 * 60 ? '00:00' : `${String(Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
   return { open: hhmm(start), close: hhmm(end) };
 }
-
-const intervalText = (o: DateOverride) =>
-  (o.intervals ?? []).map((i) => `${timeLabel(toHHMM(i.open_time))} – ${timeLabel(toHHMM(i.close_time))}`).join(', ');
 
 export function DateOverridesEditor({
   scope,

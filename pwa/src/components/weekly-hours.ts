@@ -170,6 +170,10 @@ export function timeLabel(hhmm: string): string {
   return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 }
 
+/** "10:00 AM – 2:00 PM, ...": the hours a date override keeps open ('HH:MM:SS' from the API). */
+export const intervalText = (o: { intervals?: readonly { open_time: string; close_time: string }[] | null }) =>
+  (o.intervals ?? []).map((i) => `${timeLabel(toHHMM(i.open_time))} – ${timeLabel(toHHMM(i.close_time))}`).join(', ');
+
 /**
  * What must be sent to turn `rows` into `week`: per day, the stored open rows (earliest first) are
  * matched to the edited intervals in order; a changed one is updated, extra intervals are created

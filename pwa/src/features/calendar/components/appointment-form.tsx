@@ -1,9 +1,10 @@
 // The appointment modal's body: loads what the form needs (company, people, services, lengths),
 // then shows the form, the outcome of the last write and, after a 412, the choice between the
 // latest version and the user's own changes (docs/product/02-screens.md, "Appointment modal").
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert.tsx';
+import { DayNotes } from './day-notes.tsx';
 import { Loading } from '../../../components/loading.tsx';
 import { useAuth } from '../../../lib/auth.tsx';
 import { errorMessage } from '../../../lib/api-errors.ts';
@@ -116,10 +117,20 @@ function AppointmentFormBody({ formId, initial, companyName, customers, staff, .
   const form = useAppointmentForm({ initial, ...options });
   const { ids, values, errors, problem, base, set } = form;
   const { zone } = options;
+  // The form may be scrolled down to its button: the success text at its top is brought into view,
+  // or on a phone it would show and close unseen (docs/product/04-states.md).
+  const successRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (form.success) successRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [form.success]);
 
   return (
     <form id={formId} className="appt-form" noValidate onSubmit={form.onSubmit} aria-busy={form.busy}>
-      {form.success && <Alert tone="success">{form.success}</Alert>}
+      {form.success && (
+        <div ref={successRef}>
+          <Alert tone="success">{form.success}</Alert>
+        </div>
+      )}
       {form.notice && !form.success && (
         <Alert tone="info" onDismiss={form.dismissNotice}>
           {form.notice}
@@ -204,6 +215,14 @@ function AppointmentFormBody({ formId, initial, companyName, customers, staff, .
         </div>
 
         <EndFields ids={ids} date={values.date} time={values.time} end={form.end} zone={zone} />
+
+        <DayNotes
+          id={`${formId}-day-notes`}
+          companyId={options.companyId}
+          companyName={companyName}
+          date={values.date}
+          employee={staff.find((p) => String(p.id) === values.employeeId) ?? null}
+        />
 
         {form.editing && <StatusField id={ids.status} value={values.status} onChange={(v) => set('status', v)} />}
 
