@@ -331,6 +331,17 @@ export function holdOf(services: { buffer_before_minutes?: number; buffer_after_
   };
 }
 
+/** The company as the customer's emails name it; the notice hours say until when the manage link can change it. */
+function emailCompany(company: BookingCompany): AppointmentEmailInput['company'] {
+  return {
+    id: company.id,
+    name: company.name,
+    email: company.email,
+    timezone: company.timezone,
+    cancellation_notice_hours: company.cancellation_notice_hours,
+  };
+}
+
 async function queueEmail(
   ctx: WriteContext,
   kind: AppointmentEmailKind,
@@ -340,6 +351,9 @@ async function queueEmail(
 ) {
   const email = view.customer_user_email ?? view.customer_email;
   if (!email) return;
+  // An appointment staff enter after it ended (catching up the calendar) is not news to the
+  // customer: a confirmation would invite them to something over, with a link that no longer works.
+  if ((kind === 'confirmation' || kind === 'reschedule') && Date.parse(view.end_time) <= ctx.now.getTime()) return;
   await queueAppointmentEmail(
     ctx.trx,
     {
@@ -352,7 +366,7 @@ async function queueEmail(
         description: view.description,
       },
       previousStart: opts.previousStart,
-      company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
+      company: emailCompany(company),
       serviceNames: view.service_types.map((s) => s.name),
       customer: { name: view.customer_user_name ?? view.customer_name ?? 'there', email },
       employeeName: view.employee_name,
@@ -380,7 +394,7 @@ function reminderDetails(ctx: WriteContext, company: BookingCompany, view: Appoi
       version: view.version,
       description: view.description,
     },
-    company: { id: company.id, name: company.name, email: company.email, timezone: company.timezone },
+    company: emailCompany(company),
     serviceNames: view.service_types.map((s) => s.name),
     customer: {
       name: view.customer_user_name ?? view.customer_name ?? 'there',

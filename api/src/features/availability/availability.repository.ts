@@ -32,6 +32,8 @@ export interface BookingCompany {
   /** Public and customer bookings only (docs/decisions/27-scheduling-rules.md). */
   min_notice_minutes: number;
   booking_window_days: number;
+  /** Self-service changes end this many hours before the start (docs/decisions/23-self-service.md); the emails say so. */
+  cancellation_notice_hours: number;
 }
 
 export interface BookableService {
@@ -56,6 +58,7 @@ const COMPANY_COLUMNS = [
   'companies.country',
   'companies.min_notice_minutes',
   'companies.booking_window_days',
+  'companies.cancellation_notice_hours',
 ] as const;
 
 const bookingCompany = prepared<[companyId: number], BookingCompany>((db) =>
@@ -70,11 +73,10 @@ export async function findBookingCompany(db: DbOrTx, companyId: number): Promise
  * The company of an appointment, by the appointment's id: to read with the appointment's row
  * (readTogether), with its notice hours, which a customer's own change keeps.
  */
-export const bookingCompanyOfAppointment = prepared<[appointmentId: number], BookingCompany & { cancellation_notice_hours: number }>((db) =>
+export const bookingCompanyOfAppointment = prepared<[appointmentId: number], BookingCompany>((db) =>
   db
     .selectFrom('companies')
     .select(COMPANY_COLUMNS)
-    .select('companies.cancellation_notice_hours')
     .where('companies.id', '=', (eb) =>
       eb.selectFrom('appointments').select('appointments.company_id').where('appointments.id', '=', arg(0)),
     ),

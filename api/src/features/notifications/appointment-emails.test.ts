@@ -280,6 +280,39 @@ describe.each(testDialects())('booking emails through SMTP on %s', (dialect) => 
     await smtp.waitFor((m) => m.to.includes(who.email) && /Booking confirmed/.test(m.raw));
   });
 
+  it('sends no confirmation or move notice for an appointment staff enter after it ended; one still to come gets its confirmation', async () => {
+    const kindsOf = async (appointmentId: number) =>
+      (
+        await t.db
+          .selectFrom('outbox_messages')
+          .select('kind')
+          .where('appointment_id', '=', appointmentId)
+          .where('channel', '=', 'email')
+          .where('kind', '!=', 'staff_notice')
+          .execute()
+      ).map((r) => r.kind);
+    const enter = async (start: string, end: string) => {
+      const res = await t.call('POST', '/appointments', {
+        token: co.admin.token,
+        body: { company_id: co.companyId, user_id: co.customer.id, service_type_ids: [co.serviceId], start_time: start, end_time: end },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body as { id: number; version: number };
+    };
+    // NOW is 08:00 on 23 November: yesterday's appointment is over.
+    const past = await enter('2026-11-22T09:30:00Z', '2026-11-22T10:00:00Z');
+    expect(await kindsOf(past.id)).toEqual([]);
+    const moved = await t.call('PUT', `/appointments/${past.id}`, {
+      token: co.admin.token,
+      headers: { 'If-Match': `"${past.version}"` },
+      body: { start_time: '2026-11-22T11:00:00Z', end_time: '2026-11-22T11:30:00Z' },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await kindsOf(past.id)).toEqual([]);
+    const coming = await enter('2026-11-27T13:00:00Z', '2026-11-27T13:30:00Z');
+    expect(await kindsOf(coming.id)).toContain('confirmation');
+  });
+
   it('queues the email in the booking transaction: a refused booking queues nothing', async () => {
     const before = await t.db
       .selectFrom('outbox_messages')

@@ -21,7 +21,8 @@ export interface AppointmentEmailInput {
   appointment: { id: number; start_time: string; end_time: string; version: number; description: string | null };
   /** The start before a reschedule, so the notice can say what moved. */
   previousStart?: string | null;
-  company: { id: number; name: string; email: string | null; timezone: string };
+  /** cancellation_notice_hours: absent from emails queued before it was recorded (then 0, as the setting's default). */
+  company: { id: number; name: string; email: string | null; timezone: string; cancellation_notice_hours?: number };
   serviceNames: string[];
   customer: { name: string; email: string };
   employeeName?: string | null;
@@ -142,7 +143,16 @@ export function appointmentEmailSubject(input: AppointmentEmailInput): string {
   return `${what}: ${services} at ${input.company.name}`;
 }
 
-export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, manageLink?: string | null): RenderedEmail {
+/**
+ * `now` is when the email was queued (its invitation's stamp); `sendingAt`, when it goes out (a
+ * reminder goes days later), decides whether the manage link can still change the appointment.
+ */
+export function renderAppointmentEmail(
+  input: AppointmentEmailInput,
+  now: Date,
+  manageLink?: string | null,
+  sendingAt: Date = now,
+): RenderedEmail {
   if (input.kind === 'staff_notice') return renderStaffNotice(input);
   const { company, appointment, customer } = input;
   const tz = company.timezone;
@@ -152,11 +162,15 @@ export function renderAppointmentEmail(input: AppointmentEmailInput, now: Date, 
   // With the manage link the customer changes or cancels it themselves (docs/decisions/23-self-service.md);
   // rendered without the link key, they are told to contact the business.
   const link = manageLink && carriesManageLink(input.kind) ? manageLink : null;
-  const contact = link
-    ? `To change or cancel it, open your booking page (no account needed):\n${link}\nFor anything else, contact ${company.name}${company.email ? ` at ${company.email}` : ''}.`
-    : company.email
-      ? `To change or cancel it, contact ${company.name} at ${company.email}.`
-      : `To change or cancel it, contact ${company.name}.`;
+  const reach = `${company.name}${company.email ? ` at ${company.email}` : ''}`;
+  // Past the company's notice the link only shows the appointment: promising changes there sent
+  // the customer to a page that refused them.
+  const changesUntil = Date.parse(appointment.start_time) - (company.cancellation_notice_hours ?? 0) * 3_600_000;
+  const contact = !link
+    ? `To change or cancel it, contact ${reach}.`
+    : sendingAt.getTime() < changesUntil
+      ? `To change or cancel it, open your booking page (no account needed):\n${link}\nFor anything else, contact ${reach}.`
+      : `Your booking page (no account needed):\n${link}\nIt is too late to change or cancel it online: to do so, contact ${reach}.`;
 
   const subject = appointmentEmailSubject(input);
   const intro =
@@ -328,10 +342,10 @@ export async function queueAppointmentEmail(
  * The email an outbox row's `render` snapshot describes; throws on a snapshot it cannot read. With the
  * link key (lib/manage-token.ts) the snapshot's nonce becomes the customer's manage link.
  */
-export function renderQueuedEmail(render: string, opts: { manageKey?: Uint8Array | null } = {}): RenderedEmail {
+export function renderQueuedEmail(render: string, opts: { manageKey?: Uint8Array | null; sendingAt?: Date } = {}): RenderedEmail {
   const r = JSON.parse(render) as AppointmentRender;
   if (r?.template !== 'appointment' || !r.input || typeof r.at !== 'string') throw new Error('unknown outbox render snapshot');
   const nonce = r.input.manageNonce;
   const link = nonce && opts.manageKey ? manageUrl(r.input.appUrl, manageToken(opts.manageKey, nonce)) : null;
-  return renderAppointmentEmail(r.input, new Date(r.at), link);
+  return renderAppointmentEmail(r.input, new Date(r.at), link, opts.sendingAt);
 }

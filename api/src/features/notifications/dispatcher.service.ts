@@ -155,7 +155,7 @@ export function createDispatcher(opts: {
       };
       let rendered: RenderedColumns = {};
       if (row.render) {
-        const r = renderQueuedEmail(row.render, { manageKey: opts.manageKey });
+        const r = renderQueuedEmail(row.render, { manageKey: opts.manageKey, sendingAt: now() });
         body = { subject: r.subject, text: r.text, html: r.html, attachments: r.attachments };
         // The row keeps the body without the manage link (r.record): a stored link is a stored token.
         const kept = r.record ?? r;

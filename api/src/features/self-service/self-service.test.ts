@@ -301,6 +301,25 @@ describe('the manage link in rendered emails', () => {
     }
   });
 
+  it("past the company's notice the link only shows the appointment, and the email says whom to ask instead", () => {
+    const company = { ...input.company, cancellation_notice_hours: 48 };
+    // The appointment starts at 09:30 on 24 November: changes online end at 09:30 on the 22nd.
+    const late = renderQueuedEmail(snapshot({ kind: 'reminder', company }), {
+      manageKey: key,
+      sendingAt: new Date('2026-11-23T09:30:00Z'),
+    });
+    expect(late.text).toContain(
+      `Your booking page (no account needed):\n${APP_URL}/manage/${token}\nIt is too late to change or cancel it online: to do so, contact Link Salon at desk@link-salon.example.`,
+    );
+    expect(late.text).not.toContain('open your booking page');
+    expect(late.html).toContain(`<a href="${APP_URL}/manage/${token}">`);
+    const early = renderQueuedEmail(snapshot({ kind: 'reminder', company }), {
+      manageKey: key,
+      sendingAt: new Date('2026-11-22T09:00:00Z'),
+    });
+    expect(early.text).toContain(`To change or cancel it, open your booking page (no account needed):\n${APP_URL}/manage/${token}\n`);
+  });
+
   it('is left out of cancellations and staff notices, and without the key the customer is told to contact the business', () => {
     expect(renderQueuedEmail(snapshot({ kind: 'cancellation' }), { manageKey: key }).text).not.toContain('/manage/');
     const notice = renderQueuedEmail(snapshot({ kind: 'staff_notice', staffNotice: { change: 'booked', recipientName: 'Emma' } }), {
