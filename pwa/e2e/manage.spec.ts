@@ -141,6 +141,14 @@ test.describe('self-service link on a phone', () => {
     // Cancel, with a confirming step.
     await page.getByRole('button', { name: 'Cancel appointment' }).click();
     await expect(page.getByText('Cancel this appointment?')).toBeVisible();
+    // The confirmation spans the card at every size (beside Reschedule, it was squeezed word by word).
+    for (const viewport of Object.values(SIZES)) {
+      await page.setViewportSize(viewport);
+      const confirm = await page.getByRole('group', { name: 'Cancel appointment' }).boundingBox();
+      const card = await summary.boundingBox();
+      expect(confirm!.width).toBeGreaterThanOrEqual(card!.width - 1);
+    }
+    await shootAllSizes(page, 'manage-cancel-confirm');
     await page.getByRole('button', { name: 'Keep it' }).click();
     await page.getByRole('button', { name: 'Cancel appointment' }).click();
     await page.getByRole('button', { name: 'Yes, cancel it' }).click();
