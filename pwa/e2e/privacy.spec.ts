@@ -42,6 +42,7 @@ test('a customer downloads their data and erases their account from Settings, an
   const confirm = card.getByRole('alertdialog');
   await expect(confirm).toContainText('"Deleted customer"');
   await expect(confirm).toContainText('You will be signed out.');
+  await expect(confirm).toContainText('Upcoming appointments stay booked: cancel any you will not come to first');
   await shootAllSizes(page, 'privacy-confirm');
   // Cancel leaves everything as it was.
   await confirm.getByRole('button', { name: 'Cancel' }).click();
@@ -49,7 +50,8 @@ test('a customer downloads their data and erases their account from Settings, an
   await card.getByRole('button', { name: 'Erase my account' }).click();
   await card.getByRole('alertdialog').getByRole('button', { name: 'Erase for good' }).click();
 
-  await expect(page).not.toHaveURL(/\/settings/);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Your account was erased.')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   const login = await page.request.post('/api/login', { data: { email: c.email, password: PASSWORD } });
   expect(login.ok()).toBe(false);

@@ -3,7 +3,7 @@
 // (who is signed out after erasing), and in the Directory's person view for the company's admins.
 import { useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useAuth } from '../lib/auth.tsx';
+import { leaveLoginNotice, useAuth } from '../lib/auth.tsx';
 import { errorMessage } from '../lib/api-errors.ts';
 import { erasePerson, exportFileName, getPersonExport } from '../data/privacy.ts';
 import { Alert } from './alert.tsx';
@@ -19,6 +19,7 @@ export const PRIVACY_TEXT = {
   adminDownload: 'Download their data',
   adminErase: 'Erase this customer',
   erased: 'The customer was erased. Their appointments stay on the calendar as "Deleted customer".',
+  selfErased: 'Your account was erased.',
 } as const;
 
 function saveJson(name: string, data: unknown) {
@@ -80,6 +81,7 @@ export function PrivacyCard({
       await erasePerson(userId);
       if (self) {
         // Their sessions ended with the erasure: leave nothing of theirs in this browser either.
+        leaveLoginNotice(PRIVACY_TEXT.selfErased);
         signOut();
         return;
       }
@@ -122,7 +124,9 @@ export function PrivacyCard({
           <p id={`${id}-c`}>
             {self ? 'Your' : 'Their'} name, email address, phone number and password will be removed for good. Appointments stay on the
             company&apos;s calendar as &quot;Deleted customer&quot; and messages not yet sent are cancelled.
-            {self ? ' You will be signed out.' : ''}
+            {self
+              ? ' Upcoming appointments stay booked: cancel any you will not come to first, as afterwards you cannot change them. You will be signed out.'
+              : ' Their upcoming appointments stay booked, and the business can no longer reach them about them.'}
           </p>
           <div className="privacy-actions">
             <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void erase()}>

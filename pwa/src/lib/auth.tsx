@@ -17,6 +17,38 @@ import type { Role, User } from './api-types.ts';
 const USER_CACHE_KEY = 'bookwell.user';
 
 /** Location state of /login: the page to return to after signing in (set by the route guard). */
+const LOGIN_NOTICE_KEY = 'bookwell.login-notice';
+
+/**
+ * A line for the sign-in page to say once, when signing out took the user there (their account was
+ * erased). Kept in this tab's sessionStorage: router state would be replaced by the sign-in redirect
+ * that signing out itself causes.
+ */
+export function leaveLoginNotice(text: string): void {
+  try {
+    sessionStorage.setItem(LOGIN_NOTICE_KEY, text);
+  } catch {
+    // Storage refused (private mode): the page just says nothing.
+  }
+}
+
+/** The notice left for the sign-in page (it removes it once shown, with clearLoginNotice). */
+export function readLoginNotice(): string | null {
+  try {
+    return sessionStorage.getItem(LOGIN_NOTICE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function clearLoginNotice(): void {
+  try {
+    sessionStorage.removeItem(LOGIN_NOTICE_KEY);
+  } catch {
+    // Nothing was stored then either.
+  }
+}
+
 export interface LoginRedirectState {
   from?: { pathname: string; search?: string; hash?: string };
 }

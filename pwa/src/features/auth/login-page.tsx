@@ -1,7 +1,7 @@
 // Sign in (docs/product/02-screens.md, "/login").
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { useAuth } from '../../lib/auth.tsx';
+import { clearLoginNotice, readLoginNotice, useAuth } from '../../lib/auth.tsx';
 import { failureText } from './failure-text.ts';
 import { isApiError } from '../../lib/api-errors.ts';
 import { Alert } from '../../components/alert.tsx';
@@ -28,6 +28,9 @@ export default function LoginPage() {
   const { isAuthenticated, signIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
+  // Said once: a reload or a later visit does not say it again.
+  const [notice] = useState(readLoginNotice);
+  useEffect(clearLoginNotice, []);
   const { healthy, heardFrom } = useServerHealth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -58,6 +61,7 @@ export default function LoginPage() {
   return (
     <AuthCard title="Sign in to your account" sub="Welcome back. Enter your details to continue.">
       {/* One notice at a time: a failed attempt says why in its own words. */}
+      {notice && !error && <Alert tone="success">{notice}</Alert>}
       {!healthy && !error && <Alert tone="error">{SERVER_UNREACHABLE_TEXT}</Alert>}
       {error && <Alert tone="error">{error}</Alert>}
       <WaitingForSignIn />
