@@ -63,6 +63,9 @@ test('subscribe from Company settings through the fake Stripe checkout: the webh
 
   await page.goto('/pricing');
   await expect(planCard('Standard').getByText('Your current plan')).toBeVisible();
+  // Its button opens the billing portal (the server's answer for a paying company), and says so.
+  await expect(planCard('Standard').getByRole('button', { name: 'Manage your plan' })).toBeVisible();
+  await expect(planCard('Enterprise').getByRole('button', { name: 'Subscribe to Enterprise' })).toBeVisible();
   await expect(page.getByText('Your current plan')).toHaveCount(1);
 
   // The status block shows the plan, about a month to go, and Manage billing.

@@ -101,8 +101,9 @@ export default function PricingPage() {
                 onClick={() => subscribe(plan.id as PaidPlan)}
                 disabled={pending !== null}
               >
-                {pending === plan.id ? 'Redirecting...' : 'Subscribe'}
-                <span className="visually-hidden"> to {plan.name}</span>
+                {/* The company's own paid plan: the server answers with the billing portal (docs/decisions/06-subscriptions.md). */}
+                {pending === plan.id ? 'Redirecting...' : currentPlan === plan.id ? 'Manage your plan' : 'Subscribe'}
+                {currentPlan !== plan.id && <span className="visually-hidden"> to {plan.name}</span>}
               </button>
             )}
             {error?.plan === plan.id && (
