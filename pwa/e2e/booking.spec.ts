@@ -503,6 +503,9 @@ test.describe('anonymous visitor on a phone', () => {
     // The visitor just declined an account: the page does not offer it again.
     await expect(page.getByRole('link', { name: 'Sign Up' })).toHaveCount(0);
     await expect(page.getByText('Create an account to see, change or cancel your appointments.')).toHaveCount(0);
+    // Without an account, the dashboard is a sign-in page: the page says what a guest has instead.
+    await expect(page.getByText('The link in that email lets you change or cancel it, no account needed.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Book another appointment' })).toHaveAttribute('href', `/public/booking/${SLUG}`);
   });
 });
 

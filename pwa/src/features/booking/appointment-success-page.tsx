@@ -45,6 +45,13 @@ export default function AppointmentSuccessPage() {
         </div>
       )}
       <ConfirmAction to="/calendar">Go to Dashboard</ConfirmAction>
+      {/* A guest has no dashboard: the page says what they do have (docs/decisions/09-customer-self-service.md). */}
+      {!isAuthenticated && booking?.companySlug && (
+        <p className="confirm-guest">
+          The link in that email lets you change or cancel it, no account needed.{' '}
+          <Link to={`/public/booking/${encodeURIComponent(booking.companySlug)}`}>Book another appointment</Link>
+        </p>
+      )}
       {!isAuthenticated && booking?.companySlug && !summary?.declinedAccount && (
         <div className="confirm-signup">
           <p>Create an account to see, change or cancel your appointments.</p>
