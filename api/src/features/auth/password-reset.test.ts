@@ -65,6 +65,21 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     expect(mail.raw).toContain(sent[0].message_id);
   });
 
+  /** The decoded first-password email that reached `email` (the account has no password yet). */
+  const firstPasswordMail = async (email: string) =>
+    decodeQuotedPrintable(
+      (await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('There is no password yet'))).raw,
+    );
+
+  /** Sets `password` through the link in the email `body`, then signs in with it (both must succeed). */
+  const setPasswordFromMail = async (body: string, email: string, password: string) => {
+    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
+    expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: password } })).status).toBe(200);
+    const login = await t.call('POST', '/login', { body: { email, password } });
+    expect(login.status).toBe(200);
+    return login.body.token as string;
+  };
+
   it('someone who booked without an account gets a link that sets their first password', async () => {
     const owner = await registerCompany(t, { company_name: 'Guest Studio' });
     const email = uniqueEmail('guest');
@@ -74,16 +89,12 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     const req = await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });
     expect(req.status).toBe(200);
 
-    const mail = await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('There is no password yet'));
-    const body = decodeQuotedPrintable(mail.raw);
+    const body = await firstPasswordMail(email);
     expect(body).toMatch(/Subject: Set your password for Guest Studio/);
     expect(body).toContain('Someone asked to reset the password for this email address at Guest Studio.');
     expect(body).toContain('within one hour');
-    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
-    expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: 'first-pass-1' } })).status).toBe(200);
-    const login = await t.call('POST', '/login', { body: { email, password: 'first-pass-1' } });
-    expect(login.status).toBe(200);
-    const me = await t.call('GET', '/me', { token: login.body.token });
+    const session = await setPasswordFromMail(body, email, 'first-pass-1');
+    const me = await t.call('GET', '/me', { token: session });
     expect(me.body).toMatchObject({ id: added.body.id, role: 'customer', company_id: owner.companyId, has_password: true });
   });
 
@@ -101,16 +112,12 @@ describe.each(testDialects())('password reset on %s', (dialect) => {
     const req = await t.call('POST', '/password-reset/request', { body: { email_or_username: email } });
     expect(req.status).toBe(200);
 
-    const mail = await smtp.waitFor((m) => m.to.includes(email) && decodeQuotedPrintable(m.raw).includes('There is no password yet'));
-    const body = decodeQuotedPrintable(mail.raw);
+    const body = await firstPasswordMail(email);
     expect(body).toMatch(/Subject: Set your password for Staff Studio/);
     expect(body).toContain('There is no password yet: an account was made for you there, and its invitation was not used.');
     expect(body).not.toContain('from a booking');
-    const token = decodeURIComponent(/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(body)![1]);
-    expect((await t.call('POST', '/password-reset/confirm', { body: { token, new_password: 'first-pass-2' } })).status).toBe(200);
-    const login = await t.call('POST', '/login', { body: { email, password: 'first-pass-2' } });
-    expect(login.status).toBe(200);
-    expect((await t.call('GET', '/me', { token: login.body.token })).body).toMatchObject({ id: added.body.id, role: 'employee' });
+    const session = await setPasswordFromMail(body, email, 'first-pass-2');
+    expect((await t.call('GET', '/me', { token: session })).body).toMatchObject({ id: added.body.id, role: 'employee' });
   });
 
   it('refuses expired and made-up tokens', async () => {

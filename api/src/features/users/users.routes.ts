@@ -5,7 +5,7 @@ import { z, type RouteHandler } from '@hono/zod-openapi';
 import type { AppEnv } from '../../lib/context.ts';
 import { COMPANY_ADMINS_OR_GLOBAL, STAFF_OR_GLOBAL, currentActor } from '../../lib/authorize.ts';
 import { createRouter, defineRoute, definePutAndPatch, errorResponse, jsonBody, jsonResponse } from '../../lib/openapi.ts';
-import { IdParam } from '../../lib/validation.ts';
+import { IdParam, MessageSchema } from '../../lib/validation.ts';
 import { PublicStaffSchema, UserSchema, toPublicStaffDto, toUserDto } from './user.mapper.ts';
 import { CreateCustomerBody, CreateEmployeeBody, CreateUserBody, EmployeesQuery, UpdateUserBody, UserListQuery } from './user.schema.ts';
 import {
@@ -17,7 +17,6 @@ import {
   removePerson,
   sendInvitationAgain,
 } from './user.service.ts';
-import { MessageSchema } from '../../lib/validation.ts';
 
 const listUsers = defineRoute({
   method: 'get',

@@ -1,7 +1,7 @@
 // The notes the appointment form shows beside its date (components/day-notes.tsx): a closure or
 // special hours, a weekday without opening hours, or the chosen team member's time off
 // (docs/decisions/11-scheduling-rules-beyond-spec.md). Pure functions, no React.
-import { intervalText, openRowsOf } from '../../components/weekly-hours.ts';
+import { dayName, intervalText, openRowsOf } from '../../components/weekly-hours.ts';
 
 /** What the notes read of a date override (GET /date-overrides). */
 export interface DayOverride {
@@ -16,8 +16,6 @@ function weekdayOf(date: string): number {
   const day = new Date(`${date}T12:00:00Z`).getUTCDay();
   return day === 0 ? 7 : day;
 }
-
-const WEEKDAY_PLURAL = ['', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays'];
 
 const withNote = (o: DayOverride) => (o.note ? ` (${o.note})` : '');
 
@@ -35,14 +33,15 @@ export interface DayNotesInput {
 export function dayNotes({ companyName, date, companyOverrides, weeklyRows, employee, employeeOverrides }: DayNotesInput): string[] {
   const notes: string[] = [];
   const closure = companyOverrides?.find((o) => o.date === date);
+  const weekday = weekdayOf(date);
   if (closure) {
     notes.push(
       closure.is_closed
         ? `${companyName} is closed on this day${withNote(closure)}.`
         : `${companyName} has special hours on this day${withNote(closure)}: ${intervalText(closure)}.`,
     );
-  } else if (weeklyRows && weeklyRows.length > 0 && openRowsOf(weeklyRows, weekdayOf(date)).length === 0) {
-    notes.push(`${companyName} is closed on ${WEEKDAY_PLURAL[weekdayOf(date)]}.`);
+  } else if (weeklyRows && weeklyRows.length > 0 && openRowsOf(weeklyRows, weekday).length === 0) {
+    notes.push(`${companyName} is closed on ${dayName(weekday)}s.`);
   }
   const off = employee ? employeeOverrides?.find((o) => o.date === date) : undefined;
   if (employee && off) {
